@@ -1,0 +1,28 @@
+#pragma once
+// One function per subcommand: registers its options on the CLI11 app and returns the action to run.
+
+#include <util/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace headcount::cli {
+
+/// What a subcommand does once its options are parsed: an exit code, or an error to print (exit 2).
+using Action = std::function<Result<int>()>;
+
+/// A registered subcommand and what it runs when it was the one parsed.
+struct Command {
+    CLI::App* app = nullptr;
+    Action run;
+};
+
+/// `headcount solve`.
+Command add_solve_command(CLI::App& app);
+
+/// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
+void print_error(const Error& error);
+
+} // namespace headcount::cli

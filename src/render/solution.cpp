@@ -1,0 +1,192 @@
+#include <render/solution.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+namespace headcount::render {
+
+namespace {
+
+std::string n(Count value) { return with_thousands(value); }
+
+/// Mustache leaves blank lines where a false section or a partial stood: strip trailing spaces, keep at most one
+/// blank line in a row, and end with exactly one newline, so templates can be laid out for reading.
+std::string tidy_markdown(const std::string& text) {
+    std::string out;
+    std::size_t blank_run = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(start, end - start);
+        line.erase(line.find_last_not_of(" \t\r") + 1);
+        start = end + 1;
+        if (line.empty()) {
+            ++blank_run;
+            continue;
+        }
+        if (!out.empty() && blank_run > 0)
+            out += '\n';
+        blank_run = 0;
+        out += line;
+        out += '\n';
+    }
+    return out;
+}
+
+std::string points_text(double points) {
+    // 2 -> "2", 1.5 -> "1.5": points are small, so %g prints them exactly enough.
+    return fmt::format("{:g}", points);
+}
+
+View projection_view(const solve::Projection& p, const solve::MhaSolution& s) {
+    const bool grouped = s.n_kv != s.h;
+    std::string in_symbol, out_symbol, role;
+    switch (p.name) {
+    case 'Q':
+        role = "query", in_symbol = "d_{model}", out_symbol = "h \\cdot d_k";
+        break;
+    case 'K':
+        role = "key", in_symbol = s.given.kdim ? "\\text{kdim}" : "d_{model}";
+        out_symbol = grouped ? "n_{kv} \\cdot d_k" : "h \\cdot d_k";
+        break;
+    case 'V':
+        role = "value", in_symbol = s.given.vdim ? "\\text{vdim}" : "d_{model}";
+        out_symbol = grouped ? "n_{kv} \\cdot d_v" : "h \\cdot d_v";
+        break;
+    default:
+        role = "output", in_symbol = "h \\cdot d_v", out_symbol = "d_{model}";
+    }
+    return View{{"name", std::string(1, p.name)},
+                {"role", role},
+                {"in", n(p.in)},
+                {"out", n(p.out)},
+                {"in_symbol", in_symbol},
+                {"out_symbol", out_symbol},
+                {"weights", n(p.weights)},
+                {"has_bias", p.has_bias},
+                {"bias", n(p.bias)},
+                {"total", n(p.total)},
+                {"per_unit", n(p.per_unit)},
+                {"by_unit", n(p.by_unit)}};
+}
+
+View given_rows(const solve::MhaSolution& s) {
+    View rows = View::array();
+    auto row = [&](std::string symbol, std::string meaning, std::string value, std::string note) {
+        rows.push_back(View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", note}});
+    };
+    const auto& g = s.given;
+    row("$d_{model}$", "model width (input and output of the block)", n(s.d_model), "given");
+    row("$h$", "number of attention (query) heads", n(s.h), "given");
+    row("$d_k$", "query/key width per head", n(s.d_k),
+        g.d_k ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h));
+    row("$d_v$", "value width per head", n(s.d_v),
+        g.d_v ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h));
+    if (g.kdim)
+        row("kdim", "width of the key input", n(s.kdim), "given (cross-attention)");
+    if (g.vdim)
+        row("vdim", "width of the value input", n(s.vdim), "given (cross-attention)");
+    if (g.n_kv_heads)
+        row("$n_{kv}$", "key/value heads", n(s.n_kv),
+            s.n_kv == 1 ? "given: multi-query attention" : "given: grouped-query attention");
+    std::string with_bias;
+    for (const solve::Projection& p : s.projections)
+        if (p.has_bias)
+            with_bias += (with_bias.empty() ? "" : ", ") + std::string(1, p.name);
+    row("biases", "projections with a bias vector", with_bias.empty() ? "none" : with_bias,
+        g.bias_given_per_projection ? "given per projection" : "given");
+    if (g.add_bias_kv)
+        row("add_bias_kv", "extra learned key and value vectors", "yes", "given (PyTorch)");
+    return rows;
+}
+
+} // namespace
+
+View problem_view(const solve::SolvedProblem& solved) {
+    const solve::MhaSolution& s = solved.mha;
+    View projections = View::array();
+    for (const solve::Projection& p : s.projections)
+        projections.push_back(projection_view(p, s));
+    View qkv_projections = View::array();
+    for (int i = 0; i < 3; ++i)
+        qkv_projections.push_back(projections[i]);
+
+    return View{
+        {"id", solved.problem.id},
+        {"title", solved.problem.title},
+        {"given", given_rows(s)},
+        {"d_model", n(s.d_model)},
+        {"h", n(s.h)},
+        {"d_k", n(s.d_k)},
+        {"d_v", n(s.d_v)},
+        {"kdim", n(s.kdim)},
+        {"vdim", n(s.vdim)},
+        {"n_kv", n(s.n_kv)},
+        {"kv_group", n(s.h / s.n_kv)},
+        {"d_k_default", !s.given.d_k},
+        {"d_v_default", !s.given.d_v},
+        {"grouped", s.n_kv != s.h},
+        {"multi_query", s.n_kv == 1 && s.h > 1},
+        {"square", s.square},
+        {"heads_cancel", s.h * s.d_k == s.d_model && s.h * s.d_v == s.d_model},
+        {"all_bias", s.bias_vectors == 4},
+        {"no_bias", s.bias_vectors == 0},
+        {"bias_vectors", n(s.bias_vectors)},
+        {"add_bias_kv", s.given.add_bias_kv},
+        {"bias_k", n(s.bias_k)},
+        {"bias_v", n(s.bias_v)},
+        {"projections", projections},
+        {"qkv_projections", qkv_projections},
+        {"q", projections[0]},
+        {"k", projections[1]},
+        {"v", projections[2]},
+        {"o", projections[3]},
+        {"qkv", n(s.qkv)},
+        {"weights", n(s.weights)},
+        {"biases", n(s.biases)},
+        {"total", n(s.total)},
+        {"total_by_unit", n(s.total_by_unit)},
+        {"closed_form", n(s.closed_form)},
+    };
+}
+
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates) {
+    View view = problem_view(solved);
+    View parts = View::array();
+    for (const solve::SolvedPart& part : solved.parts) {
+        View part_view{{"id", part.part.id},
+                       {"points", points_text(part.part.points)},
+                       {"one_point", part.part.points == 1.0},
+                       {"has_text", part.part.text.has_value()},
+                       {"text", part.part.text.value_or("")},
+                       {"answer", n(part.answer)},
+                       {"unit", std::string(part.ask->unit)}};
+        view["part"] = part_view;
+        auto body = templates.render(fmt::format("mha/{}", part.ask->id), view);
+        if (!body)
+            return body;
+        part_view["body"] = *body;
+        parts.push_back(part_view);
+    }
+    view.erase("part");
+    view["parts"] = parts;
+    auto document = templates.render("solution", view);
+    if (!document)
+        return document;
+    return tidy_markdown(*document);
+}
+
+nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved) {
+    nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+    for (const solve::SolvedPart& part : solved.parts)
+        parts.push_back({{"id", part.part.id},
+                         {"ask", part.ask->id},
+                         {"answer", part.answer},
+                         {"unit", part.ask->unit}});
+    return {{"id", solved.problem.id}, {"title", solved.problem.title}, {"parts", parts}};
+}
+
+} // namespace headcount::render

@@ -1,0 +1,24 @@
+#pragma once
+// Turns solved problems into worked Markdown (through templates) or JSON answers. Computes no number: every
+// figure comes from the solver and is only formatted here.
+
+#include <render/templates.hpp>
+#include <solve/asks.hpp>
+
+#include <span>
+#include <string>
+
+namespace headcount::render {
+
+/// The data the templates see for one solved problem (without part bodies). Numbers carry thousands separators.
+View problem_view(const solve::SolvedProblem& solved);
+
+/// The worked solution of one problem: templates/solution.mustache framing one templates/mha/<ask>.mustache per
+/// part, tidied (no trailing spaces, at most one blank line in a row). Errors come from the templates (see
+/// TemplateSet::render).
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates);
+
+/// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` a JSON integer.
+nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
+
+} // namespace headcount::render

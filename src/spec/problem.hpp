@@ -1,0 +1,59 @@
+#pragma once
+// Plain structs for a problem spec: what the YAML says, validated, with positions kept for later errors.
+
+#include <util/checked.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headcount::spec {
+
+/// A 1-based position in the spec file, for errors found after reading (e.g. an unknown ask).
+struct Mark {
+    int line = 0;
+    int column = 0;
+};
+
+/// Which projections carry a bias vector. PyTorch's default is bias on all four.
+struct BiasFlags {
+    bool q = true;
+    bool k = true;
+    bool v = true;
+    bool o = true;
+};
+
+/// The architecture of one multi-head attention block as the instructor gave it; unset optionals take defaults.
+struct MhaGivens {
+    Count d_model = 0;
+    Count h = 0;
+    std::optional<Count> d_k;        ///< per-head query/key width; default d_model / h
+    std::optional<Count> d_v;        ///< per-head value width; default d_model / h
+    std::optional<Count> kdim;       ///< key input width; default d_model
+    std::optional<Count> vdim;       ///< value input width; default d_model
+    std::optional<Count> n_kv_heads; ///< key/value heads (grouped-query attention); default h
+    BiasFlags bias;
+    bool bias_given_per_projection = false; ///< `bias:` was a map rather than one flag
+    bool add_bias_kv = false;               ///< PyTorch's extra bias_k and bias_v
+};
+
+/// One question of a problem.
+struct Part {
+    std::string id;
+    std::string ask;
+    double points = 1.0;
+    std::optional<std::string> text; ///< the instructor's own wording of the question
+    Mark ask_mark;                   ///< where `ask:` stands, for errors about it
+};
+
+/// One problem spec file.
+struct Problem {
+    std::string file; ///< path as given on the command line, for messages
+    std::string id;
+    std::string title;
+    std::string kind = "mha";
+    MhaGivens given;
+    std::vector<Part> parts;
+};
+
+} // namespace headcount::spec

@@ -1,0 +1,361 @@
+#include <spec/reader.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace headcount::spec {
+
+namespace {
+
+constexpr std::array<std::string_view, 5> k_top_keys{"id", "title", "kind", "given", "parts"};
+constexpr std::array<std::string_view, 9> k_given_keys{"d_model", "h",    "d_k",        "d_v",        "kdim",
+                                                       "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
+constexpr std::array<std::string_view, 4> k_part_keys{"id", "ask", "points", "text"};
+constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
+constexpr std::array<std::string_view, 1> k_kinds{"mha"};
+
+Mark mark_of(const YAML::Node& node) {
+    const YAML::Mark m = node.Mark();
+    return m.is_null() ? Mark{} : Mark{m.line + 1, m.column + 1};
+}
+
+/// Turns "what went wrong at this node" into a located Error.
+class Reader {
+  public:
+    explicit Reader(std::string file) : m_file(std::move(file)) {}
+
+    std::unexpected<Error> error_at(const YAML::Node& node, std::string message) const {
+        return error_at(mark_of(node), std::move(message));
+    }
+    std::unexpected<Error> error_at(Mark mark, std::string message) const {
+        return std::unexpected(Error{m_file, mark.line, mark.column, std::move(message)});
+    }
+
+    /// Checks a mapping's keys: each known, none repeated. `where` names the mapping in messages.
+    Result<void> check_keys(const YAML::Node& map, std::span<const std::string_view> known,
+                            std::string_view where) const {
+        std::set<std::string> seen;
+        for (const auto& entry : map) {
+            const std::string key = entry.first.Scalar();
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                return error_at(entry.first, fmt::format("unknown key '{}' in {}{}", key, where, did_you_mean(key, known)));
+            if (!seen.insert(key).second)
+                return error_at(entry.first, fmt::format("duplicate key '{}' in {}", key, where));
+        }
+        return {};
+    }
+
+    Result<YAML::Node> required(const YAML::Node& map, const char* key, std::string_view where) const {
+        YAML::Node value = map[key];
+        if (!value)
+            return error_at(map, fmt::format("missing required key '{}' in {}", key, where));
+        return value;
+    }
+
+    Result<std::string> string_of(const YAML::Node& node, std::string_view key) const {
+        if (!node.IsScalar() || node.Scalar().empty())
+            return error_at(node, fmt::format("{} must be a non-empty string", key));
+        return node.Scalar();
+    }
+
+    /// Ids end up in file names and CSV cells: letters, digits, '-', '_', '.', not starting with '.'.
+    Result<std::string> id_of(const YAML::Node& node, std::string_view key) const {
+        auto text = string_of(node, key);
+        if (!text)
+            return text;
+        const bool safe = text->size() <= 64 && text->front() != '.' &&
+                          std::all_of(text->begin(), text->end(), [](char c) {
+                              return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+                          });
+        if (!safe)
+            return error_at(node, fmt::format("{} '{}' must be 1-64 letters, digits, '-', '_' or '.' (not starting "
+                                              "with '.')",
+                                              key, *text));
+        return text;
+    }
+
+    Result<Count> positive_integer(const YAML::Node& node, std::string_view key) const {
+        const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+        const bool digits = !text.empty() && text.size() <= 18 &&
+                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (!node.IsScalar() || !digits || node.Tag() == "!" || std::stoll(text) <= 0)
+            return error_at(node, fmt::format("{} must be a positive integer, got {}", key, describe(node)));
+        return std::stoll(text);
+    }
+
+    Result<bool> boolean(const YAML::Node& node, std::string_view key) const {
+        if (node.IsScalar() && node.Tag() != "!") {
+            if (node.Scalar() == "true")
+                return true;
+            if (node.Scalar() == "false")
+                return false;
+        }
+        return error_at(node, fmt::format("{} must be true or false, got {}", key, describe(node)));
+    }
+
+    Result<double> points(const YAML::Node& node) const {
+        if (node.IsScalar() && node.Tag() != "!") {
+            std::istringstream in(node.Scalar());
+            double value = 0;
+            if (in >> value && in.eof() && value >= 0 && value <= 1e6)
+                return value;
+        }
+        return error_at(node, fmt::format("points must be a number from 0 to 1000000, got {}", describe(node)));
+    }
+
+    static std::string describe(const YAML::Node& node) {
+        if (node.IsMap())
+            return "a mapping";
+        if (node.IsSequence())
+            return "a list";
+        if (node.IsNull())
+            return "nothing";
+        return node.Tag() == "!" ? fmt::format("the quoted string \"{}\"", node.Scalar())
+                                 : fmt::format("'{}'", node.Scalar());
+    }
+
+  private:
+    std::string m_file;
+};
+
+Result<BiasFlags> read_bias(const Reader& r, const YAML::Node& node, bool& per_projection) {
+    BiasFlags flags;
+    if (!node.IsMap()) {
+        auto all = r.boolean(node, "bias");
+        if (!all)
+            return std::unexpected(all.error());
+        flags.q = flags.k = flags.v = flags.o = *all;
+        per_projection = false;
+        return flags;
+    }
+    per_projection = true;
+    if (auto ok = r.check_keys(node, k_bias_keys, "bias"); !ok)
+        return std::unexpected(ok.error());
+    // A projection left out of the map keeps PyTorch's default: it has a bias.
+    for (auto [key, slot] : {std::pair{"q", &flags.q}, {"k", &flags.k}, {"v", &flags.v}, {"o", &flags.o}}) {
+        if (const YAML::Node value = node[key]) {
+            auto flag = r.boolean(value, fmt::format("bias.{}", key));
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    return flags;
+}
+
+Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given) {
+    if (!given.IsMap())
+        return r.error_at(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
+    if (auto ok = r.check_keys(given, k_given_keys, "given"); !ok)
+        return std::unexpected(ok.error());
+
+    MhaGivens g;
+    auto d_model = r.required(given, "d_model", "given");
+    if (!d_model)
+        return std::unexpected(d_model.error());
+    auto h = r.required(given, "h", "given");
+    if (!h)
+        return std::unexpected(h.error());
+    auto d_model_value = r.positive_integer(*d_model, "d_model");
+    if (!d_model_value)
+        return std::unexpected(d_model_value.error());
+    auto h_value = r.positive_integer(*h, "h");
+    if (!h_value)
+        return std::unexpected(h_value.error());
+    g.d_model = *d_model_value;
+    g.h = *h_value;
+
+    for (auto [key, slot] : {std::pair{"d_k", &g.d_k}, {"d_v", &g.d_v}, {"kdim", &g.kdim}, {"vdim", &g.vdim},
+                             {"n_kv_heads", &g.n_kv_heads}}) {
+        if (const YAML::Node value = given[key]) {
+            auto number = r.positive_integer(value, key);
+            if (!number)
+                return std::unexpected(number.error());
+            *slot = *number;
+        }
+    }
+    if (const YAML::Node bias = given["bias"]) {
+        auto flags = read_bias(r, bias, g.bias_given_per_projection);
+        if (!flags)
+            return std::unexpected(flags.error());
+        g.bias = *flags;
+    }
+    if (const YAML::Node extra = given["add_bias_kv"]) {
+        auto flag = r.boolean(extra, "add_bias_kv");
+        if (!flag)
+            return std::unexpected(flag.error());
+        g.add_bias_kv = *flag;
+    }
+
+    if ((!g.d_k || !g.d_v) && g.d_model % g.h != 0) {
+        const char* missing = !g.d_k && !g.d_v ? "d_k and d_v" : (!g.d_k ? "d_k" : "d_v");
+        return r.error_at(*h, fmt::format("h = {} does not divide d_model = {}, so the default {} = d_model / h is "
+                                          "not a whole number; give {} explicitly or choose an h that divides d_model",
+                                          g.h, g.d_model, missing, missing));
+    }
+    if (g.n_kv_heads) {
+        if (*g.n_kv_heads > g.h || g.h % *g.n_kv_heads != 0)
+            return r.error_at(given["n_kv_heads"],
+                              fmt::format("n_kv_heads = {} does not divide h = {}: in grouped-query attention each "
+                                          "key/value head serves the same number of query heads",
+                                          *g.n_kv_heads, g.h));
+    }
+    return g;
+}
+
+Result<Part> read_part(const Reader& r, const YAML::Node& node, std::span<const std::string_view> known_asks) {
+    if (!node.IsMap())
+        return r.error_at(node, "each part must be a mapping with at least 'id' and 'ask'");
+    if (auto ok = r.check_keys(node, k_part_keys, "part"); !ok)
+        return std::unexpected(ok.error());
+    Part part;
+    auto id = r.required(node, "id", "part");
+    if (!id)
+        return std::unexpected(id.error());
+    auto id_text = r.id_of(*id, "part id");
+    if (!id_text)
+        return std::unexpected(id_text.error());
+    part.id = *id_text;
+
+    auto ask = r.required(node, "ask", fmt::format("part '{}'", part.id));
+    if (!ask)
+        return std::unexpected(ask.error());
+    auto ask_text = r.string_of(*ask, "ask");
+    if (!ask_text)
+        return std::unexpected(ask_text.error());
+    if (std::find(known_asks.begin(), known_asks.end(), *ask_text) == known_asks.end())
+        return r.error_at(*ask, fmt::format("unknown ask '{}' in part '{}'{}", *ask_text, part.id,
+                                            did_you_mean(*ask_text, known_asks)));
+    part.ask = *ask_text;
+    part.ask_mark = mark_of(*ask);
+
+    if (const YAML::Node points = node["points"]) {
+        auto value = r.points(points);
+        if (!value)
+            return std::unexpected(value.error());
+        part.points = *value;
+    }
+    if (const YAML::Node text = node["text"]) {
+        auto value = r.string_of(text, "text");
+        if (!value)
+            return std::unexpected(value.error());
+        part.text = *value;
+    }
+    return part;
+}
+
+Result<Problem> read_problem(const Reader& r, const YAML::Node& root, std::span<const std::string_view> known_asks) {
+    if (!root.IsMap())
+        return r.error_at(root, "a problem spec must be a mapping with id, title, given and parts");
+    if (auto ok = r.check_keys(root, k_top_keys, "the problem"); !ok)
+        return std::unexpected(ok.error());
+
+    Problem problem;
+    for (auto [key, slot, is_id] : {std::tuple{"id", &problem.id, true}, {"title", &problem.title, false}}) {
+        auto node = r.required(root, key, "the problem");
+        if (!node)
+            return std::unexpected(node.error());
+        auto text = is_id ? r.id_of(*node, "problem id") : r.string_of(*node, key);
+        if (!text)
+            return std::unexpected(text.error());
+        *slot = *text;
+    }
+    if (const YAML::Node kind = root["kind"]) {
+        auto text = r.string_of(kind, "kind");
+        if (!text)
+            return std::unexpected(text.error());
+        if (std::find(k_kinds.begin(), k_kinds.end(), *text) == k_kinds.end())
+            return r.error_at(kind, fmt::format("unknown kind '{}'; headcount knows: mha{}", *text,
+                                                did_you_mean(*text, k_kinds)));
+        problem.kind = *text;
+    }
+
+    auto given = r.required(root, "given", "the problem");
+    if (!given)
+        return std::unexpected(given.error());
+    auto givens = read_mha_givens(r, *given);
+    if (!givens)
+        return std::unexpected(givens.error());
+    problem.given = *givens;
+
+    auto parts = r.required(root, "parts", "the problem");
+    if (!parts)
+        return std::unexpected(parts.error());
+    if (!parts->IsSequence() || parts->size() == 0)
+        return r.error_at(*parts, "parts must be a non-empty list of {id, ask} mappings");
+    std::set<std::string> part_ids;
+    for (const auto& node : *parts) {
+        auto part = read_part(r, node, known_asks);
+        if (!part)
+            return std::unexpected(part.error());
+        if (!part_ids.insert(part->id).second)
+            return r.error_at(node["id"], fmt::format("duplicate part id '{}'", part->id));
+        problem.parts.push_back(std::move(*part));
+    }
+    return problem;
+}
+
+} // namespace
+
+Result<Problem> parse_problem(std::string_view yaml, std::string file, std::span<const std::string_view> known_asks) {
+    const Reader reader(file);
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(yaml));
+    } catch (const YAML::ParserException& e) {
+        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
+    }
+    try {
+        auto problem = read_problem(reader, root, known_asks);
+        if (problem)
+            problem->file = file;
+        return problem;
+    } catch (const YAML::Exception& e) {
+        // yaml-cpp throws on malformed node access; report it where it happened rather than crash.
+        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, e.msg});
+    }
+}
+
+Result<Problem> load_problem(const std::filesystem::path& path, std::span<const std::string_view> known_asks) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::unexpected(Error{path.string(), 0, 0, "cannot read the spec file"});
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_problem(text.str(), path.string(), known_asks);
+}
+
+Result<std::vector<std::filesystem::path>> expand_spec_paths(std::span<const std::string> arguments) {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> out;
+    for (const std::string& argument : arguments) {
+        std::error_code ec;
+        if (fs::is_directory(argument, ec)) {
+            std::vector<fs::path> found;
+            for (const auto& entry : fs::directory_iterator(argument, ec)) {
+                const auto ext = entry.path().extension();
+                if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml"))
+                    found.push_back(entry.path());
+            }
+            if (found.empty())
+                return std::unexpected(Error{argument, 0, 0, "no .yaml spec files in this directory"});
+            std::sort(found.begin(), found.end());
+            out.insert(out.end(), found.begin(), found.end());
+        } else if (fs::exists(argument, ec)) {
+            out.emplace_back(argument);
+        } else {
+            return std::unexpected(Error{argument, 0, 0, "no such file or directory"});
+        }
+    }
+    return out;
+}
+
+} // namespace headcount::spec

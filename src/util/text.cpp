@@ -1,0 +1,62 @@
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace headcount {
+
+std::string with_thousands(std::int64_t value) {
+    // Work on the magnitude as unsigned so INT64_MIN formats too.
+    const bool negative = value < 0;
+    std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+    std::string digits = fmt::format("{}", magnitude);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return negative ? "-" + out : out;
+}
+
+namespace {
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+} // namespace
+
+std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
+    // A typo is at most a third of the word's letters away (at least 1, so "hh" -> "h" is found).
+    const std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
+    std::string_view best;
+    std::size_t best_distance = limit + 1;
+    for (std::string_view candidate : candidates) {
+        const std::size_t d = edit_distance(word, candidate);
+        if (d < best_distance) {
+            best = candidate;
+            best_distance = d;
+        }
+    }
+    return std::string(best);
+}
+
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
+    const std::string best = closest_match(word, candidates);
+    return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
+}
+
+} // namespace headcount

@@ -1,0 +1,20 @@
+#pragma once
+// Small text helpers shared by the layers: number formatting and "did you mean" suggestions.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace headcount {
+
+/// 1050624 -> "1,050,624"; negative numbers keep their sign ("-2,048").
+std::string with_thousands(std::int64_t value);
+
+/// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
+std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
+
+/// " (did you mean 'x'?)" for the closest candidate, or "" when there is none.
+std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+
+} // namespace headcount

@@ -1,0 +1,62 @@
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace headcount::testing {
+
+std::string source_dir() { return HEADCOUNT_SOURCE_DIR; }
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    INFO("reading " << path);
+    REQUIRE(in.good());
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string fresh_temp_dir(const std::string& name) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("headcount-test-" + std::to_string(::getpid())) / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir.string();
+}
+
+RunResult run_headcount(const std::vector<std::string>& args, const std::string& input) {
+    const std::string dir = fresh_temp_dir("run");
+    const std::string in_path = dir + "/stdin", out_path = dir + "/stdout", err_path = dir + "/stderr";
+    std::ofstream(in_path, std::ios::binary) << input;
+
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        if (::chdir(HEADCOUNT_SOURCE_DIR) != 0 || !::freopen(in_path.c_str(), "rb", stdin) ||
+            !::freopen(out_path.c_str(), "wb", stdout) || !::freopen(err_path.c_str(), "wb", stderr))
+            ::_exit(127);
+        std::vector<char*> argv;
+        std::string binary = HEADCOUNT_BINARY;
+        argv.push_back(binary.data());
+        std::vector<std::string> copies = args;
+        for (std::string& a : copies)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(binary.c_str(), argv.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    RunResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = read_text(out_path);
+    result.err = read_text(err_path);
+    return result;
+}
+
+} // namespace headcount::testing
