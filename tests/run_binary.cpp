@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -34,6 +35,8 @@ RunResult run_headcount(const std::vector<std::string>& args, const std::string&
     const std::string in_path = dir + "/stdin", out_path = dir + "/stdout", err_path = dir + "/stderr";
     std::ofstream(in_path, std::ios::binary) << input;
 
+    std::fflush(stdout); // or the child would flush a copy of our buffered output too
+    std::fflush(stderr);
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {

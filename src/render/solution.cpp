@@ -63,6 +63,8 @@ View projection_view(const solve::Projection& p, const solve::MhaSolution& s) {
                 {"role", role},
                 {"in", n(p.in)},
                 {"out", n(p.out)},
+                {"in_tex", std::to_string(p.in)}, // TeX would space out a thousands comma
+                {"out_tex", std::to_string(p.out)},
                 {"in_symbol", in_symbol},
                 {"out_symbol", out_symbol},
                 {"weights", n(p.weights)},

@@ -196,10 +196,12 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given) {
     }
 
     if ((!g.d_k || !g.d_v) && g.d_model % g.h != 0) {
-        const char* missing = !g.d_k && !g.d_v ? "d_k and d_v" : (!g.d_k ? "d_k" : "d_v");
+        const bool both = !g.d_k && !g.d_v;
+        const char* defaulted = both ? "d_k = d_v" : (!g.d_k ? "d_k" : "d_v");
+        const char* to_give = both ? "d_k and d_v" : defaulted;
         return r.error_at(*h, fmt::format("h = {} does not divide d_model = {}, so the default {} = d_model / h is "
                                           "not a whole number; give {} explicitly or choose an h that divides d_model",
-                                          g.h, g.d_model, missing, missing));
+                                          g.h, g.d_model, defaulted, to_give));
     }
     if (g.n_kv_heads) {
         if (*g.n_kv_heads > g.h || g.h % *g.n_kv_heads != 0)

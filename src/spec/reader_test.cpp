@@ -1,0 +1,151 @@
+#include <spec/reader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+
+using namespace headcount;
+
+namespace {
+
+constexpr std::array<std::string_view, 3> k_asks{"qkv_params", "total_params", "d_k"};
+
+std::string error_of(const std::string& yaml) {
+    auto problem = spec::parse_problem(yaml, "p.yaml", k_asks);
+    REQUIRE_FALSE(problem.has_value());
+    return problem.error().to_string();
+}
+
+const std::string k_good = R"(id: week3
+title: MHA
+given:
+  d_model: 512
+  h: 8
+parts:
+  - id: a
+    ask: total_params
+)";
+
+} // namespace
+
+TEST_CASE("a minimal spec reads with PyTorch's defaults", "[spec]") {
+    auto problem = spec::parse_problem(k_good, "p.yaml", k_asks);
+    REQUIRE(problem.has_value());
+    CHECK(problem->id == "week3");
+    CHECK(problem->kind == "mha");
+    CHECK(problem->given.d_model == 512);
+    CHECK(problem->given.h == 8);
+    CHECK_FALSE(problem->given.d_k.has_value());
+    CHECK(problem->given.bias.q);
+    CHECK(problem->given.bias.o);
+    CHECK_FALSE(problem->given.add_bias_kv);
+    REQUIRE(problem->parts.size() == 1);
+    CHECK(problem->parts[0].points == 1.0);
+    CHECK(problem->parts[0].ask_mark.line == 8);
+    CHECK(problem->parts[0].ask_mark.column == 10);
+}
+
+TEST_CASE("bias may be given per projection; missing ones keep a bias", "[spec]") {
+    auto problem = spec::parse_problem(R"(id: p
+title: t
+given: {d_model: 512, h: 8, bias: {o: false}, n_kv_heads: 2, add_bias_kv: true}
+parts: [{id: a, ask: d_k, points: 1.5, text: "What is d_k?"}]
+)",
+                                       "p.yaml", k_asks);
+    REQUIRE(problem.has_value());
+    CHECK(problem->given.bias.q);
+    CHECK(problem->given.bias.k);
+    CHECK_FALSE(problem->given.bias.o);
+    CHECK(problem->given.bias_given_per_projection);
+    CHECK(problem->given.n_kv_heads == 2);
+    CHECK(problem->given.add_bias_kv);
+    CHECK(problem->parts[0].points == 1.5);
+    CHECK(problem->parts[0].text == "What is d_k?");
+}
+
+TEST_CASE("spec errors name the file, line and column", "[spec]") {
+    SECTION("unknown key with a suggestion") {
+        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  hh: 8\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:5:3: unknown key 'hh' in given (did you mean 'h'?)");
+    }
+    SECTION("unknown top-level key") {
+        CHECK(error_of("id: p\ntitel: t\n") == "p.yaml:2:1: unknown key 'titel' in the problem (did you mean 'title'?)");
+    }
+    SECTION("duplicate key") {
+        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  h: 4\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:6:3: duplicate key 'h' in given");
+    }
+    SECTION("missing key") {
+        CHECK(error_of("id: p\ntitle: t\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:1:1: missing required key 'given' in the problem");
+    }
+    SECTION("non-positive size") {
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: -512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:18: d_model must be a positive integer, got '-512'");
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 0}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:26: h must be a positive integer, got '0'");
+    }
+    SECTION("non-integer size") {
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512.5, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:18: d_model must be a positive integer, got '512.5'");
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: \"512\", h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:18: d_model must be a positive integer, got the quoted string \"512\"");
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: [8]}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:26: h must be a positive integer, got a list");
+    }
+    SECTION("h must divide d_model when d_k and d_v default") {
+        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 6\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:5:6: h = 6 does not divide d_model = 512, so the default d_k = d_v = d_model / h is not a "
+              "whole number; give d_k and d_v explicitly or choose an h that divides d_model");
+        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 6\n  d_k: 64\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:5:6: h = 6 does not divide d_model = 512, so the default d_v = d_model / h is not a "
+              "whole number; give d_v explicitly or choose an h that divides d_model");
+    }
+    SECTION("explicit d_k and d_v lift the divisibility rule") {
+        auto ok = spec::parse_problem("id: p\ntitle: t\ngiven: {d_model: 512, h: 6, d_k: 64, d_v: 64}\n"
+                                      "parts: [{id: a, ask: d_k}]\n",
+                                      "p.yaml", k_asks);
+        CHECK(ok.has_value());
+    }
+    SECTION("n_kv_heads must divide h") {
+        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  n_kv_heads: 3\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:6:15: n_kv_heads = 3 does not divide h = 8: in grouped-query attention each key/value head "
+              "serves the same number of query heads");
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, n_kv_heads: 16}\nparts: [{id: a, ask: d_k}]\n")
+                  .starts_with("p.yaml:3:41: n_kv_heads = 16 does not divide h = 8"));
+    }
+    SECTION("unknown ask") {
+        CHECK(error_of(k_good + "  - id: b\n    ask: total_param\n") ==
+              "p.yaml:10:10: unknown ask 'total_param' in part 'b' (did you mean 'total_params'?)");
+    }
+    SECTION("duplicate part id") {
+        CHECK(error_of(k_good + "  - id: a\n    ask: d_k\n") == "p.yaml:9:9: duplicate part id 'a'");
+    }
+    SECTION("bias flags") {
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, bias: maybe}\nparts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:35: bias must be true or false, got 'maybe'");
+        CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, bias: {q: true, oo: false}}\n"
+                       "parts: [{id: a, ask: d_k}]\n") ==
+              "p.yaml:3:45: unknown key 'oo' in bias (did you mean 'o'?)");
+    }
+    SECTION("ids must be safe file names") {
+        CHECK(error_of("id: ../etc\ntitle: t\n") ==
+              "p.yaml:1:5: problem id '../etc' must be 1-64 letters, digits, '-', '_' or '.' (not starting with '.')");
+    }
+    SECTION("YAML syntax errors keep yaml-cpp's position") {
+        CHECK(error_of("id: p\ntitle: [unclosed\n") == "p.yaml:3:1: YAML syntax error: end of sequence flow not found");
+    }
+    SECTION("empty and non-mapping documents") {
+        CHECK(error_of("") == "p.yaml: a problem spec must be a mapping with id, title, given and parts");
+        CHECK(error_of("- 1\n- 2\n") == "p.yaml:1:1: a problem spec must be a mapping with id, title, given and parts");
+    }
+    SECTION("unknown kind") {
+        CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") == "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha (did you mean 'mha'?)");
+    }
+}
+
+TEST_CASE("load_problem reports an unreadable file by name", "[spec]") {
+    auto problem = spec::load_problem("/nonexistent/p.yaml", k_asks);
+    REQUIRE_FALSE(problem.has_value());
+    CHECK(problem.error().to_string() == "/nonexistent/p.yaml: cannot read the spec file");
+}

@@ -1,0 +1,148 @@
+// End-to-end tests of `headcount solve` through the built binary, as a user runs it.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using headcount::testing::fresh_temp_dir;
+using headcount::testing::read_text;
+using headcount::testing::run_headcount;
+using headcount::testing::source_dir;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> shipped_problem_ids() {
+    std::vector<std::string> ids;
+    for (const auto& entry : fs::directory_iterator(source_dir() + "/problems"))
+        if (entry.path().extension() == ".yaml")
+            ids.push_back(entry.path().stem().string());
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+} // namespace
+
+TEST_CASE("every shipped problem solves to its reviewed golden solution", "[e2e][golden]") {
+    const auto ids = shipped_problem_ids();
+    REQUIRE(ids.size() >= 10);
+    for (const std::string& id : ids) {
+        INFO("problems/" << id << ".yaml vs tests/golden/" << id
+                         << ".md (if the change is on purpose: scripts/update-golden, then read the diff)");
+        const auto run = run_headcount({"solve", "problems/" + id + ".yaml"});
+        CHECK(run.exit_code == 0);
+        CHECK(run.err.empty());
+        CHECK(run.out == read_text(source_dir() + "/tests/golden/" + id + ".md"));
+    }
+}
+
+TEST_CASE("the week-3 solution states the answers of the reference solution", "[e2e]") {
+    // ../shared/seeds/000: part (a) 3 x 262,656 = 787,968; part (b) 4 x 512 x 513 = 1,050,624.
+    const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml"});
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.find("**Answer: 787,968 parameters.**") != std::string::npos);
+    CHECK(run.out.find("**Answer: 1,050,624 parameters.**") != std::string::npos);
+    CHECK(run.out.find("| **Total** | | **1,048,576** | **2,048** | **1,050,624** |") != std::string::npos);
+}
+
+TEST_CASE("solve --format json gives integer answers", "[e2e]") {
+    SECTION("one spec: one object") {
+        const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--format", "json"});
+        REQUIRE(run.exit_code == 0);
+        const auto json = nlohmann::json::parse(run.out);
+        CHECK(json["id"] == "week3-mha-params");
+        CHECK(json["title"] == "Parameters of a multi-head attention block");
+        REQUIRE(json["parts"].size() == 2);
+        CHECK(json["parts"][0] == nlohmann::json{{"id", "a"}, {"ask", "qkv_params"}, {"answer", 787968},
+                                                 {"unit", "parameters"}});
+        CHECK(json["parts"][1]["answer"].is_number_integer());
+        CHECK(json["parts"][1]["answer"] == 1050624);
+    }
+    SECTION("a directory: an array, in file-name order") {
+        const auto run = run_headcount({"solve", "problems", "--format", "json"});
+        REQUIRE(run.exit_code == 0);
+        const auto json = nlohmann::json::parse(run.out);
+        REQUIRE(json.is_array());
+        CHECK(json.size() == shipped_problem_ids().size());
+        CHECK(json.front()["id"] == "mha-add-bias-kv");
+        CHECK(json.front()["parts"][1]["answer"] == 1051648); // PyTorch, add_bias_kv=True: 1,050,624 + 2 x 512
+    }
+}
+
+TEST_CASE("solve --out writes one file per problem", "[e2e]") {
+    const std::string out = fresh_temp_dir("solve-out") + "/solutions";
+    const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "problems/mha-gqa.yaml", "--out", out});
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.empty());
+    CHECK(read_text(out + "/week3-mha-params.md") == read_text(source_dir() + "/tests/golden/week3-mha-params.md"));
+    CHECK(read_text(out + "/mha-gqa.md") == read_text(source_dir() + "/tests/golden/mha-gqa.md"));
+    CHECK(std::distance(fs::directory_iterator(out), fs::directory_iterator()) == 2);
+}
+
+TEST_CASE("bad input exits 2 with one line on stderr and no output", "[e2e]") {
+    const std::string dir = fresh_temp_dir("bad-input");
+    std::ofstream(dir + "/typo.yaml") << "id: p\ntitle: t\ngiven:\n  d_model: 512\n  hh: 8\nparts: [{id: a, ask: d_k}]\n";
+
+    SECTION("a misspelt key") {
+        const auto run = run_headcount({"solve", dir + "/typo.yaml"});
+        CHECK(run.exit_code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err == dir + "/typo.yaml:5:3: unknown key 'hh' in given (did you mean 'h'?)\n");
+    }
+    SECTION("one bad spec among good ones writes nothing") {
+        const std::string out = dir + "/out";
+        const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", dir + "/typo.yaml", "--out", out});
+        CHECK(run.exit_code == 2);
+        CHECK_FALSE(fs::exists(out));
+    }
+    SECTION("a missing file") {
+        const auto run = run_headcount({"solve", "problems/nope.yaml"});
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == "problems/nope.yaml: no such file or directory\n");
+    }
+    SECTION("a usage error") {
+        const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--format", "pdf"});
+        CHECK(run.exit_code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err.starts_with("headcount: --format: pdf not in {markdown,json}"));
+        CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
+    }
+    SECTION("no subcommand") {
+        const auto run = run_headcount({});
+        CHECK(run.exit_code == 2);
+    }
+}
+
+TEST_CASE("--help works on every subcommand and exits 0", "[e2e]") {
+    const auto top = run_headcount({"--help"});
+    CHECK(top.exit_code == 0);
+    CHECK(top.out.find("solve") != std::string::npos);
+    const auto solve = run_headcount({"solve", "--help"});
+    CHECK(solve.exit_code == 0);
+    CHECK(solve.out.find("--templates") != std::string::npos);
+    CHECK(solve.out.find("--format") != std::string::npos);
+}
+
+TEST_CASE("solve --templates uses the instructor's templates and rejects unknown variables", "[e2e]") {
+    const std::string dir = fresh_temp_dir("custom-templates");
+    fs::copy(source_dir() + "/templates", dir, fs::copy_options::recursive);
+    SECTION("an edited template is used") {
+        std::ofstream(dir + "/solution.mustache") << "Solutions for {{title}}\n{{#parts}}{{id}}: {{{body}}}{{/parts}}";
+        std::ofstream(dir + "/mha/total_params.mustache") << "{{part.answer}}\n";
+        const auto run = run_headcount({"solve", "problems/mha-no-bias.yaml", "--templates", dir});
+        CHECK(run.exit_code == 0);
+        CHECK(run.out.find("Solutions for Parameters of a multi-head attention block without biases\n") == 0);
+        CHECK(run.out.find("c: 1,048,576\n") != std::string::npos); // 4 x 512^2, no biases
+    }
+    SECTION("an unknown variable names the template, line and variable") {
+        std::ofstream(dir + "/mha/total_params.mustache") << "Total:\n  {{totl_params}}\n";
+        const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--templates", dir});
+        CHECK(run.exit_code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err == dir + "/mha/total_params.mustache:2:3: unknown variable 'totl_params': headcount provides no "
+                               "such value\n");
+    }
+}
