@@ -1,6 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
 
+#include <grade/mistakes.hpp>
 #include <render/solution.hpp>
 #include <spec/reader.hpp>
 #include <util/files.hpp>
@@ -27,10 +28,12 @@ Result<std::vector<solve::SolvedProblem>> solve_all(const std::vector<std::strin
     if (!paths)
         return std::unexpected(paths.error());
     const std::vector<std::string_view> asks = solve::ask_ids();
+    const std::vector<std::string_view> mistakes = grade::mistake_ids();
+    const spec::Vocabulary words{asks, mistakes};
     std::vector<solve::SolvedProblem> solved;
     std::set<std::string> ids;
     for (const auto& path : *paths) {
-        auto problem = spec::load_problem(path, asks);
+        auto problem = spec::load_problem(path, words);
         if (!problem)
             return std::unexpected(problem.error());
         if (!ids.insert(problem->id).second)

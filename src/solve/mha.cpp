@@ -6,23 +6,49 @@ namespace headcount::solve {
 
 namespace {
 
-Projection project(CheckedArithmetic& math, char name, Count in, Count out, bool has_bias) {
+/// A projection of `in` x `out` weights, a bias of `bias_width` (0: none), all counted `copies` times.
+Projection project(CheckedArithmetic& math, char name, Count in, Count out, Count bias_width, Count copies) {
     Projection p;
     p.name = name;
     p.in = in;
     p.out = out;
-    p.weights = math.mul(in, out, fmt::format("the weight count of W_{}", name));
-    p.has_bias = has_bias;
-    p.bias = has_bias ? out : 0;
+    p.weights = math.mul(math.mul(in, out, fmt::format("the weight count of W_{}", name)), copies,
+                         fmt::format("the weight count of W_{}", name));
+    p.has_bias = bias_width > 0;
+    p.bias = math.mul(bias_width, copies, fmt::format("the bias of the {} projection", name));
     p.total = math.add(p.weights, p.bias, fmt::format("the parameter count of the {} projection", name));
-    p.per_unit = math.add(in, has_bias ? 1 : 0, "a projection's input width");
+    p.per_unit = math.add(in, p.has_bias ? 1 : 0, "a projection's input width");
     p.by_unit = math.mul(out, p.per_unit, fmt::format("the parameter count of the {} projection", name));
     return p;
 }
 
+/// The bias widths of Q, K, V, O under a recipe's bias rule, given the projections' output widths.
+std::array<Count, 4> bias_widths(CheckedArithmetic& math, const MhaSolution& s, const Recipe& recipe,
+                                 const std::array<Count, 4>& out) {
+    const auto& flags = s.given.bias;
+    std::array<Count, 4> width{flags.q ? out[0] : 0, flags.k ? out[1] : 0, flags.v ? out[2] : 0,
+                               flags.o && !recipe.omit_o_bias ? out[3] : 0};
+    switch (recipe.bias_rule) {
+    case BiasRule::per_projection:
+        break;
+    case BiasRule::none:
+        width = {0, 0, 0, 0};
+        break;
+    case BiasRule::single_vector:
+        width = {0, 0, 0, s.d_model};
+        break;
+    case BiasRule::article_per_head:
+        // h(3 d_k + d_v) for Q, K and V together, split as h d_k + h d_k + h (d_k + d_v); d_model for O.
+        width = {math.mul(s.h, s.d_k, "h d_k"), math.mul(s.h, s.d_k, "h d_k"),
+                 math.mul(s.h, math.add(s.d_k, s.d_v, "d_k + d_v"), "h (d_k + d_v)"), s.d_model};
+        break;
+    }
+    return width;
+}
+
 } // namespace
 
-Result<MhaSolution> solve_mha(const spec::MhaGivens& given) {
+Result<MhaSolution> solve_mha(const spec::MhaGivens& given, const Recipe& recipe) {
     CheckedArithmetic math;
     MhaSolution s;
     s.given = given;
@@ -35,18 +61,26 @@ Result<MhaSolution> solve_mha(const spec::MhaGivens& given) {
     s.vdim = given.vdim.value_or(given.d_model);
     s.n_kv = given.n_kv_heads.value_or(given.h);
 
-    const Count q_width = math.mul(s.h, s.d_k, "h * d_k");
-    const Count k_width = math.mul(s.n_kv, s.d_k, "n_kv_heads * d_k");
-    const Count v_width = math.mul(s.n_kv, s.d_v, "n_kv_heads * d_v");
-    const Count concat_width = math.mul(s.h, s.d_v, "h * d_v");
-    s.projections = {project(math, 'Q', s.d_model, q_width, given.bias.q),
-                     project(math, 'K', s.kdim, k_width, given.bias.k),
-                     project(math, 'V', s.vdim, v_width, given.bias.v),
-                     project(math, 'O', concat_width, s.d_model, given.bias.o)};
-    if (given.add_bias_kv) {
+    if (recipe.kv_heads_as_h)
+        s.n_kv = s.h;
+
+    const Count heads = recipe.single_head ? 1 : s.h;
+    const Count kv_heads = recipe.single_head ? 1 : s.n_kv;
+    const Count q_width = math.mul(heads, s.d_k, "h * d_k");
+    const Count k_width = math.mul(kv_heads, s.d_k, "n_kv_heads * d_k");
+    const Count v_width = math.mul(kv_heads, s.d_v, "n_kv_heads * d_v");
+    const Count concat_width = recipe.o_square ? s.d_model : math.mul(heads, s.d_v, "h * d_v");
+    const auto bias = bias_widths(math, s, recipe, {q_width, k_width, v_width, s.d_model});
+    const Count copies = recipe.every_head_full ? s.h : 1;
+    const Count o_copies = recipe.omit_o ? 0 : (recipe.o_per_head ? s.h : copies);
+    s.projections = {project(math, 'Q', s.d_model, q_width, bias[0], copies),
+                     project(math, 'K', s.kdim, k_width, bias[1], copies),
+                     project(math, 'V', s.vdim, v_width, bias[2], recipe.omit_v ? 0 : copies),
+                     project(math, 'O', concat_width, s.d_model, bias[3], o_copies)};
+    if (given.add_bias_kv && recipe.bias_rule == BiasRule::per_projection) {
         // bias_k and bias_v are appended to the projected keys and values, so they have their widths.
         s.bias_k = k_width;
-        s.bias_v = v_width;
+        s.bias_v = recipe.omit_v ? 0 : v_width;
     }
 
     for (const Projection& p : s.projections) {
@@ -72,7 +106,8 @@ Result<MhaSolution> solve_mha(const spec::MhaGivens& given) {
     }
     if (!math.ok())
         return std::unexpected(math.error());
-    if (s.total_by_unit != s.total || (s.square && s.closed_form != s.total))
+    const bool checkable = recipe == Recipe{};
+    if (checkable && (s.total_by_unit != s.total || (s.square && s.closed_form != s.total)))
         return fail(fmt::format("internal check failed: the component sum {} disagrees with the second method {}",
                                 s.total, s.square ? s.closed_form : s.total_by_unit));
     return s;

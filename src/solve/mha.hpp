@@ -22,6 +22,30 @@ struct Projection {
     Count by_unit = 0;   ///< out * per_unit, computed independently of total and equal to it
 };
 
+/// How the biases are counted. Only per_projection is right; the others are ways students get it wrong.
+enum class BiasRule {
+    per_projection,   ///< each projection with a bias has one vector as wide as its output (correct)
+    none,             ///< every bias left out, add_bias_kv's too
+    single_vector,    ///< one d_model vector for the whole block
+    article_per_head, ///< h(3 d_k + d_v) for Q, K, V together plus d_model for O, as a well-read article has it
+};
+
+/// How a count is carried out. The default is the correct count; the grader's mistakes are recipes that differ
+/// in one or two fields (see grade/mistakes.hpp), so a mistake is data, not code.
+struct Recipe {
+    bool omit_v = false;              ///< the value projection left out
+    bool omit_o = false;              ///< the output projection (W_O and b_O) left out
+    bool omit_o_bias = false;         ///< only b_O left out
+    BiasRule bias_rule = BiasRule::per_projection;
+    bool every_head_full = false;     ///< each head given the whole projection: everything times h
+    bool single_head = false;         ///< one head's slices only: widths d_k / d_v instead of h d_k / h d_v
+    bool o_per_head = false;          ///< a separate W_O (and b_O) for every head
+    bool o_square = false;            ///< W_O taken as d_model x d_model whatever h d_v is
+    bool kv_heads_as_h = false;       ///< grouped-query attention ignored: K and V with h heads
+
+    bool operator==(const Recipe&) const = default;
+};
+
 /// Every quantity headcount can ask about one MHA block, with the resolved givens that produced them.
 struct MhaSolution {
     spec::MhaGivens given; ///< as written in the spec
@@ -41,7 +65,8 @@ struct MhaSolution {
 };
 
 /// Solves a validated spec's givens. Fails only when a count overflows 64 bits, or when the two methods
-/// disagree (a bug, reported rather than hidden).
-Result<MhaSolution> solve_mha(const spec::MhaGivens& given);
+/// disagree (a bug, reported rather than hidden). A non-default recipe counts the way a mistaken student would;
+/// the second-method check is then skipped, as the mistake breaks it on purpose.
+Result<MhaSolution> solve_mha(const spec::MhaGivens& given, const Recipe& recipe = {});
 
 } // namespace headcount::solve

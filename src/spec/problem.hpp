@@ -3,6 +3,7 @@
 
 #include <util/checked.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,14 @@ struct MhaGivens {
     bool add_bias_kv = false;               ///< PyTorch's extra bias_k and bias_v
 };
 
+/// How close an answer must be to count as right. Counts default to exact.
+struct Tolerance {
+    enum class Kind { exact, relative, sigfigs };
+    Kind kind = Kind::exact;
+    double relative = 0; ///< with Kind::relative: |answer - expected| <= relative * |expected|
+    int sigfigs = 0;     ///< with Kind::sigfigs: the answer agrees with the expected value to this many figures
+};
+
 /// One question of a problem.
 struct Part {
     std::string id;
@@ -44,6 +53,8 @@ struct Part {
     double points = 1.0;
     std::optional<std::string> text; ///< the instructor's own wording of the question
     Mark ask_mark;                   ///< where `ask:` stands, for errors about it
+    std::optional<Tolerance> tolerance;    ///< unset: the ask's default (exact for counts)
+    std::map<std::string, double> credit;  ///< partial credit per mistake id (0..1), overriding the catalogue's
 };
 
 /// One problem spec file.

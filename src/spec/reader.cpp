@@ -18,7 +18,7 @@ namespace {
 constexpr std::array<std::string_view, 5> k_top_keys{"id", "title", "kind", "given", "parts"};
 constexpr std::array<std::string_view, 9> k_given_keys{"d_model", "h",    "d_k",        "d_v",        "kdim",
                                                        "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
-constexpr std::array<std::string_view, 4> k_part_keys{"id", "ask", "points", "text"};
+constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
 constexpr std::array<std::string_view, 1> k_kinds{"mha"};
 
@@ -109,6 +109,17 @@ class Reader {
                 return value;
         }
         return error_at(node, fmt::format("points must be a number from 0 to 1000000, got {}", describe(node)));
+    }
+
+    /// A number from 0 to 1.
+    Result<double> fraction(const YAML::Node& node, std::string_view key) const {
+        if (node.IsScalar() && node.Tag() != "!") {
+            std::istringstream in(node.Scalar());
+            double value = 0;
+            if (in >> value && in.eof() && value >= 0 && value <= 1)
+                return value;
+        }
+        return error_at(node, fmt::format("{} must be a number from 0 to 1, got {}", key, describe(node)));
     }
 
     static std::string describe(const YAML::Node& node) {
@@ -213,7 +224,46 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given) {
     return g;
 }
 
-Result<Part> read_part(const Reader& r, const YAML::Node& node, std::span<const std::string_view> known_asks) {
+Result<Tolerance> read_tolerance(const Reader& r, const YAML::Node& node) {
+    if (node.IsScalar() && node.Scalar() == "exact")
+        return Tolerance{};
+    if (node.IsMap() && node.size() == 1) {
+        if (const YAML::Node rel = node["rel"]) {
+            auto value = r.fraction(rel, "tolerance rel");
+            if (!value)
+                return std::unexpected(value.error());
+            return Tolerance{Tolerance::Kind::relative, *value, 0};
+        }
+        if (const YAML::Node sigfigs = node["sigfigs"]) {
+            auto value = r.positive_integer(sigfigs, "tolerance sigfigs");
+            if (!value)
+                return std::unexpected(value.error());
+            if (*value > 15)
+                return r.error_at(sigfigs, "tolerance sigfigs must be at most 15");
+            return Tolerance{Tolerance::Kind::sigfigs, 0, static_cast<int>(*value)};
+        }
+    }
+    return r.error_at(node, "tolerance must be exact, {rel: 0.01} or {sigfigs: 3}");
+}
+
+Result<std::map<std::string, double>> read_credit(const Reader& r, const YAML::Node& node,
+                                                  std::span<const std::string_view> mistakes) {
+    if (!node.IsMap())
+        return r.error_at(node, "credit must map mistake ids to a fraction of the points, e.g. {missing_biases: 0.5}");
+    if (auto ok = r.check_keys(node, mistakes, "credit (mistake ids)"); !ok)
+        return std::unexpected(ok.error());
+    std::map<std::string, double> credit;
+    for (const auto& entry : node) {
+        auto value = r.fraction(entry.second, fmt::format("credit for {}", entry.first.Scalar()));
+        if (!value)
+            return std::unexpected(value.error());
+        credit[entry.first.Scalar()] = *value;
+    }
+    return credit;
+}
+
+Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words) {
+    const std::span<const std::string_view> known_asks = words.asks;
     if (!node.IsMap())
         return r.error_at(node, "each part must be a mapping with at least 'id' and 'ask'");
     if (auto ok = r.check_keys(node, k_part_keys, "part"); !ok)
@@ -251,10 +301,22 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, std::span<const 
             return std::unexpected(value.error());
         part.text = *value;
     }
+    if (const YAML::Node tolerance = node["tolerance"]) {
+        auto value = read_tolerance(r, tolerance);
+        if (!value)
+            return std::unexpected(value.error());
+        part.tolerance = *value;
+    }
+    if (const YAML::Node credit = node["credit"]) {
+        auto value = read_credit(r, credit, words.mistakes);
+        if (!value)
+            return std::unexpected(value.error());
+        part.credit = std::move(*value);
+    }
     return part;
 }
 
-Result<Problem> read_problem(const Reader& r, const YAML::Node& root, std::span<const std::string_view> known_asks) {
+Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     if (!root.IsMap())
         return r.error_at(root, "a problem spec must be a mapping with id, title, given and parts");
     if (auto ok = r.check_keys(root, k_top_keys, "the problem"); !ok)
@@ -295,7 +357,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, std::span<
         return r.error_at(*parts, "parts must be a non-empty list of {id, ask} mappings");
     std::set<std::string> part_ids;
     for (const auto& node : *parts) {
-        auto part = read_part(r, node, known_asks);
+        auto part = read_part(r, node, words);
         if (!part)
             return std::unexpected(part.error());
         if (!part_ids.insert(part->id).second)
@@ -307,7 +369,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, std::span<
 
 } // namespace
 
-Result<Problem> parse_problem(std::string_view yaml, std::string file, std::span<const std::string_view> known_asks) {
+Result<Problem> parse_problem(std::string_view yaml, std::string file, const Vocabulary& words) {
     const Reader reader(file);
     YAML::Node root;
     try {
@@ -316,7 +378,7 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, std::span
         return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
     }
     try {
-        auto problem = read_problem(reader, root, known_asks);
+        auto problem = read_problem(reader, root, words);
         if (problem)
             problem->file = file;
         return problem;
@@ -326,13 +388,13 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, std::span
     }
 }
 
-Result<Problem> load_problem(const std::filesystem::path& path, std::span<const std::string_view> known_asks) {
+Result<Problem> load_problem(const std::filesystem::path& path, const Vocabulary& words) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::unexpected(Error{path.string(), 0, 0, "cannot read the spec file"});
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_problem(text.str(), path.string(), known_asks);
+    return parse_problem(text.str(), path.string(), words);
 }
 
 Result<std::vector<std::filesystem::path>> expand_spec_paths(std::span<const std::string> arguments) {

@@ -11,12 +11,18 @@
 
 namespace headcount::spec {
 
+/// The words a spec may use that higher layers define: the asks (solve) and the mistake ids (grade).
+/// Anything else is an error with a did-you-mean suggestion.
+struct Vocabulary {
+    std::span<const std::string_view> asks;
+    std::span<const std::string_view> mistakes;
+};
+
 /// Parses and validates one spec. `file` is used only in error messages. Every error is "file:line:col: ...".
-/// `known_asks` are the asks a part may name; any other is an error with a did-you-mean suggestion.
-Result<Problem> parse_problem(std::string_view yaml, std::string file, std::span<const std::string_view> known_asks);
+Result<Problem> parse_problem(std::string_view yaml, std::string file, const Vocabulary& words);
 
 /// Reads `path` and parses it as above; an unreadable file is an error naming it.
-Result<Problem> load_problem(const std::filesystem::path& path, std::span<const std::string_view> known_asks);
+Result<Problem> load_problem(const std::filesystem::path& path, const Vocabulary& words);
 
 /// The spec files a command-line argument names: the file itself, or the *.yaml/*.yml files directly in a
 /// directory, sorted by name so output order does not depend on the file system.

@@ -9,9 +9,11 @@ using namespace headcount;
 namespace {
 
 constexpr std::array<std::string_view, 3> k_asks{"qkv_params", "total_params", "d_k"};
+constexpr std::array<std::string_view, 2> k_mistakes{"missing_biases", "rounded"};
+const spec::Vocabulary k_words{k_asks, k_mistakes};
 
 std::string error_of(const std::string& yaml) {
-    auto problem = spec::parse_problem(yaml, "p.yaml", k_asks);
+    auto problem = spec::parse_problem(yaml, "p.yaml", k_words);
     REQUIRE_FALSE(problem.has_value());
     return problem.error().to_string();
 }
@@ -29,7 +31,7 @@ parts:
 } // namespace
 
 TEST_CASE("a minimal spec reads with PyTorch's defaults", "[spec]") {
-    auto problem = spec::parse_problem(k_good, "p.yaml", k_asks);
+    auto problem = spec::parse_problem(k_good, "p.yaml", k_words);
     REQUIRE(problem.has_value());
     CHECK(problem->id == "week3");
     CHECK(problem->kind == "mha");
@@ -51,7 +53,7 @@ title: t
 given: {d_model: 512, h: 8, bias: {o: false}, n_kv_heads: 2, add_bias_kv: true}
 parts: [{id: a, ask: d_k, points: 1.5, text: "What is d_k?"}]
 )",
-                                       "p.yaml", k_asks);
+                                       "p.yaml", k_words);
     REQUIRE(problem.has_value());
     CHECK(problem->given.bias.q);
     CHECK(problem->given.bias.k);
@@ -104,7 +106,7 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
     SECTION("explicit d_k and d_v lift the divisibility rule") {
         auto ok = spec::parse_problem("id: p\ntitle: t\ngiven: {d_model: 512, h: 6, d_k: 64, d_v: 64}\n"
                                       "parts: [{id: a, ask: d_k}]\n",
-                                      "p.yaml", k_asks);
+                                      "p.yaml", k_words);
         CHECK(ok.has_value());
     }
     SECTION("n_kv_heads must divide h") {
@@ -144,8 +146,34 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
     }
 }
 
+TEST_CASE("parts may set a tolerance and partial credit per mistake", "[spec]") {
+    auto problem = spec::parse_problem(R"(id: p
+title: t
+given: {d_model: 512, h: 8}
+parts:
+  - {id: a, ask: d_k, tolerance: exact}
+  - {id: b, ask: d_k, tolerance: {rel: 0.01}, credit: {missing_biases: 0.5, rounded: 0.25}}
+  - {id: c, ask: d_k, tolerance: {sigfigs: 3}}
+)",
+                                       "p.yaml", k_words);
+    REQUIRE(problem.has_value());
+    CHECK(problem->parts[0].tolerance->kind == spec::Tolerance::Kind::exact);
+    CHECK(problem->parts[1].tolerance->relative == 0.01);
+    CHECK(problem->parts[1].credit.at("missing_biases") == 0.5);
+    CHECK(problem->parts[1].credit.at("rounded") == 0.25);
+    CHECK(problem->parts[2].tolerance->sigfigs == 3);
+    CHECK_FALSE(problem->parts[2].tolerance->relative > 0);
+
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, tolerance: loose}]\n") ==
+          "p.yaml:4:38: tolerance must be exact, {rel: 0.01} or {sigfigs: 3}");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {missing_bias: 1}}]\n") ==
+          "p.yaml:4:36: unknown key 'missing_bias' in credit (mistake ids) (did you mean 'missing_biases'?)");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {rounded: 2}}]\n") ==
+          "p.yaml:4:45: credit for rounded must be a number from 0 to 1, got '2'");
+}
+
 TEST_CASE("load_problem reports an unreadable file by name", "[spec]") {
-    auto problem = spec::load_problem("/nonexistent/p.yaml", k_asks);
+    auto problem = spec::load_problem("/nonexistent/p.yaml", k_words);
     REQUIRE_FALSE(problem.has_value());
     CHECK(problem.error().to_string() == "/nonexistent/p.yaml: cannot read the spec file");
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Small text helpers shared by the layers: number formatting and "did you mean" suggestions.
+// Small text helpers shared by the layers: number formatting, "did you mean" suggestions, UTF-8 checks.
 
 #include <cstdint>
 #include <span>
@@ -16,5 +16,9 @@ std::string closest_match(std::string_view word, std::span<const std::string_vie
 
 /// " (did you mean 'x'?)" for the closest candidate, or "" when there is none.
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
+
+/// True when `text` is well-formed UTF-8: no overlong forms, surrogates, code points past U+10FFFF or cut-off
+/// sequences. The empty string and plain ASCII (NUL included) are valid.
+bool is_valid_utf8(std::string_view text);
 
 } // namespace headcount

@@ -1,0 +1,116 @@
+#include <grade/mistakes.hpp>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+namespace headcount::grade {
+
+namespace {
+
+using solve::BiasRule;
+using solve::Recipe;
+
+constexpr Recipe with(bool Recipe::*field) {
+    Recipe r;
+    r.*field = true;
+    return r;
+}
+
+constexpr Recipe with_bias_rule(BiasRule rule) {
+    Recipe r;
+    r.bias_rule = rule;
+    return r;
+}
+
+const std::array<Mistake, 12> k_catalogue{{
+    {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
+    {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
+    {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
+    {"bias_counted_once", "One bias vector was counted for the whole block", with_bias_rule(BiasRule::single_vector)},
+    {"heads_times_full_matrices", "Every head was given its own full-size projections (count × h)",
+     with(&Recipe::every_head_full)},
+    {"single_head_only", "Only one head's slices were counted (the × h is missing)", with(&Recipe::single_head)},
+    {"output_projection_per_head", "A separate W_O was counted for every head", with(&Recipe::o_per_head)},
+    {"output_projection_square", "W_O was taken as d_model × d_model instead of h·d_v × d_model",
+     with(&Recipe::o_square)},
+    {"bias_formula_per_head", "The biases were counted as h(3·d_k + d_v) + d_model",
+     with_bias_rule(BiasRule::article_per_head)},
+    {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
+     with(&Recipe::omit_v)},
+    {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h)},
+    {k_rounded, "The right value, rounded", Recipe{}, 0.5},
+}};
+
+/// The two recipes made together, or nullopt when they change the same part of the count.
+std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
+    const Recipe none;
+    Recipe out = a;
+    bool clash = false;
+    auto merge_flag = [&](bool Recipe::*field) {
+        if (b.*field != none.*field) {
+            clash = clash || a.*field != none.*field;
+            out.*field = b.*field;
+        }
+    };
+    for (bool Recipe::*field : {&Recipe::omit_v, &Recipe::omit_o, &Recipe::omit_o_bias, &Recipe::every_head_full,
+                                &Recipe::single_head, &Recipe::o_per_head, &Recipe::o_square, &Recipe::kv_heads_as_h})
+        merge_flag(field);
+    if (b.bias_rule != none.bias_rule) {
+        clash = clash || a.bias_rule != none.bias_rule;
+        out.bias_rule = b.bias_rule;
+    }
+    if (clash)
+        return std::nullopt;
+    return out;
+}
+
+std::optional<Count> value_under(const spec::MhaGivens& given, const solve::Ask& ask, const Recipe& recipe) {
+    auto solution = solve::solve_mha(given, recipe);
+    if (!solution)
+        return std::nullopt;
+    return ask.answer(*solution);
+}
+
+} // namespace
+
+std::span<const Mistake> mistake_catalogue() { return k_catalogue; }
+
+const Mistake* find_mistake(std::string_view id) {
+    const auto it = std::find_if(k_catalogue.begin(), k_catalogue.end(), [&](const Mistake& m) { return m.id == id; });
+    return it == k_catalogue.end() ? nullptr : &*it;
+}
+
+std::vector<std::string_view> mistake_ids() {
+    std::vector<std::string_view> ids;
+    for (const Mistake& m : k_catalogue)
+        ids.push_back(m.id);
+    return ids;
+}
+
+std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve::Ask& ask, Count right_answer) {
+    std::vector<Explanation> singles;
+    for (const Mistake& mistake : k_catalogue) {
+        if (mistake.id == k_rounded)
+            continue;
+        const auto value = value_under(given, ask, mistake.recipe);
+        if (value && *value != right_answer)
+            singles.push_back({{&mistake}, *value});
+    }
+    std::vector<Explanation> out = singles;
+    for (std::size_t i = 0; i < singles.size(); ++i) {
+        for (std::size_t j = i + 1; j < singles.size(); ++j) {
+            const Mistake& a = *singles[i].mistakes[0];
+            const Mistake& b = *singles[j].mistakes[0];
+            const auto recipe = combine(a.recipe, b.recipe);
+            if (!recipe)
+                continue;
+            const auto value = value_under(given, ask, *recipe);
+            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value)
+                out.push_back({{&a, &b}, *value});
+        }
+    }
+    return out;
+}
+
+} // namespace headcount::grade

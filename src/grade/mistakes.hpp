@@ -1,0 +1,45 @@
+#pragma once
+// The catalogue of named mistakes. Each is a perturbation of how the solver counts (a solve::Recipe), so a new
+// mistake is one row here and a feedback template, templates/mistakes/<id>.mustache.
+
+#include <solve/asks.hpp>
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace headcount::grade {
+
+/// One named way of getting a count wrong.
+struct Mistake {
+    std::string_view id;    ///< stable: used in specs (credit), JSON, reports and template names
+    std::string_view title; ///< one line, in the student's terms
+    solve::Recipe recipe;   ///< how the mistaken count is carried out; default recipe for `rounded`
+    double credit = 0;      ///< default fraction of the points; a part's `credit:` overrides it
+};
+
+/// The id of the one mistake that is not a recipe: the right value, rounded.
+inline constexpr std::string_view k_rounded = "rounded";
+
+/// Every catalogued mistake, `rounded` last.
+std::span<const Mistake> mistake_catalogue();
+
+/// The mistake with this id, or nullptr.
+const Mistake* find_mistake(std::string_view id);
+
+/// The ids of the catalogue, for the spec reader (credit keys) and did-you-mean.
+std::vector<std::string_view> mistake_ids();
+
+/// One way to arrive at a wrong number: one mistake, or two independent ones made together.
+struct Explanation {
+    std::vector<const Mistake*> mistakes;
+    Count value = 0; ///< what the part's ask comes to when counted this way
+};
+
+/// Every single mistake, and every pair of mistakes that change different parts of the count, evaluated for
+/// this part, keeping those whose value differs from the right answer. A pair is kept only when its value
+/// differs from each of its two mistakes alone (otherwise one of them does nothing here). Order: singles in
+/// catalogue order, then pairs. A count that overflows is skipped (no student typed it).
+std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve::Ask& ask, Count right_answer);
+
+} // namespace headcount::grade

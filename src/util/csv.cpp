@@ -1,0 +1,310 @@
+#include <util/csv.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <utility>
+
+namespace headcount {
+
+namespace {
+
+constexpr std::string_view k_utf8_bom = "\xEF\xBB\xBF";
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && is_blank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && is_blank(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string ascii_lowered(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        c = ascii_lower(c);
+    return out;
+}
+
+/// Why a record is malformed. `field` is 1-based; line/column locate the offending byte (or the field's start
+/// when the whole field is at fault), columns counting UTF-8 characters as an editor does.
+struct Problem {
+    std::size_t field = 0;
+    int line = 0;
+    int column = 0;
+    std::string what;
+    bool says_where =
+        false; // false when `what` needs no position (it names its own line, or the whole field)
+};
+
+struct Position {
+    int line = 0;
+    int column = 0;
+};
+
+struct RawRecord {
+    int line = 0;
+    std::vector<std::string> fields;
+    std::vector<Position> starts; // only for the header, whose errors point at a column name
+    std::optional<Problem> problem;
+};
+
+/// A single forward pass over the text; every byte is looked at a bounded number of times, so a 10 MB class
+/// file costs what copying it does.
+class CsvReader {
+  public:
+    explicit CsvReader(std::string_view text) : m_text(text) {}
+
+    /// The next record that is not a blank line, or nullopt at the end of the text.
+    std::optional<RawRecord> next(bool keep_starts) {
+        while (skip_blank_line()) {
+        }
+        if (at_end())
+            return std::nullopt;
+        RawRecord record;
+        record.line = m_line;
+        for (std::size_t number = 1;; ++number) {
+            m_field_start = Position{m_line, column_at(m_pos)};
+            if (keep_starts)
+                record.starts.push_back(m_field_start);
+            std::string field;
+            if (!at_end() && m_text[m_pos] == '"')
+                read_quoted(record, field, number);
+            else
+                read_unquoted(record, field, number);
+            if (!record.problem && !is_valid_utf8(field))
+                record.problem = Problem{number, m_field_start.line, m_field_start.column, "not valid UTF-8"};
+            record.fields.push_back(std::move(field));
+            if (at_end())
+                break;
+            if (m_text[m_pos] == ',') {
+                ++m_pos;
+                continue;
+            }
+            consume_line_break();
+            break;
+        }
+        return record;
+    }
+
+  private:
+    [[nodiscard]] bool at_end() const { return m_pos >= m_text.size(); }
+
+    // CRLF, LF and a lone CR (old Mac exports) each end one line.
+    [[nodiscard]] std::size_t line_break_length(std::size_t at) const {
+        if (m_text[at] == '\n')
+            return 1;
+        return at + 1 < m_text.size() && m_text[at + 1] == '\n' ? 2 : 1;
+    }
+
+    void consume_line_break() {
+        m_pos += line_break_length(m_pos);
+        ++m_line;
+        m_line_start = m_pos;
+    }
+
+    // Consumes one line holding nothing but spaces and tabs; leaves m_pos alone when the line has content.
+    bool skip_blank_line() {
+        std::size_t end = m_pos;
+        while (end < m_text.size() && is_blank(m_text[end]))
+            ++end;
+        if (end < m_text.size() && m_text[end] != '\r' && m_text[end] != '\n')
+            return false;
+        if (end == m_text.size()) {
+            m_pos = end;
+            return false;
+        }
+        m_pos = end;
+        consume_line_break();
+        return true;
+    }
+
+    // Columns are counted incrementally from the last one asked for on the same line, so asking once per
+    // field stays linear even on a single-line file with a million fields.
+    int column_at(std::size_t pos) {
+        if (m_counted_line_start != m_line_start || m_counted_pos > pos) {
+            m_counted_line_start = m_line_start;
+            m_counted_pos = m_line_start;
+            m_counted_column = 1;
+        }
+        for (; m_counted_pos < pos; ++m_counted_pos)
+            if ((static_cast<unsigned char>(m_text[m_counted_pos]) & 0xC0) != 0x80)
+                ++m_counted_column;
+        return m_counted_column;
+    }
+
+    void note(RawRecord& record, Problem problem) {
+        if (!record.problem)
+            record.problem = std::move(problem);
+    }
+
+    // Appends up to the field limit; the first byte past it marks the record and the rest is dropped.
+    void append(RawRecord& record, std::string& field, std::size_t number, std::string_view chunk) {
+        if (field.size() + chunk.size() > k_max_csv_field_bytes) {
+            if (field.size() < k_max_csv_field_bytes)
+                note(record, Problem{number, m_field_start.line, m_field_start.column, "larger than 64 KiB"});
+            chunk = chunk.substr(0, k_max_csv_field_bytes - std::min(field.size(), k_max_csv_field_bytes));
+        }
+        field.append(chunk);
+    }
+
+    // Reads to the next comma or line break. A stray quote is kept as a literal character so the rest of the
+    // record still lines up with its columns, but it marks the record: it is usually a hand-edited file.
+    void read_unquoted(RawRecord& record, std::string& field, std::size_t number) {
+        while (!at_end()) {
+            const std::size_t stop = std::min(m_text.find_first_of(",\"\r\n", m_pos), m_text.size());
+            append(record, field, number, m_text.substr(m_pos, stop - m_pos));
+            m_pos = stop;
+            if (at_end() || m_text[m_pos] != '"')
+                return;
+            note(record, Problem{number, m_line, column_at(m_pos), "quote inside an unquoted field", true});
+            append(record, field, number, "\"");
+            ++m_pos;
+        }
+    }
+
+    void read_quoted(RawRecord& record, std::string& field, std::size_t number) {
+        const Position open = m_field_start;
+        ++m_pos;
+        for (;;) {
+            const std::size_t stop = m_text.find_first_of("\"\r\n", m_pos);
+            if (stop == std::string_view::npos) {
+                append(record, field, number, m_text.substr(m_pos));
+                m_pos = m_text.size();
+                // Overrides any earlier problem: it is the one that explains why the rest of the file is
+                // missing.
+                record.problem =
+                    Problem{number, open.line, open.column,
+                            fmt::format("unterminated quoted field starting on line {}; the rest of "
+                                        "the file was read as this one field",
+                                        open.line)};
+                return;
+            }
+            append(record, field, number, m_text.substr(m_pos, stop - m_pos));
+            m_pos = stop;
+            if (m_text[m_pos] == '"') {
+                if (m_pos + 1 < m_text.size() && m_text[m_pos + 1] == '"') {
+                    append(record, field, number, "\"");
+                    m_pos += 2;
+                    continue;
+                }
+                ++m_pos;
+                break;
+            }
+            const std::size_t length = line_break_length(m_pos);
+            append(record, field, number, m_text.substr(m_pos, length));
+            consume_line_break();
+        }
+        if (!at_end() && m_text[m_pos] != ',' && m_text[m_pos] != '\r' && m_text[m_pos] != '\n') {
+            note(record, Problem{number, m_line, column_at(m_pos), "text after the closing quote", true});
+            read_unquoted(record, field, number);
+        }
+    }
+
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    int m_line = 1;
+    std::size_t m_line_start = 0;
+    Position m_field_start;
+    std::size_t m_counted_line_start = 0;
+    std::size_t m_counted_pos = 0;
+    int m_counted_column = 1;
+};
+
+std::string describe(const Problem& problem) {
+    if (!problem.says_where)
+        return fmt::format("field {}: {}", problem.field, problem.what);
+    return fmt::format("field {}: {} (line {}, column {})", problem.field, problem.what, problem.line,
+                       problem.column);
+}
+
+Result<std::vector<std::string>> read_header(const RawRecord& raw, const std::string& file) {
+    if (raw.problem) {
+        const Problem& p = *raw.problem;
+        return std::unexpected(
+            Error{file, p.line, p.column, fmt::format("header column {}: {}", p.field, p.what)});
+    }
+    std::vector<std::string> names;
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < raw.fields.size(); ++i) {
+        const Position at = raw.starts[i];
+        names.emplace_back(trim(raw.fields[i]));
+        if (names.back().empty())
+            return std::unexpected(
+                Error{file, at.line, at.column, fmt::format("header column {} has no name", i + 1)});
+        const auto [it, added] = seen.emplace(ascii_lowered(names.back()), i);
+        if (!added)
+            return std::unexpected(
+                Error{file, at.line, at.column,
+                      fmt::format("header column {} '{}' repeats column {} '{}' (names ignore case)", i + 1,
+                                  names.back(), it->second + 1, names[it->second])});
+    }
+    return names;
+}
+
+} // namespace
+
+std::optional<std::size_t> CsvTable::column(std::string_view name) const {
+    const std::string wanted = ascii_lowered(trim(name));
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (ascii_lowered(header[i]) == wanted)
+            return i;
+    return std::nullopt;
+}
+
+Result<CsvTable> parse_csv(std::string_view text, std::string file) {
+    if (text.starts_with(k_utf8_bom))
+        text.remove_prefix(k_utf8_bom.size());
+    CsvReader reader(text);
+    std::optional<RawRecord> first = reader.next(/*keep_starts=*/true);
+    if (!first)
+        return std::unexpected(
+            Error{std::move(file), 0, 0, "no header row: the file is empty or only blank lines"});
+    auto header = read_header(*first, file);
+    if (!header)
+        return std::unexpected(std::move(header.error()));
+
+    CsvTable table{.header = std::move(*header), .records = {}};
+    while (std::optional<RawRecord> raw = reader.next(/*keep_starts=*/false)) {
+        table.records.push_back(CsvRecord{.line = raw->line,
+                                          .fields = std::move(raw->fields),
+                                          .error = raw->problem ? describe(*raw->problem) : std::string()});
+    }
+    return table;
+}
+
+std::string csv_field(std::string_view field) {
+    const bool needs_quotes = field.find_first_of(",\"\r\n") != std::string_view::npos ||
+                              (!field.empty() && (is_blank(field.front()) || is_blank(field.back())));
+    if (!needs_quotes)
+        return std::string(field);
+    std::string out = "\"";
+    for (char c : field) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
+std::string csv_row(std::span<const std::string> fields) {
+    if (fields.size() == 1 && fields.front().empty())
+        return "\"\"\n";
+    std::string out;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        out += csv_field(fields[i]);
+    }
+    out += '\n';
+    return out;
+}
+
+} // namespace headcount

@@ -1,0 +1,289 @@
+#include <util/csv.hpp>
+#include <util/text.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using headcount::csv_field;
+using headcount::csv_row;
+using headcount::CsvRecord;
+using headcount::CsvTable;
+using headcount::parse_csv;
+using Fields = std::vector<std::string>;
+
+namespace {
+
+CsvTable parsed(std::string_view text) {
+    auto table = parse_csv(text, "class.csv");
+    if (!table)
+        FAIL("unexpected error: " << table.error().to_string());
+    return std::move(*table);
+}
+
+std::string header_error(std::string_view text) {
+    auto table = parse_csv(text, "class.csv");
+    REQUIRE_FALSE(table.has_value());
+    return table.error().to_string();
+}
+
+} // namespace
+
+TEST_CASE("quoted fields keep commas, doubled quotes and newlines", "[csv]") {
+    const CsvTable t = parsed("id,answer\n"
+                              "alice,\"1,024\"\n"
+                              "bob,\"he said \"\"42\"\"\"\n"
+                              "carol,\"two\nlines\"\n"
+                              "dave,\"\"\n");
+    CHECK(t.header == Fields{"id", "answer"});
+    REQUIRE(t.records.size() == 4);
+    CHECK(t.records[0].fields == Fields{"alice", "1,024"});
+    CHECK(t.records[1].fields == Fields{"bob", "he said \"42\""});
+    CHECK(t.records[2].fields == Fields{"carol", "two\nlines"});
+    CHECK(t.records[3].fields == Fields{"dave", ""});
+    for (const CsvRecord& r : t.records)
+        CHECK(r.error.empty());
+}
+
+TEST_CASE("a record's line is where it starts, and lines after a multi-line field stay right", "[csv]") {
+    const CsvTable t = parsed("id,answer\n"
+                              "alice,\"line one\r\nline two\rline three\nline four\"\n"
+                              "bob,7\n"
+                              "carol,\"x\"\"\ny\"\n"
+                              "dave,8");
+    REQUIRE(t.records.size() == 4);
+    CHECK(t.records[0].line == 2);
+    CHECK(t.records[0].fields[1] == "line one\r\nline two\rline three\nline four"); // bytes kept exactly
+    CHECK(t.records[1].line == 6);
+    CHECK(t.records[2].line == 7);
+    CHECK(t.records[2].fields[1] == "x\"\ny");
+    CHECK(t.records[3].line == 9);
+}
+
+TEST_CASE("CRLF, lone CR and a last line without a newline", "[csv]") {
+    const CsvTable crlf = parsed("id,answer\r\nalice,1\r\nbob,2");
+    REQUIRE(crlf.records.size() == 2);
+    CHECK(crlf.records[0].fields == Fields{"alice", "1"});
+    CHECK(crlf.records[1].fields == Fields{"bob", "2"});
+    CHECK(crlf.records[1].line == 3);
+
+    const CsvTable cr = parsed("id,answer\ralice,1\rbob,2\r");
+    REQUIRE(cr.records.size() == 2);
+    CHECK(cr.records[1].fields == Fields{"bob", "2"});
+    CHECK(cr.records[1].line == 3);
+}
+
+TEST_CASE("a UTF-8 byte order mark is stripped", "[csv]") {
+    const CsvTable t = parsed("\xEF\xBB\xBFid,answer\nalice,1\n");
+    CHECK(t.header == Fields{"id", "answer"});
+    CHECK(t.column("id") == 0u);
+}
+
+TEST_CASE("blank lines are skipped, not records, and do not shift line numbers", "[csv]") {
+    const CsvTable t = parsed("\n  \nid,answer\n\nalice,1\r\n\r\n \t\nbob,2\n\n");
+    CHECK(t.header == Fields{"id", "answer"});
+    REQUIRE(t.records.size() == 2);
+    CHECK(t.records[0].line == 5);
+    CHECK(t.records[1].line == 8);
+
+    // "" is an empty field, not a blank line.
+    const CsvTable quoted_empty = parsed("id\n\"\"\n");
+    REQUIRE(quoted_empty.records.size() == 1);
+    CHECK(quoted_empty.records[0].fields == Fields{""});
+}
+
+TEST_CASE("fields are kept as they are: no trimming, short and long records are not errors", "[csv]") {
+    const CsvTable t = parsed("id,answer,notes\n alice , 1 \nbob\ncarol,1,2,3\ndave,\n");
+    REQUIRE(t.records.size() == 4);
+    CHECK(t.records[0].fields == Fields{" alice ", " 1 "});
+    CHECK(t.records[1].fields == Fields{"bob"});
+    CHECK(t.records[2].fields == Fields{"carol", "1", "2", "3"});
+    CHECK(t.records[3].fields == Fields{"dave", ""});
+    for (const CsvRecord& r : t.records)
+        CHECK(r.error.empty());
+}
+
+TEST_CASE("header names are trimmed and column() ignores case", "[csv]") {
+    const CsvTable t = parsed(" Student ID ,\tAnswer\t,\"Q 2\"\nalice,1,2\n");
+    CHECK(t.header == Fields{"Student ID", "Answer", "Q 2"});
+    CHECK(t.column("student id") == 0u);
+    CHECK(t.column("ANSWER") == 1u);
+    CHECK(t.column(" q 2 ") == 2u);
+    CHECK_FALSE(t.column("student").has_value());
+}
+
+TEST_CASE("a quote inside an unquoted field marks the record and later records are still read", "[csv]") {
+    const CsvTable t = parsed("id,answer\nalice,4\"2\nbob,7\n");
+    REQUIRE(t.records.size() == 2);
+    CHECK(t.records[0].fields == Fields{"alice", "4\"2"});
+    CHECK(t.records[0].error == "field 2: quote inside an unquoted field (line 2, column 8)");
+    CHECK(t.records[1].fields == Fields{"bob", "7"});
+    CHECK(t.records[1].error.empty());
+}
+
+TEST_CASE("text after a closing quote marks the record", "[csv]") {
+    const CsvTable t = parsed("id,answer\nalice,\"4\"2,x\nbob,7\n");
+    REQUIRE(t.records.size() == 2);
+    CHECK(t.records[0].fields == Fields{"alice", "42", "x"});
+    CHECK(t.records[0].error == "field 2: text after the closing quote (line 2, column 10)");
+    CHECK(t.records[1].error.empty());
+}
+
+TEST_CASE("columns in messages count characters, not bytes", "[csv]") {
+    const CsvTable t = parsed("id,answer\nZoë,ab\"c\n");
+    REQUIRE(t.records.size() == 1);
+    CHECK(t.records[0].error == "field 2: quote inside an unquoted field (line 2, column 7)");
+}
+
+TEST_CASE("an unterminated quoted field is the rest of the file, as one malformed record", "[csv]") {
+    const CsvTable t = parsed("id,answer\nalice,1\nbob,\"7\ncarol,3\ndave,4\n");
+    REQUIRE(t.records.size() == 2);
+    CHECK(t.records[0].error.empty());
+    CHECK(t.records[1].line == 3);
+    CHECK(t.records[1].fields == Fields{"bob", "7\ncarol,3\ndave,4\n"});
+    CHECK(t.records[1].error == "field 2: unterminated quoted field starting on line 3; the rest of the file "
+                                "was read as this one field");
+}
+
+TEST_CASE("a field larger than 64 KiB is cut and marks the record", "[csv]") {
+    const std::string big(headcount::k_max_csv_field_bytes + 1, 'x');
+    const std::string just_fits(headcount::k_max_csv_field_bytes, 'y');
+    const CsvTable t = parsed("id,answer\nalice," + big + "\nbob,\"" + big + "\"\ncarol," + just_fits + "\n");
+    REQUIRE(t.records.size() == 3);
+    CHECK(t.records[0].error == "field 2: larger than 64 KiB");
+    CHECK(t.records[0].fields[1].size() == headcount::k_max_csv_field_bytes);
+    CHECK(t.records[1].error == "field 2: larger than 64 KiB");
+    CHECK(t.records[2].error.empty());
+    CHECK(t.records[2].fields[1] == just_fits);
+}
+
+TEST_CASE("invalid UTF-8 in any field marks the record; its bytes are kept", "[csv]") {
+    const CsvTable t = parsed("id,answer\nalice,caf\xE9\n\"b\xC0\xAFob\",1\ncarol,caf\xC3\xA9\n");
+    REQUIRE(t.records.size() == 3);
+    CHECK(t.records[0].error == "field 2: not valid UTF-8");
+    CHECK(t.records[0].fields[1] == "caf\xE9");
+    CHECK(t.records[1].error == "field 1: not valid UTF-8");
+    CHECK(t.records[2].error.empty());
+}
+
+TEST_CASE("header errors fail the parse with file:line:column", "[csv]") {
+    CHECK(header_error("") == "class.csv: no header row: the file is empty or only blank lines");
+    CHECK(header_error("\xEF\xBB\xBF\r\n \n") ==
+          "class.csv: no header row: the file is empty or only blank lines");
+    CHECK(header_error("id,,answer\n") == "class.csv:1:4: header column 2 has no name");
+    CHECK(header_error("\nid,  \n") == "class.csv:2:4: header column 2 has no name");
+    CHECK(header_error("id,Answer,answer \n") ==
+          "class.csv:1:11: header column 3 'answer' repeats column 2 'Answer' (names ignore case)");
+    CHECK(header_error("id,ans\"wer\n") == "class.csv:1:7: header column 2: quote inside an unquoted field");
+    CHECK(header_error("id,\"answer\"x\n") ==
+          "class.csv:1:12: header column 2: text after the closing quote");
+    CHECK(header_error("id,\"answer\nalice,1\n") == "class.csv:1:4: header column 2: unterminated quoted "
+                                                    "field starting on line 1; the rest of the file was "
+                                                    "read as this one field");
+    CHECK(header_error("id,\xFF\n") == "class.csv:1:4: header column 2: not valid UTF-8");
+    CHECK(header_error("id," + std::string(70000, 'a') + "\n") ==
+          "class.csv:1:4: header column 2: larger than 64 KiB");
+}
+
+TEST_CASE("csv_field quotes only when it must", "[csv]") {
+    CHECK(csv_field("alice") == "alice");
+    CHECK(csv_field("") == "");
+    CHECK(csv_field("a b") == "a b");
+    CHECK(csv_field("1,024") == "\"1,024\"");
+    CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+    CHECK(csv_field("a\nb") == "\"a\nb\"");
+    CHECK(csv_field("a\rb") == "\"a\rb\"");
+    CHECK(csv_field(" lead") == "\" lead\"");
+    CHECK(csv_field("trail\t") == "\"trail\t\"");
+}
+
+TEST_CASE("csv_row ends in LF and a lone empty field is not written as a blank line", "[csv]") {
+    CHECK(csv_row(Fields{"a", "b,c"}) == "a,\"b,c\"\n");
+    CHECK(csv_row(Fields{""}) == "\"\"\n");
+    CHECK(csv_row(Fields{"", ""}) == ",\n");
+    CHECK(csv_row(Fields{}) == "\n");
+}
+
+TEST_CASE("csv_row then parse_csv gives back awkward values exactly", "[csv]") {
+    const std::vector<Fields> rows{
+        {"plain", "1,024", "say \"hi\"", "\"", "\"\""},
+        {"two\nlines", "crlf\r\nend", "lone\rcr", " spaced ", "\t"},
+        {"", "", "", "", ""},
+        {"Zoë", "=1+1", ",", "trailing,", "x"},
+        {""},
+    };
+    std::string text = csv_row(Fields{"a", "b", "c", "d", "e"});
+    for (const Fields& row : rows)
+        text += csv_row(row);
+    const CsvTable t = parsed(text);
+    REQUIRE(t.records.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        CHECK(t.records[i].fields == rows[i]);
+        CHECK(t.records[i].error.empty());
+    }
+}
+
+TEST_CASE("csv_row then parse_csv round-trips random rows of separators, quotes and line breaks", "[csv]") {
+    const std::vector<std::string> pieces{"a", ",", "\"", "\r", "\n", "\r\n", " ", "\t", "\xC3\xA9", "="};
+    std::minstd_rand random(20240601); // fixed seed: the same rows on every run
+    std::vector<Fields> rows;
+    std::string text = csv_row(Fields{"a", "b", "c"});
+    for (int r = 0; r < 2000; ++r) {
+        Fields row(1 + random() % 4);
+        for (std::string& field : row)
+            for (unsigned n = random() % 6; n > 0; --n)
+                field += pieces[random() % pieces.size()];
+        text += csv_row(row);
+        rows.push_back(std::move(row));
+    }
+    const CsvTable t = parsed(text);
+    REQUIRE(t.records.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        REQUIRE(t.records[i].fields == rows[i]);
+        REQUIRE(t.records[i].error.empty());
+    }
+}
+
+TEST_CASE("a large file is read whole", "[csv]") {
+    constexpr int k_rows = 200'000;
+    std::string text = "id,answer,notes\n";
+    text.reserve(static_cast<std::size_t>(k_rows) * 40);
+    for (int i = 0; i < k_rows; ++i)
+        text += i % 10 == 0 ? "s" + std::to_string(i) + ",\"1,0\"\"24\",\"multi\nline\"\r\n"
+                            : "s" + std::to_string(i) + "," + std::to_string(i * 7) + ",ok\n";
+    const CsvTable t = parsed(text);
+    REQUIRE(t.records.size() == static_cast<std::size_t>(k_rows));
+    CHECK(t.records.back().fields == Fields{"s199999", "1399993", "ok"});
+    CHECK(t.records.back().line == k_rows + 1 + k_rows / 10);
+    CHECK(t.records[10].fields == Fields{"s10", "1,0\"24", "multi\nline"});
+}
+
+TEST_CASE("a single huge line of separators or quotes does not blow up", "[csv]") {
+    const CsvTable commas = parsed("id\n" + std::string(1'000'000, ','));
+    REQUIRE(commas.records.size() == 1);
+    CHECK(commas.records[0].fields.size() == 1'000'001);
+
+    const CsvTable quotes = parsed("id\n" + std::string(1'000'001, '"'));
+    REQUIRE(quotes.records.size() == 1);
+    CHECK_FALSE(quotes.records[0].error.empty());
+}
+
+TEST_CASE("is_valid_utf8 follows Unicode's well-formed table", "[csv]") {
+    using headcount::is_valid_utf8;
+    CHECK(is_valid_utf8(""));
+    CHECK(is_valid_utf8(std::string_view("a\0b", 3)));
+    CHECK(is_valid_utf8("Zoë \xE2\x82\xAC \xF0\x9F\x98\x80 \xF4\x8F\xBF\xBF"));
+    CHECK_FALSE(is_valid_utf8("\x80"));             // continuation without a lead
+    CHECK_FALSE(is_valid_utf8("\xC3"));             // cut off
+    CHECK_FALSE(is_valid_utf8("\xE2\x82"));         // cut off
+    CHECK_FALSE(is_valid_utf8("\xC0\xAF"));         // overlong '/'
+    CHECK_FALSE(is_valid_utf8("\xE0\x80\xAF"));     // overlong '/'
+    CHECK_FALSE(is_valid_utf8("\xF0\x80\x80\xAF")); // overlong '/'
+    CHECK_FALSE(is_valid_utf8("\xED\xA0\x80"));     // surrogate U+D800
+    CHECK_FALSE(is_valid_utf8("\xF4\x90\x80\x80")); // past U+10FFFF
+    CHECK_FALSE(is_valid_utf8("\xF5\x80\x80\x80"));
+    CHECK_FALSE(is_valid_utf8("\xFF"));
+    CHECK_FALSE(is_valid_utf8("\xE2\x28\xA1")); // bad third byte
+}

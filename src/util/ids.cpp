@@ -1,0 +1,108 @@
+#include <util/ids.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace headcount {
+
+namespace {
+
+// Characters Windows forbids in file names; '/' and '\\' would also escape the output folder on any system.
+constexpr std::string_view k_forbidden_characters = "/\\:*?\"<>|";
+
+// Opening any of these on Windows reaches a device, whatever the folder or extension. COM0/LPT0 and the
+// superscript forms are in Microsoft's current list; CONIN$/CONOUT$ are the console.
+constexpr std::array<std::string_view, 32> k_windows_device_names{
+    "CON",       "PRN",       "AUX",       "NUL",       "COM0",      "COM1",      "COM2",   "COM3",
+    "COM4",      "COM5",      "COM6",      "COM7",      "COM8",      "COM9",      "LPT0",   "LPT1",
+    "LPT2",      "LPT3",      "LPT4",      "LPT5",      "LPT6",      "LPT7",      "LPT8",   "LPT9",
+    "COM\u00B9", "COM\u00B2", "COM\u00B3", "LPT\u00B9", "LPT\u00B2", "LPT\u00B3", "CONIN$", "CONOUT$",
+};
+
+// Requires valid UTF-8 (checked first by the caller).
+char32_t decode_at(std::string_view text, std::size_t& i) {
+    const auto byte = [&](std::size_t k) {
+        return static_cast<char32_t>(static_cast<unsigned char>(text[k]));
+    };
+    const char32_t lead = byte(i);
+    const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k)
+        cp = (cp << 6) | (byte(i + k) & 0x3F);
+    i += length;
+    return cp;
+}
+
+bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
+
+// Characters that draw nothing (or reorder or break the line) would let two ids look the same, or one id look
+// like another, in a file listing or a terminal.
+bool is_invisible_format(char32_t cp) {
+    return cp == 0x200B || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+std::string ascii_upper(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'a' && c <= 'z')
+            c = static_cast<char>(c - 'a' + 'A');
+    return out;
+}
+
+// Windows ignores everything from the first dot and trailing spaces before it, so "con .txt" is still CON.
+std::optional<std::string> windows_device_name(std::string_view id) {
+    std::string_view stem = id.substr(0, id.find('.'));
+    while (!stem.empty() && stem.back() == ' ')
+        stem.remove_suffix(1);
+    const std::string upper = ascii_upper(stem);
+    if (std::find(k_windows_device_names.begin(), k_windows_device_names.end(), upper) ==
+        k_windows_device_names.end())
+        return std::nullopt;
+    return upper;
+}
+
+} // namespace
+
+std::optional<std::string> student_id_problem(std::string_view id) {
+    if (id.empty())
+        return "is empty";
+    if (id.size() > k_max_student_id_bytes)
+        return fmt::format("is longer than {} bytes ({})", k_max_student_id_bytes, id.size());
+    if (!is_valid_utf8(id))
+        return "is not valid UTF-8";
+    for (std::size_t i = 0; i < id.size();) {
+        const char32_t cp = decode_at(id, i);
+        if (is_control(cp))
+            return fmt::format("contains a control character (U+{:04X})", static_cast<std::uint32_t>(cp));
+        if (is_invisible_format(cp))
+            return fmt::format("contains an invisible formatting character (U+{:04X})",
+                               static_cast<std::uint32_t>(cp));
+    }
+    if (const std::size_t at = id.find_first_of(k_forbidden_characters); at != std::string_view::npos)
+        return fmt::format("contains '{}', which cannot be in a file name", id[at]);
+    if (id == "." || id == "..")
+        return fmt::format("is '{}', which names a folder", id);
+    if (id.front() == '.' || id.front() == '-' || id.front() == ' ')
+        return id.front() == ' ' ? std::string("starts with a space")
+                                 : fmt::format("starts with '{}'", id.front());
+    if (id.back() == '.' || id.back() == ' ')
+        return id.back() == ' ' ? std::string("ends with a space") : std::string("ends with '.'");
+    if (const auto device = windows_device_name(id))
+        return fmt::format("is the Windows device name {}", *device);
+    return std::nullopt;
+}
+
+std::string neutralise_cell(std::string_view value) {
+    constexpr std::string_view k_formula_starts = "=+-@\t\r";
+    if (!value.empty() && k_formula_starts.find(value.front()) != std::string_view::npos)
+        return "'" + std::string(value);
+    return std::string(value);
+}
+
+} // namespace headcount

@@ -1,0 +1,100 @@
+#include <util/ids.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+using headcount::neutralise_cell;
+using headcount::student_id_problem;
+
+namespace {
+
+// The problem text, or "" for an accepted id, so a failing CHECK prints what was said.
+std::string problem(std::string_view id) { return student_id_problem(id).value_or(""); }
+
+} // namespace
+
+TEST_CASE("ordinary student ids are accepted", "[ids]") {
+    for (const char* id :
+         {"alice", "s1234567", "alice.smith@uni.edu", "Zoë_Ng", "o'brien", "Anne-Marie", "a b", "李华", "x",
+          "console", "com10", "lpt", "nul_", "auxiliary.md", "a..b", "CON-1", "comé"})
+        CHECK(problem(id) == "");
+    CHECK(problem(std::string(64, 'a')) == "");
+    std::string e_acutes; // 64 bytes but 32 characters: the limit is in bytes
+    for (int i = 0; i < 32; ++i)
+        e_acutes += "\xC3\xA9";
+    CHECK(problem(e_acutes) == "");
+    CHECK(problem(e_acutes + "x") == "is longer than 64 bytes (65)");
+}
+
+TEST_CASE("empty, over-long and invalid UTF-8 ids are rejected", "[ids]") {
+    CHECK(problem("") == "is empty");
+    CHECK(problem(std::string(65, 'a')) == "is longer than 64 bytes (65)");
+    CHECK(problem("caf\xE9") == "is not valid UTF-8");
+    CHECK(problem("\xC0\xAF") == "is not valid UTF-8"); // overlong '/'
+}
+
+TEST_CASE("control and invisible characters are rejected", "[ids]") {
+    CHECK(problem(std::string_view("a\0b", 3)) == "contains a control character (U+0000)");
+    CHECK(problem("a\tb") == "contains a control character (U+0009)");
+    CHECK(problem("a\rb") == "contains a control character (U+000D)");
+    CHECK(problem("a\nb") == "contains a control character (U+000A)");
+    CHECK(problem("a\x1b[31mb") == "contains a control character (U+001B)");
+    CHECK(problem("a\x7F") == "contains a control character (U+007F)");
+    CHECK(problem("a\xC2\x85") == "contains a control character (U+0085)");
+    CHECK(problem("evil\xE2\x80\xAE"
+                  "gpj.exe") == "contains an invisible formatting character (U+202E)");
+    CHECK(problem("al\xE2\x80\x8B"
+                  "ice") == "contains an invisible formatting character (U+200B)");
+    CHECK(problem("a\xE2\x80\xA8") == "contains an invisible formatting character (U+2028)");
+    CHECK(problem("a\xE2\x81\xA6") == "contains an invisible formatting character (U+2066)");
+    CHECK(problem("\xEF\xBB\xBF"
+                  "alice") == "contains an invisible formatting character (U+FEFF)");
+}
+
+TEST_CASE("characters that cannot be in a file name are rejected", "[ids]") {
+    CHECK(problem("../etc") == "contains '/', which cannot be in a file name");
+    CHECK(problem("a\\b") == "contains '\\', which cannot be in a file name");
+    CHECK(problem("a:b") == "contains ':', which cannot be in a file name");
+    CHECK(problem("a*b") == "contains '*', which cannot be in a file name");
+    CHECK(problem("a?b") == "contains '?', which cannot be in a file name");
+    CHECK(problem("a\"b") == "contains '\"', which cannot be in a file name");
+    CHECK(problem("a<b") == "contains '<', which cannot be in a file name");
+    CHECK(problem("a>b") == "contains '>', which cannot be in a file name");
+    CHECK(problem("a|b") == "contains '|', which cannot be in a file name");
+}
+
+TEST_CASE("dot names, leading dot/dash/space and trailing dot/space are rejected", "[ids]") {
+    CHECK(problem(".") == "is '.', which names a folder");
+    CHECK(problem("..") == "is '..', which names a folder");
+    CHECK(problem(".alice") == "starts with '.'");
+    CHECK(problem("-rf") == "starts with '-'");
+    CHECK(problem(" alice") == "starts with a space");
+    CHECK(problem("alice.") == "ends with '.'");
+    CHECK(problem("alice ") == "ends with a space");
+}
+
+TEST_CASE("Windows device names are rejected in any case and before an extension", "[ids]") {
+    for (const char* id : {"CON", "con", "PRN", "Aux", "nul", "COM1", "com9", "LPT1", "lpt9", "com0", "LPT0"})
+        CHECK(problem(id).starts_with("is the Windows device name "));
+    CHECK(problem("con") == "is the Windows device name CON");
+    CHECK(problem("con.txt") == "is the Windows device name CON");
+    CHECK(problem("Nul.tar.gz") == "is the Windows device name NUL");
+    CHECK(problem("aux .md") == "is the Windows device name AUX");
+    CHECK(problem("COM\xC2\xB9") == "is the Windows device name COM\xC2\xB9");
+    CHECK(problem("conout$") == "is the Windows device name CONOUT$");
+}
+
+TEST_CASE("cells that a spreadsheet would run as a formula get a leading quote", "[ids]") {
+    CHECK(neutralise_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")");
+    CHECK(neutralise_cell("+1+1") == "'+1+1");
+    CHECK(neutralise_cell("-2+3") == "'-2+3");
+    CHECK(neutralise_cell("-5") == "'-5"); // documented: untrusted text only
+    CHECK(neutralise_cell("@SUM(A1)") == "'@SUM(A1)");
+    CHECK(neutralise_cell("\t=1") == "'\t=1");
+    CHECK(neutralise_cell("\r=1") == "'\r=1");
+    CHECK(neutralise_cell("alice") == "alice");
+    CHECK(neutralise_cell("1,024") == "1,024");
+    CHECK(neutralise_cell("a=b") == "a=b");
+    CHECK(neutralise_cell("") == "");
+}
