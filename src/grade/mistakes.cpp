@@ -42,26 +42,48 @@ const std::array<Mistake, 12> k_catalogue{{
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
 }};
 
-/// The two recipes made together, or nullopt when they change the same part of the count.
+/// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
+/// count cannot be both per head and single-head), so only mistakes about different parts pair up.
+enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads };
+
+struct Field {
+    bool Recipe::*flag;
+    Aspect aspect;
+};
+
+constexpr std::array<Field, 8> k_fields{{
+    {&Recipe::every_head_full, Aspect::heads},
+    {&Recipe::single_head, Aspect::heads},
+    {&Recipe::o_per_head, Aspect::heads},
+    {&Recipe::omit_v, Aspect::value},
+    {&Recipe::omit_o, Aspect::output},
+    {&Recipe::o_square, Aspect::output_shape},
+    {&Recipe::omit_o_bias, Aspect::output_bias},
+    {&Recipe::kv_heads_as_h, Aspect::kv_heads},
+}};
+
+/// The two recipes made together, or nullopt when they change the same part of the count. The bias rule is
+/// its own part, and also covers b_O.
 std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
     const Recipe none;
+    std::vector<Aspect> touched;
+    for (const Field& f : k_fields)
+        if (a.*(f.flag) != none.*(f.flag))
+            touched.push_back(f.aspect);
+    const bool a_bias = a.bias_rule != none.bias_rule || a.omit_o_bias;
     Recipe out = a;
-    bool clash = false;
-    auto merge_flag = [&](bool Recipe::*field) {
-        if (b.*field != none.*field) {
-            clash = clash || a.*field != none.*field;
-            out.*field = b.*field;
-        }
-    };
-    for (bool Recipe::*field : {&Recipe::omit_v, &Recipe::omit_o, &Recipe::omit_o_bias, &Recipe::every_head_full,
-                                &Recipe::single_head, &Recipe::o_per_head, &Recipe::o_square, &Recipe::kv_heads_as_h})
-        merge_flag(field);
+    for (const Field& f : k_fields) {
+        if (b.*(f.flag) == none.*(f.flag))
+            continue;
+        if (std::find(touched.begin(), touched.end(), f.aspect) != touched.end())
+            return std::nullopt;
+        out.*(f.flag) = b.*(f.flag);
+    }
     if (b.bias_rule != none.bias_rule) {
-        clash = clash || a.bias_rule != none.bias_rule;
+        if (a_bias)
+            return std::nullopt;
         out.bias_rule = b.bias_rule;
     }
-    if (clash)
-        return std::nullopt;
     return out;
 }
 

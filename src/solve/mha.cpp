@@ -35,7 +35,8 @@ std::array<Count, 4> bias_widths(CheckedArithmetic& math, const MhaSolution& s, 
         width = {0, 0, 0, 0};
         break;
     case BiasRule::single_vector:
-        width = {0, 0, 0, s.d_model};
+        // Kept on Q, which no mistake leaves out, so "one vector" survives pairing with a missing W_O or W_V.
+        width = {s.d_model, 0, 0, 0};
         break;
     case BiasRule::article_per_head:
         // h(3 d_k + d_v) for Q, K and V together, split as h d_k + h d_k + h (d_k + d_v); d_model for O.

@@ -1,4 +1,5 @@
 #include <util/text.hpp>
+#include <util/utf8.hpp>
 
 #include <fmt/format.h>
 
@@ -60,41 +61,6 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
     return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);
 }
 
-bool is_valid_utf8(std::string_view text) {
-    // Unicode's table of well-formed byte sequences (Unicode 15, table 3-7): the second byte's range depends
-    // on the first so that overlong forms, surrogates (ED A0..BF) and code points past U+10FFFF (F4 90..) are
-    // refused.
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const unsigned char lead = byte(i);
-        if (lead < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) {
-            length = 2;
-        } else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            low = lead == 0xE0 ? 0xA0 : 0x80;
-            high = lead == 0xED ? 0x9F : 0xBF;
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            low = lead == 0xF0 ? 0x90 : 0x80;
-            high = lead == 0xF4 ? 0x8F : 0xBF;
-        } else {
-            return false;
-        }
-        if (text.size() - i < length || byte(i + 1) < low || byte(i + 1) > high)
-            return false;
-        for (std::size_t k = 2; k < length; ++k)
-            if ((byte(i + k) & 0xC0) != 0x80)
-                return false;
-        i += length;
-    }
-    return true;
-}
+bool is_valid_utf8(std::string_view text) { return decode_utf8(text).has_value(); }
 
 } // namespace headcount

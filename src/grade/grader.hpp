@@ -1,0 +1,39 @@
+#pragma once
+// Grades one typed answer to one part: right, rounded, wrong (with the mistakes that explain it) or unreadable.
+
+#include <grade/answer.hpp>
+#include <grade/mistakes.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headcount::grade {
+
+/// The outcome of one answer.
+enum class Status { correct, rounded, incorrect, unreadable };
+
+/// "correct", "rounded", "incorrect", "unreadable": the words used in JSON, CSV and reports.
+std::string_view status_name(Status status);
+
+/// Everything the grader concluded about one answer.
+struct Verdict {
+    Status status = Status::unreadable;
+    std::string answer;                  ///< as typed
+    std::optional<ParsedAnswer> parsed;  ///< unset when unreadable
+    std::string unreadable_reason;       ///< why the answer could not be read
+    Count expected = 0;
+    double points = 0;                   ///< the part's points
+    double score = 0;                    ///< points earned: all, a mistake's credit share, or 0
+    std::vector<Explanation> matches;    ///< for incorrect: every explanation whose value the answer equals
+    std::optional<double> near_miss;     ///< for unexplained wrong answers within 5%: the relative difference
+};
+
+/// Grades `answer` for `part` of `solved`. Never fails: an answer that cannot be read is the verdict
+/// "unreadable" with a reason. Partial credit comes from the part's `credit:` or the catalogue's default.
+Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer);
+
+/// The fraction of the points a mistake earns in this part (the part's override, else the catalogue's).
+double credit_for(const spec::Part& part, const Mistake& mistake);
+
+} // namespace headcount::grade

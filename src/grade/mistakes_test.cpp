@@ -1,0 +1,150 @@
+#include <grade/grader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+using namespace headcount;
+using namespace headcount::grade;
+
+namespace {
+
+spec::Problem problem(spec::MhaGivens given, std::string ask) {
+    spec::Problem p;
+    p.file = "p.yaml";
+    p.id = "p";
+    p.title = "t";
+    p.given = given;
+    spec::Part part;
+    part.id = "a";
+    part.ask = std::move(ask);
+    part.points = 3;
+    p.parts.push_back(part);
+    return p;
+}
+
+spec::MhaGivens mha(Count d_model, Count h) {
+    spec::MhaGivens g;
+    g.d_model = d_model;
+    g.h = h;
+    return g;
+}
+
+/// The mistake-id sets that explain `value` for this problem's one part ({"a"} or {"a", "b"} per explanation).
+std::set<std::set<std::string>> explained_by(const spec::Problem& p, Count value) {
+    auto solved = solve::solve_problem(p);
+    REQUIRE(solved.has_value());
+    std::set<std::set<std::string>> out;
+    for (const Explanation& e : explanations(p.given, *solved->parts[0].ask, solved->parts[0].answer))
+        if (e.value == value) {
+            std::set<std::string> ids;
+            for (const Mistake* m : e.mistakes)
+                ids.insert(std::string(m->id));
+            out.insert(ids);
+        }
+    return out;
+}
+
+using Ids = std::set<std::set<std::string>>;
+
+// Config A: d_model 512, h 8, all biases. Right total 4 x 512 x 513 = 1,050,624; each projection 262,656.
+const spec::Problem k_a = problem(mha(512, 8), "total_params");
+
+// Config B: d_model 512, h 8, d_k 64, d_v 32, all biases. By hand: Q = K = 262,656; V = 512 x 256 + 256 =
+// 131,328; O = 256 x 512 + 512 = 131,584; total 788,224.
+spec::MhaGivens dk_dv() {
+    auto g = mha(512, 8);
+    g.d_k = 64;
+    g.d_v = 32;
+    return g;
+}
+const spec::Problem k_b = problem(dk_dv(), "total_params");
+
+} // namespace
+
+TEST_CASE("each mistake is recognised on two configurations", "[mistakes]") {
+    // missing_output_projection: A 3 x 262,656 = 787,968 (collides with missing_value_projection, below);
+    // B 788,224 - 131,584 = 656,640.
+    CHECK(explained_by(k_b, 656'640) == Ids{{"missing_output_projection"}});
+    // missing_biases: A 4 x 512^2 = 1,048,576; B 786,432 (weights 2 x 262,144 + 2 x 131,072).
+    CHECK(explained_by(k_a, 1'048'576) == Ids{{"missing_biases"}});
+    CHECK(explained_by(k_b, 786'432) == Ids{{"missing_biases"}});
+    // missing_output_bias: A 1,050,624 - 512 = 1,050,112; B 788,224 - 512 = 787,712.
+    CHECK(explained_by(k_a, 1'050'112) == Ids{{"missing_output_bias"}});
+    CHECK(explained_by(k_b, 787'712) == Ids{{"missing_output_bias"}});
+    // bias_counted_once: A 1,048,576 + 512 = 1,049,088; B 786,432 + 512 = 786,944.
+    CHECK(explained_by(k_a, 1'049'088) == Ids{{"bias_counted_once"}});
+    CHECK(explained_by(k_b, 786'944) == Ids{{"bias_counted_once"}});
+    // heads_times_full_matrices: A 8 x 1,050,624 = 8,404,992; B 8 x 788,224 = 6,305,792.
+    CHECK(explained_by(k_a, 8'404'992) == Ids{{"heads_times_full_matrices"}});
+    CHECK(explained_by(k_b, 6'305'792) == Ids{{"heads_times_full_matrices"}});
+    // single_head_only: A 3 x (512 x 64 + 64) + (64 x 512 + 512) = 98,496 + 33,280 = 131,776;
+    // B 2 x 32,832 + (512 x 32 + 32) + (32 x 512 + 512) = 65,664 + 16,416 + 16,896 = 98,976.
+    CHECK(explained_by(k_a, 131'776) == Ids{{"single_head_only"}});
+    CHECK(explained_by(k_b, 98'976) == Ids{{"single_head_only"}});
+    // output_projection_per_head: A 3 x 262,656 + 8 x 262,656 = 2,889,216; B 656,640 + 8 x 131,584 = 1,709,312.
+    CHECK(explained_by(k_a, 2'889'216) == Ids{{"output_projection_per_head"}});
+    CHECK(explained_by(k_b, 1'709'312) == Ids{{"output_projection_per_head"}});
+    // bias_formula_per_head: A 1,048,576 + 8 x (3 x 64 + 64) + 512 = 1,051,136; B 786,432 + 8 x 224 + 512 = 788,736.
+    CHECK(explained_by(k_a, 1'051'136) == Ids{{"bias_formula_per_head"}});
+    CHECK(explained_by(k_b, 788'736) == Ids{{"bias_formula_per_head"}});
+    // missing_value_projection: B 788,224 - 131,328 = 656,896; C (GQA below) 41,943,040 - 4,194,304 = 37,748,736.
+    CHECK(explained_by(k_b, 656'896) == Ids{{"missing_value_projection"}});
+}
+
+TEST_CASE("W_O sizing and grouped-query mistakes show only where they change the count", "[mistakes]") {
+    // output_projection_square: B's W_O as 512 x 512 + 512 = 262,656 instead of 131,584: 788,224 + 131,072 = 919,296.
+    CHECK(explained_by(k_b, 919'296) == Ids{{"output_projection_square"}});
+    // ... and on B's o_params part: 262,656.
+    CHECK(explained_by(problem(dk_dv(), "o_params"), 262'656) == Ids{{"output_projection_square"}});
+    // In config A, h d_v = d_model: the mistake gives the right number, so it is never offered.
+    auto solved = solve::solve_problem(k_a);
+    for (const Explanation& e : explanations(k_a.given, *solved->parts[0].ask, 1'050'624))
+        for (const Mistake* m : e.mistakes)
+            CHECK(m->id != "output_projection_square");
+
+    // kv_heads_ignored, config C: d 4096, h 32, 8 kv heads, no bias; right 41,943,040; with h heads 4 x 4096^2 =
+    // 67,108,864.
+    auto gqa = mha(4096, 32);
+    gqa.n_kv_heads = 8;
+    gqa.bias = {false, false, false, false};
+    CHECK(explained_by(problem(gqa, "total_params"), 67'108'864) == Ids{{"kv_heads_ignored"}});
+    CHECK(explained_by(problem(gqa, "total_params"), 37'748'736) == Ids{{"missing_value_projection"}});
+    // Config D: multi-query, d 1024, h 16, one kv head, biases. k_params right: 1024 x 64 + 64 = 65,600;
+    // with 16 heads: 1024 x 1024 + 1024 = 1,049,600.
+    auto mqa = mha(1024, 16);
+    mqa.n_kv_heads = 1;
+    // A true collision: giving each of the 16 heads its own K (16 x 65,600) is the same number.
+    CHECK(explained_by(problem(mqa, "k_params"), 1'049'600) == Ids{{"kv_heads_ignored"}, {"heads_times_full_matrices"}});
+}
+
+TEST_CASE("collisions report every candidate, composites report both ids", "[mistakes]") {
+    // A: leaving out W_O or leaving out W_V both give 3 x 262,656 = 787,968.
+    CHECK(explained_by(k_a, 787'968) == Ids{{"missing_output_projection"}, {"missing_value_projection"}});
+    // A: no W_O and no biases: 3 x 512^2 = 786,432 (and, the same number, no W_V and no biases).
+    CHECK(explained_by(k_a, 786'432) ==
+          Ids{{"missing_output_projection", "missing_biases"}, {"missing_value_projection", "missing_biases"}});
+}
+
+TEST_CASE("the article's two wrong formulas are named", "[mistakes]") {
+    // ../shared/seeds/001: weights = h(2 d d_k + d d_v) + d^2 and biases = h(3 d_k + d_v) + d.
+    // With B's d 512, h 8, d_k 64, d_v 32: weights 8 x (65,536 + 16,384) + 262,144 = 917,504 (right: 786,432);
+    // biases 8 x (192 + 32) + 512 = 2,304 (right: 1,792); together 919,808.
+    CHECK(explained_by(problem(dk_dv(), "weight_params"), 917'504) == Ids{{"output_projection_square"}});
+    CHECK(explained_by(problem(dk_dv(), "bias_params"), 2'304) == Ids{{"bias_formula_per_head"}});
+    CHECK(explained_by(k_b, 919'808) == Ids{{"output_projection_square", "bias_formula_per_head"}});
+}
+
+TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
+    const std::set<std::string> expected{"missing_output_projection", "missing_biases", "missing_output_bias",
+                                         "bias_counted_once", "heads_times_full_matrices", "single_head_only",
+                                         "output_projection_per_head", "output_projection_square",
+                                         "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
+                                         "rounded"};
+    std::set<std::string> ids;
+    for (auto id : mistake_ids())
+        ids.insert(std::string(id));
+    CHECK(ids == expected);
+    CHECK(mistake_ids().size() == expected.size());
+}
