@@ -13,11 +13,11 @@ void print_error(const Error& error) {
 }
 
 int headcount_main(int argc, char** argv) {
-    CLI::App app{"headcount: solves transformer-arithmetic homework exactly and writes worked solutions.",
+    CLI::App app{"headcount: solves transformer-arithmetic homework exactly, writes worked solutions, and checks answers.",
                  "headcount"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "headcount 0.1.0");
-    const std::vector<Command> commands{add_solve_command(app)};
+    const std::vector<Command> commands{add_solve_command(app), add_check_command(app)};
 
     try {
         app.parse(argc, argv);

@@ -1,15 +1,13 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
+#include <cli/problems.hpp>
 
-#include <grade/mistakes.hpp>
 #include <render/solution.hpp>
-#include <spec/reader.hpp>
 #include <util/files.hpp>
 
 #include <fmt/format.h>
 
 #include <memory>
-#include <set>
 
 namespace headcount::cli {
 
@@ -22,33 +20,8 @@ struct SolveOptions {
     std::string templates;
 };
 
-/// Loads and solves every spec named; the first bad one stops the run before anything is written.
-Result<std::vector<solve::SolvedProblem>> solve_all(const std::vector<std::string>& arguments) {
-    auto paths = spec::expand_spec_paths(arguments);
-    if (!paths)
-        return std::unexpected(paths.error());
-    const std::vector<std::string_view> asks = solve::ask_ids();
-    const std::vector<std::string_view> mistakes = grade::mistake_ids();
-    const spec::Vocabulary words{asks, mistakes};
-    std::vector<solve::SolvedProblem> solved;
-    std::set<std::string> ids;
-    for (const auto& path : *paths) {
-        auto problem = spec::load_problem(path, words);
-        if (!problem)
-            return std::unexpected(problem.error());
-        if (!ids.insert(problem->id).second)
-            return std::unexpected(
-                Error{path.string(), 0, 0, fmt::format("problem id '{}' is used by another spec too", problem->id)});
-        auto result = solve::solve_problem(*problem);
-        if (!result)
-            return std::unexpected(result.error());
-        solved.push_back(std::move(*result));
-    }
-    return solved;
-}
-
 Result<int> run_solve(const SolveOptions& options) {
-    auto solved = solve_all(options.specs);
+    auto solved = load_and_solve(options.specs);
     if (!solved)
         return std::unexpected(solved.error());
 
@@ -63,8 +36,7 @@ Result<int> run_solve(const SolveOptions& options) {
         if (options.out.empty())
             fmt::print("{}\n", solved->size() == 1 ? all.front().dump(2) : all.dump(2));
     } else {
-        auto templates = render::TemplateSet::load(options.templates.empty() ? render::TemplateSet::default_dir()
-                                                                             : std::filesystem::path(options.templates));
+        auto templates = load_templates(options.templates);
         if (!templates)
             return std::unexpected(templates.error());
         for (const auto& problem : *solved) {

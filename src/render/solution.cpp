@@ -10,31 +10,6 @@ namespace {
 
 std::string n(Count value) { return with_thousands(value); }
 
-/// Mustache leaves blank lines where a false section or a partial stood: strip trailing spaces, keep at most one
-/// blank line in a row, and end with exactly one newline, so templates can be laid out for reading.
-std::string tidy_markdown(const std::string& text) {
-    std::string out;
-    std::size_t blank_run = 0;
-    std::size_t start = 0;
-    while (start < text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string::npos)
-            end = text.size();
-        std::string line = text.substr(start, end - start);
-        line.erase(line.find_last_not_of(" \t\r") + 1);
-        start = end + 1;
-        if (line.empty()) {
-            ++blank_run;
-            continue;
-        }
-        if (!out.empty() && blank_run > 0)
-            out += '\n';
-        blank_run = 0;
-        out += line;
-        out += '\n';
-    }
-    return out;
-}
 
 std::string points_text(double points) {
     // 2 -> "2", 1.5 -> "1.5": points are small, so %g prints them exactly enough.
@@ -106,6 +81,30 @@ View given_rows(const solve::MhaSolution& s) {
 }
 
 } // namespace
+
+std::string tidy_markdown(const std::string& text) {
+    std::string out;
+    std::size_t blank_run = 0;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string::npos)
+            end = text.size();
+        std::string line = text.substr(start, end - start);
+        line.erase(line.find_last_not_of(" \t\r") + 1);
+        start = end + 1;
+        if (line.empty()) {
+            ++blank_run;
+            continue;
+        }
+        if (!out.empty() && blank_run > 0)
+            out += '\n';
+        blank_run = 0;
+        out += line;
+        out += '\n';
+    }
+    return out;
+}
 
 View problem_view(const solve::SolvedProblem& solved) {
     const solve::MhaSolution& s = solved.mha;

@@ -18,6 +18,10 @@ View problem_view(const solve::SolvedProblem& solved);
 /// TemplateSet::render).
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates);
 
+/// Mustache leaves blank lines where a false section or a partial stood: strips trailing spaces, keeps at most
+/// one blank line in a row, and ends with exactly one newline, so templates can be laid out for reading.
+std::string tidy_markdown(const std::string& text);
+
 /// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` a JSON integer.
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
 

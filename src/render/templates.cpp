@@ -42,16 +42,34 @@ mustache::data to_data(const View& view) {
     return mustache::data{view.dump()};
 }
 
-void collect_keys(const View& view, std::set<std::string>& keys) {
+/// Every key of the view, and those whose value is an empty list wherever they occur: a section over such a
+/// list cannot render, and the names inside it exist only in the list's (absent) items.
+struct Keys {
+    std::set<std::string> all;
+    std::set<std::string> empty_lists;
+};
+
+void collect_keys(const View& view, Keys& keys, std::set<std::string>& filled_lists) {
     if (view.is_object()) {
         for (const auto& [key, value] : view.items()) {
-            keys.insert(key);
-            collect_keys(value, keys);
+            keys.all.insert(key);
+            if (value.is_array())
+                (value.empty() ? keys.empty_lists : filled_lists).insert(key);
+            collect_keys(value, keys, filled_lists);
         }
     } else if (view.is_array()) {
         for (const auto& item : view)
-            collect_keys(item, keys);
+            collect_keys(item, keys, filled_lists);
     }
+}
+
+Keys collect_keys(const View& view) {
+    Keys keys;
+    std::set<std::string> filled;
+    collect_keys(view, keys, filled);
+    for (const std::string& key : filled)
+        keys.empty_lists.erase(key);
+    return keys;
 }
 
 /// A tag found by scanning template text: its sigil ('\0' for a plain variable), name and position.
@@ -167,11 +185,21 @@ Result<TemplateSet> TemplateSet::load(const fs::path& dir) {
 Result<void> TemplateSet::check_tags(const Source& source, const View& view, int depth) const {
     if (depth > 16)
         return std::unexpected(Error{source.path, 0, 0, "partials nest more than 16 deep (a partial includes itself?)"});
-    std::set<std::string> keys;
-    collect_keys(view, keys);
-    const std::vector<std::string_view> key_list(keys.begin(), keys.end());
+    const Keys keys = collect_keys(view);
+    const std::vector<std::string_view> key_list(keys.all.begin(), keys.all.end());
+    std::vector<std::string> sections; // open sections, innermost last
+    int unrenderable = 0;              // how many open sections iterate over an always-empty list
     for (const Tag& tag : scan_tags(source.text)) {
-        if (tag.sigil == '!' || tag.sigil == '/' || tag.sigil == '=' || tag.name == ".")
+        if (tag.sigil == '!' || tag.sigil == '=' || tag.name == ".")
+            continue;
+        if (tag.sigil == '/') {
+            if (!sections.empty()) {
+                unrenderable -= keys.empty_lists.contains(sections.back()) ? 1 : 0;
+                sections.pop_back();
+            }
+            continue;
+        }
+        if (unrenderable > 0) // checked whenever the list has items; here it cannot render
             continue;
         if (tag.sigil == '>') {
             const auto partial = m_partials.find(tag.name);
@@ -189,11 +217,15 @@ Result<void> TemplateSet::check_tags(const Source& source, const View& view, int
         std::string_view rest = tag.name;
         while (!rest.empty()) {
             const std::string part(rest.substr(0, rest.find('.')));
-            if (!keys.contains(part))
+            if (!keys.all.contains(part))
                 return std::unexpected(Error{source.path, tag.line, tag.column,
                                              fmt::format("unknown variable '{}': headcount provides no such value{}",
                                                          tag.name, did_you_mean(part, key_list))});
             rest = rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
+        }
+        if (tag.sigil == '#' || tag.sigil == '^') {
+            sections.push_back(tag.name);
+            unrenderable += tag.sigil == '#' && keys.empty_lists.contains(tag.name) ? 1 : 0;
         }
     }
     return {};

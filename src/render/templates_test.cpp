@@ -78,6 +78,14 @@ TEST_CASE("a template naming a value headcount does not provide is an error, not
                                              ":2:1: variable 'name' is not available at this point of the template "
                                              "(it belongs to another section)");
     }
+    SECTION("names inside a section over an empty list are not required") {
+        const View empty{{"title", "MHA"}, {"notes", View::array()}};
+        const auto dir = make_templates("empty-list", {{"doc.mustache", "{{title}}{{#notes}}- {{feedback}}{{/notes}}"}});
+        CHECK(TemplateSet::load(dir)->render("doc", empty).value() == "MHA");
+        // ... but a name that no list item could provide is still caught outside such a section.
+        const auto typo = make_templates("empty-list-typo", {{"doc.mustache", "{{#notes}}{{/notes}}{{feedback}}"}});
+        CHECK_FALSE(TemplateSet::load(typo)->render("doc", empty).has_value());
+    }
     SECTION("a Mustache syntax error names the template") {
         const auto dir = make_templates("syntax", {{"doc.mustache", "{{#rows}}unclosed\n"}});
         auto out = TemplateSet::load(dir)->render("doc", k_view);

@@ -1,0 +1,56 @@
+#include <cli/problems.hpp>
+
+#include <grade/mistakes.hpp>
+#include <spec/reader.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace headcount::cli {
+
+Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments) {
+    auto paths = spec::expand_spec_paths(arguments);
+    if (!paths)
+        return std::unexpected(paths.error());
+    const std::vector<std::string_view> asks = solve::ask_ids();
+    const std::vector<std::string_view> mistakes = grade::mistake_ids();
+    const spec::Vocabulary words{asks, mistakes};
+    std::vector<solve::SolvedProblem> solved;
+    std::set<std::string> ids;
+    for (const auto& path : *paths) {
+        auto problem = spec::load_problem(path, words);
+        if (!problem)
+            return std::unexpected(problem.error());
+        if (!ids.insert(problem->id).second)
+            return std::unexpected(
+                Error{path.string(), 0, 0, fmt::format("problem id '{}' is used by another spec too", problem->id)});
+        auto result = solve::solve_problem(*problem);
+        if (!result)
+            return std::unexpected(result.error());
+        solved.push_back(std::move(*result));
+    }
+    return solved;
+}
+
+Result<render::TemplateSet> load_templates(const std::string& dir) {
+    return render::TemplateSet::load(dir.empty() ? render::TemplateSet::default_dir() : std::filesystem::path(dir));
+}
+
+Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id) {
+    std::vector<std::string_view> ids;
+    for (const solve::SolvedPart& part : solved.parts) {
+        if (part.part.id == id)
+            return &part;
+        ids.push_back(part.part.id);
+    }
+    std::string list;
+    for (std::string_view known : ids)
+        list += (list.empty() ? "" : ", ") + std::string(known);
+    return std::unexpected(Error{solved.problem.file, 0, 0,
+                                 fmt::format("problem '{}' has no part '{}'{}; its parts are: {}", solved.problem.id,
+                                             id, did_you_mean(id, ids), list)});
+}
+
+} // namespace headcount::cli

@@ -1,0 +1,22 @@
+#pragma once
+// What every subcommand does first: read and solve the specs it was given, and load the templates.
+
+#include <render/templates.hpp>
+#include <solve/asks.hpp>
+
+#include <string>
+#include <vector>
+
+namespace headcount::cli {
+
+/// Loads and solves every spec named (files or directories); the first bad one stops the run.
+/// Problem ids must be unique across the specs.
+Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments);
+
+/// The templates in `dir`, or the shipped ones when `dir` is empty.
+Result<render::TemplateSet> load_templates(const std::string& dir);
+
+/// The part with this id, or an error listing the problem's parts (with a did-you-mean).
+Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id);
+
+} // namespace headcount::cli

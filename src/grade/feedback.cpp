@@ -1,0 +1,130 @@
+#include <grade/feedback.hpp>
+
+#include <render/solution.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace headcount::grade {
+
+namespace {
+
+using render::View;
+
+/// The mistakes named by a verdict, each once: `rounded` alone, or those of every matching explanation.
+std::vector<const Mistake*> named_mistakes(const Verdict& verdict) {
+    std::vector<const Mistake*> out;
+    if (verdict.status == Status::rounded)
+        out.push_back(find_mistake(k_rounded));
+    for (const Explanation& e : verdict.matches)
+        for (const Mistake* m : e.mistakes)
+            if (std::find(out.begin(), out.end(), m) == out.end())
+                out.push_back(m);
+    return out;
+}
+
+/// What the mistake alone does to this part's count: its value and how far that is from the right one.
+View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Mistake& mistake) {
+    auto alone = solve::solve_mha(solved.problem.given, mistake.recipe);
+    const Count value = alone ? part.ask->answer(*alone) : part.answer;
+    const Count gap = value > part.answer ? value - part.answer : part.answer - value;
+    return View{{"value", with_thousands(value)},
+                {"effect", with_thousands(gap)},
+                {"fewer", value < part.answer},
+                {"more", value > part.answer}};
+}
+
+/// One line per explanation, "missing_output_projection + missing_biases", for collisions.
+View explanation_lines(const Verdict& verdict) {
+    View lines = View::array();
+    for (const Explanation& e : verdict.matches) {
+        std::string ids;
+        for (const Mistake* m : e.mistakes)
+            ids += (ids.empty() ? "" : " + ") + fmt::format("`{}`", m->id);
+        lines.push_back(View{{"ids", ids}});
+    }
+    return lines;
+}
+
+std::string typed_value(const ParsedAnswer& parsed) {
+    if (parsed.integer)
+        return with_thousands(*parsed.integer);
+    return fmt::format("{:.6g}", parsed.value);
+}
+
+} // namespace
+
+std::string points_text(double points) { return fmt::format("{:g}", points); }
+
+Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
+                         const render::TemplateSet& templates, bool reveal) {
+    Feedback feedback;
+    View base = render::problem_view(solved);
+    base["part"] = View{{"id", part.part.id}, {"ask", std::string(part.ask->id)}, {"unit", std::string(part.ask->unit)}};
+    base["student"] = View{{"answer", verdict.answer}};
+
+    View mistakes = View::array();
+    for (const Mistake* mistake : named_mistakes(verdict)) {
+        View view = base;
+        view["mistake"] = mistake_effect(solved, part, *mistake);
+        auto text = templates.render(fmt::format("mistakes/{}", mistake->id), view);
+        if (!text)
+            return std::unexpected(text.error());
+        std::string line = *text;
+        while (!line.empty() && line.back() == '\n')
+            line.pop_back();
+        feedback.notes.push_back({std::string(mistake->id), std::string(mistake->title), line});
+        mistakes.push_back(View{{"id", mistake->id}, {"title", mistake->title}, {"feedback", line}});
+    }
+
+    // The gap the student sees: to the mistake's exact value when one explains the answer, else to the typed value.
+    double shown = verdict.parsed ? verdict.parsed->value : 0;
+    if (!verdict.matches.empty())
+        shown = static_cast<double>(verdict.matches.front().value);
+    const double gap = std::abs(shown - static_cast<double>(verdict.expected));
+    const bool explained = verdict.status == Status::rounded || !verdict.matches.empty();
+
+    View view = base;
+    view.erase("student");
+    view.update(View{
+        {"problem", solved.problem.id},
+        {"answer", verdict.answer},
+        {"has_value", verdict.parsed && typed_value(*verdict.parsed) != verdict.answer},
+        {"value", verdict.parsed ? typed_value(*verdict.parsed) : std::string()},
+        {"status", std::string(status_name(verdict.status))},
+        {"correct", verdict.status == Status::correct},
+        {"rounded", verdict.status == Status::rounded},
+        {"incorrect", verdict.status == Status::incorrect},
+        {"unreadable", verdict.status == Status::unreadable},
+        {"reason", verdict.unreadable_reason},
+        {"score", points_text(verdict.score)},
+        {"points", points_text(verdict.points)},
+        {"one_point", verdict.points == 1.0},
+        {"reveal", reveal},
+        {"expected", with_thousands(verdict.expected)},
+        {"unit", std::string(part.ask->unit)},
+        {"difference", gap == std::floor(gap) ? with_thousands(static_cast<Count>(gap)) : fmt::format("{:.6g}", gap)},
+        {"short", shown < static_cast<double>(verdict.expected)},
+        {"over", shown > static_cast<double>(verdict.expected)},
+        {"explained", explained},
+        {"one_explanation", verdict.status == Status::rounded || verdict.matches.size() == 1},
+        {"several", verdict.matches.size() > 1},
+        {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
+        {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
+        {"near_miss", verdict.near_miss.has_value()},
+        {"near_miss_percent", fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
+        {"mistakes", mistakes},
+        {"explanations", explanation_lines(verdict)},
+    });
+    view["part"]["points"] = points_text(verdict.points);
+    auto text = templates.render("verdict", view);
+    if (!text)
+        return std::unexpected(text.error());
+    feedback.text = render::tidy_markdown(*text);
+    return feedback;
+}
+
+} // namespace headcount::grade
