@@ -65,6 +65,13 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
     View base = render::problem_view(solved);
     base["part"] = View{{"id", part.part.id}, {"ask", std::string(part.ask->id)}, {"unit", std::string(part.ask->unit)}};
     base["student"] = View{{"answer", verdict.answer}};
+    // The projections this part counts, so an explanation lists only what the student was asked about.
+    View counted = View::array();
+    for (const View& projection : base["projections"])
+        if (part.ask->projections.find(projection["name"].get<std::string>()) != std::string_view::npos)
+            counted.push_back(projection);
+    base["part_projections"] = counted;
+    base["part_counts_bias_kv"] = base["add_bias_kv"].get<bool>() && part.ask->projections == "QKVO";
 
     View mistakes = View::array();
     for (const Mistake* mistake : named_mistakes(verdict)) {

@@ -8,16 +8,16 @@ namespace headcount::solve {
 namespace {
 
 constexpr std::array<Ask, 10> k_mha_asks{{
-    {"q_params", "parameters", [](const MhaSolution& s) { return s.q().total; }},
-    {"k_params", "parameters", [](const MhaSolution& s) { return s.k().total; }},
-    {"v_params", "parameters", [](const MhaSolution& s) { return s.v().total; }},
-    {"o_params", "parameters", [](const MhaSolution& s) { return s.o().total; }},
-    {"qkv_params", "parameters", [](const MhaSolution& s) { return s.qkv; }},
-    {"weight_params", "parameters", [](const MhaSolution& s) { return s.weights; }},
-    {"bias_params", "parameters", [](const MhaSolution& s) { return s.biases; }},
-    {"total_params", "parameters", [](const MhaSolution& s) { return s.total; }},
-    {"d_k", "dimensions", [](const MhaSolution& s) { return s.d_k; }},
-    {"d_v", "dimensions", [](const MhaSolution& s) { return s.d_v; }},
+    {"q_params", "parameters", [](const MhaSolution& s) { return s.q().total; }, "Q"},
+    {"k_params", "parameters", [](const MhaSolution& s) { return s.k().total; }, "K"},
+    {"v_params", "parameters", [](const MhaSolution& s) { return s.v().total; }, "V"},
+    {"o_params", "parameters", [](const MhaSolution& s) { return s.o().total; }, "O"},
+    {"qkv_params", "parameters", [](const MhaSolution& s) { return s.qkv; }, "QKV"},
+    {"weight_params", "parameters", [](const MhaSolution& s) { return s.weights; }, "QKVO"},
+    {"bias_params", "parameters", [](const MhaSolution& s) { return s.biases; }, "QKVO"},
+    {"total_params", "parameters", [](const MhaSolution& s) { return s.total; }, "QKVO"},
+    {"d_k", "dimensions", [](const MhaSolution& s) { return s.d_k; }, ""},
+    {"d_v", "dimensions", [](const MhaSolution& s) { return s.d_v; }, ""},
 }};
 
 } // namespace

@@ -16,6 +16,7 @@ struct Ask {
     std::string_view id;   ///< as written in a spec's `ask:`, and the template's file name
     std::string_view unit; ///< "parameters", "dimensions", ...
     Count (*answer)(const MhaSolution&);
+    std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
 };
 
 /// Every ask of kind mha, in the order the README lists them.
