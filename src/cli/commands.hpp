@@ -25,6 +25,9 @@ Command add_solve_command(CLI::App& app);
 /// `headcount check`.
 Command add_check_command(CLI::App& app);
 
+/// `headcount grade`.
+Command add_grade_command(CLI::App& app);
+
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);
 

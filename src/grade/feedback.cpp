@@ -119,6 +119,9 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"explained", explained},
         {"one_explanation", verdict.status == Status::rounded || verdict.matches.size() == 1},
         {"several", verdict.matches.size() > 1},
+        {"several_with_pairs", verdict.matches.size() > 1 &&
+                                   std::any_of(verdict.matches.begin(), verdict.matches.end(),
+                                               [](const Explanation& e) { return e.mistakes.size() > 1; })},
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
         {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
         {"near_miss", verdict.near_miss.has_value()},

@@ -1,0 +1,140 @@
+#include <cli/app.hpp>
+#include <cli/commands.hpp>
+#include <cli/problems.hpp>
+
+#include <grade/class_reports.hpp>
+#include <util/files.hpp>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace headcount::cli {
+
+namespace {
+
+/// A class's submissions are small; a file past this is a mistake (a wrong file), not a class.
+constexpr std::uintmax_t k_max_submissions_bytes = 64u * 1024 * 1024;
+
+struct GradeOptions {
+    std::vector<std::string> specs;
+    std::string submissions;
+    std::string out;
+    std::string format = "class";
+    bool reveal = false;
+    std::string templates;
+};
+
+Result<std::string> read_submissions(const std::string& path) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec)
+        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
+    if (size > k_max_submissions_bytes)
+        return std::unexpected(Error{path, 0, 0, fmt::format("the submissions file is {} bytes; headcount reads at "
+                                                             "most 64 MiB",
+                                                             size)});
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in && !in.eof())
+        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
+    return text.str();
+}
+
+/// Every output file, rendered before any is written, so a template error leaves the folder as it was.
+Result<std::vector<std::pair<std::filesystem::path, std::string>>>
+class_outputs(const grade::ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
+              const render::TemplateSet& templates, const GradeOptions& options) {
+    namespace fs = std::filesystem;
+    const fs::path out = options.out;
+    std::vector<std::pair<fs::path, std::string>> files;
+    if (options.format == "gradescope") {
+        if (results.students.size() > 1)
+            return std::unexpected(Error{options.submissions, 0, 0,
+                                         fmt::format("--format gradescope grades one student's submission; this file "
+                                                     "has {} students",
+                                                     results.students.size())});
+        const std::string student = results.students.empty() ? std::string() : results.students.front();
+        auto json = grade::gradescope_results(results, problems, student, templates, options.reveal);
+        if (!json)
+            return std::unexpected(json.error());
+        files.emplace_back(out / "results.json", json->dump(2) + "\n");
+        return files;
+    }
+    files.emplace_back(out / "gradebook.csv", grade::gradebook_csv(results, problems));
+    files.emplace_back(out / "results.jsonl", grade::results_jsonl(results));
+    auto report = grade::class_report(results, problems, templates);
+    if (!report)
+        return std::unexpected(report.error());
+    files.emplace_back(out / "report.md", *report);
+    for (const std::string& student : results.students) {
+        // Ids were checked by grade_class (no '/', '..', NUL, reserved names), so this stays in feedback/.
+        auto text = grade::student_feedback(results, problems, student, templates, options.reveal);
+        if (!text)
+            return std::unexpected(text.error());
+        files.emplace_back(out / "feedback" / (student + ".md"), *text);
+    }
+    return files;
+}
+
+Result<int> run_grade(const GradeOptions& options) {
+    auto problems = load_and_solve(options.specs);
+    if (!problems)
+        return std::unexpected(problems.error());
+    auto templates = load_templates(options.templates);
+    if (!templates)
+        return std::unexpected(templates.error());
+    auto text = read_submissions(options.submissions);
+    if (!text)
+        return std::unexpected(text.error());
+    auto table = parse_csv(*text, options.submissions);
+    if (!table)
+        return std::unexpected(table.error());
+    auto results = grade::grade_class(*problems, *table, options.submissions);
+    if (!results)
+        return std::unexpected(results.error());
+
+    auto files = class_outputs(*results, *problems, *templates, options);
+    if (!files)
+        return std::unexpected(files.error());
+    for (const auto& [path, content] : *files) {
+        if (auto ok = ensure_directory(path.parent_path()); !ok)
+            return std::unexpected(ok.error());
+        if (auto ok = write_file_atomic(path, content); !ok)
+            return std::unexpected(ok.error());
+    }
+    fmt::print(stderr, "headcount: {} rows in: {} graded, {} rejected, {} superseded; {} students; wrote {}\n",
+               results->rows.size(), results->count(grade::RowOutcome::graded),
+               results->count(grade::RowOutcome::rejected), results->count(grade::RowOutcome::superseded),
+               results->students.size(), options.out);
+    return k_exit_ok;
+}
+
+} // namespace
+
+Command add_grade_command(CLI::App& app) {
+    auto options = std::make_shared<GradeOptions>();
+    CLI::App* grade = app.add_subcommand("grade", "Grade a class's answers from a CSV and write gradebook, feedback "
+                                                  "and a class report.");
+    grade->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
+    grade->add_option("--submissions", options->submissions,
+                      "CSV with a header row and columns student, problem, part, answer (others ignored)")
+        ->required();
+    grade->add_option("--out", options->out,
+                      "Output directory: gradebook.csv, results.jsonl, report.md, feedback/STUDENT.md "
+                      "(with --format gradescope: results.json)")
+        ->required();
+    grade->add_option("--format", options->format,
+                      "class (default): files for the whole class; gradescope: one student's results.json")
+        ->check(CLI::IsMember({"class", "gradescope"}));
+    grade->add_flag("--reveal", options->reveal, "State the expected values in the feedback");
+    grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "
+                  "(student, problem, part) counts on its last row. Exit status: 0 graded, 2 bad input or usage.");
+    return {grade, [options] { return run_grade(*options); }};
+}
+
+} // namespace headcount::cli

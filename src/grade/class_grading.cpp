@@ -1,0 +1,130 @@
+#include <grade/class_grading.hpp>
+
+#include <util/ids.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace headcount::grade {
+
+namespace {
+
+constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
+
+/// Untrusted text quoted in a reason: control characters shown as '?', and cut to a readable length.
+std::string shown(std::string_view text) {
+    std::string out;
+    for (char c : text.substr(0, 60))
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+    return text.size() > 60 ? out + "…" : out;
+}
+
+} // namespace
+
+std::string_view outcome_name(RowOutcome outcome) {
+    switch (outcome) {
+    case RowOutcome::graded:
+        return "graded";
+    case RowOutcome::rejected:
+        return "rejected";
+    case RowOutcome::superseded:
+        return "superseded";
+    }
+    return "rejected";
+}
+
+const GradedRow* ClassResults::find(const std::string& student, const std::string& problem,
+                                    const std::string& part) const {
+    const auto it = graded_index.find({student, problem, part});
+    return it == graded_index.end() ? nullptr : &rows[it->second];
+}
+
+std::size_t ClassResults::count(RowOutcome outcome) const {
+    return static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(), [&](const GradedRow& r) { return r.outcome == outcome; }));
+}
+
+Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& problems, const CsvTable& submissions,
+                                 const std::string& file) {
+    std::array<std::size_t, 4> column{};
+    for (std::size_t i = 0; i < k_columns.size(); ++i) {
+        const auto found = submissions.column(k_columns[i]);
+        if (!found)
+            return std::unexpected(Error{file, 1, 0,
+                                         fmt::format("the header has no '{}' column; it needs student, problem, part "
+                                                     "and answer",
+                                                     k_columns[i])});
+        column[i] = *found;
+    }
+    std::vector<std::string_view> problem_ids;
+    for (const auto& p : problems)
+        problem_ids.push_back(p.problem.id);
+
+    ClassResults results;
+    results.rows.reserve(submissions.records.size());
+    std::set<std::string> students;
+    for (const CsvRecord& record : submissions.records) {
+        GradedRow row;
+        row.line = record.line;
+        auto field = [&](std::size_t i) {
+            return column[i] < record.fields.size() ? record.fields[column[i]] : std::string();
+        };
+        row.student = field(0), row.problem = field(1), row.part = field(2), row.answer = field(3);
+        const std::size_t needed = *std::max_element(column.begin(), column.end()) + 1;
+
+        const solve::SolvedProblem* problem = nullptr;
+        if (!record.error.empty()) {
+            row.reason = "malformed row: " + record.error;
+        } else if (record.fields.size() < needed) {
+            row.reason = fmt::format("malformed row: {} field{}, the header has {}", record.fields.size(),
+                                     record.fields.size() == 1 ? "" : "s", submissions.header.size());
+        } else if (const auto problem_with_id = student_id_problem(row.student)) {
+            row.reason = fmt::format("student id '{}' {}", shown(row.student), *problem_with_id);
+        } else {
+            const auto it = std::find_if(problems.begin(), problems.end(),
+                                         [&](const auto& p) { return p.problem.id == row.problem; });
+            if (it == problems.end())
+                row.reason = fmt::format("unknown problem '{}'{}", shown(row.problem), did_you_mean(row.problem, problem_ids));
+            else
+                problem = &*it;
+        }
+        if (problem) {
+            const auto part = std::find_if(problem->parts.begin(), problem->parts.end(),
+                                           [&](const auto& p) { return p.part.id == row.part; });
+            if (part == problem->parts.end()) {
+                std::vector<std::string_view> part_ids;
+                for (const auto& p : problem->parts)
+                    part_ids.push_back(p.part.id);
+                row.reason = fmt::format("problem '{}' has no part '{}'{}", row.problem, shown(row.part),
+                                         did_you_mean(row.part, part_ids));
+            } else {
+                row.outcome = RowOutcome::graded;
+                row.solved = problem;
+                row.solved_part = &*part;
+            }
+        }
+        if (row.outcome == RowOutcome::graded) {
+            // A later row for the same question replaces this one: students resubmit.
+            const auto key = std::make_tuple(row.student, row.problem, row.part);
+            if (const auto earlier = results.graded_index.find(key); earlier != results.graded_index.end()) {
+                GradedRow& old = results.rows[earlier->second];
+                old.outcome = RowOutcome::superseded;
+                old.reason = fmt::format("superseded by the answer on line {}", row.line);
+            }
+            results.graded_index[key] = results.rows.size();
+            students.insert(row.student);
+        }
+        results.rows.push_back(std::move(row));
+    }
+    for (GradedRow& row : results.rows)
+        if (row.outcome == RowOutcome::graded)
+            row.verdict = grade_answer(*row.solved, *row.solved_part, row.answer);
+    results.students.assign(students.begin(), students.end());
+    return results;
+}
+
+} // namespace headcount::grade

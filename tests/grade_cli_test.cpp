@@ -1,0 +1,122 @@
+// End-to-end tests of `headcount grade` on the sample class in tests/class/submissions.csv, which mixes right
+// answers, known mistakes, a resubmission and rows that must be rejected.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using headcount::testing::fresh_temp_dir;
+using headcount::testing::read_text;
+using headcount::testing::run_headcount;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<nlohmann::json> jsonl(const std::string& text) {
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(nlohmann::json::parse(line));
+    return lines;
+}
+
+} // namespace
+
+TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][grade]") {
+    const std::string out = fresh_temp_dir("grade") + "/out";
+    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                    "tests/class/submissions.csv", "--out", out});
+    REQUIRE(run.exit_code == 0);
+    // The file has 24 records after its header (one spans two lines): 14 graded, 1 superseded (eve's first
+    // answer), 8 rejected: two unsafe ids, a Windows device name, an unknown problem, an unknown part, a stray
+    // quote, a short row and invalid UTF-8.
+    CHECK(run.err == "headcount: 23 rows in: 14 graded, 8 rejected, 1 superseded; 9 students; wrote " + out + "\n");
+
+    const auto rows = jsonl(read_text(out + "/results.jsonl"));
+    REQUIRE(rows.size() == 23);
+    std::set<int> lines;
+    for (const auto& row : rows)
+        lines.insert(row["line"].get<int>());
+    CHECK(lines.size() == 23); // each input row exactly once
+    CHECK(rows[8]["outcome"] == "superseded");
+    CHECK(rows[8]["reason"] == "superseded by the answer on line 11");
+    CHECK(rows[14]["reason"] == "student id '../../etc/passwd' contains '/', which cannot be in a file name");
+    // Line 7: chen answered 787,968 for the total, which leaving out W_O or W_V both give.
+    CHECK(rows[5]["mistakes"] == nlohmann::json{"missing_output_projection", "missing_value_projection"});
+
+    // Scores by hand: part a is 2 points, part b 3. alice both right (5); dana a right, b 1.05M rounded at half
+    // credit (2 + 1.5); eve's resubmission 4 x 512 x 513 is right (3); bob no biases twice (0).
+    const std::string gradebook = read_text(out + "/gradebook.csv");
+    CHECK(gradebook.starts_with("student,week3-mha-params/a,week3-mha-params/b,total,max\nalice,2,3,5,5\nbob,0,0,0,5\n"));
+    CHECK(gradebook.find("\ndana,2,1.5,3.5,5\n") != std::string::npos);
+    CHECK(gradebook.find("\neve,0,3,3,5\n") != std::string::npos);
+    CHECK(gradebook.find("passwd") == std::string::npos);
+
+    // Ids that would escape the folder never became files.
+    CHECK(fs::exists(out + "/feedback/alice.md"));
+    CHECK(std::distance(fs::directory_iterator(out + "/feedback"), fs::directory_iterator()) == 9);
+    CHECK_FALSE(fs::exists(fs::path(out).parent_path().parent_path() / "etc"));
+
+    const std::string report = read_text(out + "/report.md");
+    CHECK(report.find("| `missing_biases`: The bias vectors were left out | 1 | 20.0% |") != std::string::npos);
+    CHECK(report.find("Answered by 9 of 9 students: 2 correct (22.2%), 1 rounded, 5 wrong, 1 unreadable.") !=
+          std::string::npos);
+    CHECK(report.find("| 25 | student id 'CON' is the Windows device name CON |") != std::string::npos);
+
+    const std::string bob = read_text(out + "/feedback/bob.md");
+    CHECK(bob.find("Your answer is 2,048 short. It matches a known mistake:") != std::string::npos);
+}
+
+TEST_CASE("grade neutralises spreadsheet formulas in ids", "[e2e][grade]") {
+    const std::string dir = fresh_temp_dir("grade-formula");
+    std::ofstream(dir + "/class.csv") << "student,problem,part,answer\n@SUM(A1),week3-mha-params,a,787968\n"
+                                         "+alice,week3-mha-params,a,787968\n";
+    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv",
+                                    "--out", dir + "/out"});
+    REQUIRE(run.exit_code == 0);
+    const std::string gradebook = read_text(dir + "/out/gradebook.csv");
+    CHECK(gradebook.find("\n'+alice,2,0,2,5\n") != std::string::npos);
+    CHECK(gradebook.find("\n'@SUM(A1),2,0,2,5\n") != std::string::npos);
+}
+
+TEST_CASE("grade rejects a file without the required columns, and writes nothing", "[e2e][grade]") {
+    const std::string dir = fresh_temp_dir("grade-header");
+    std::ofstream(dir + "/class.csv") << "name,problem,part,answer\nalice,week3-mha-params,a,1\n";
+    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv",
+                                    "--out", dir + "/out"});
+    CHECK(run.exit_code == 2);
+    CHECK(run.err == dir + "/class.csv:1: the header has no 'student' column; it needs student, problem, part and "
+                           "answer\n");
+    CHECK_FALSE(fs::exists(dir + "/out"));
+    CHECK(run_headcount({"grade", "problems", "--submissions", dir + "/missing.csv", "--out", dir + "/out"}).exit_code ==
+          2);
+}
+
+TEST_CASE("grade --format gradescope writes one student's results.json", "[e2e][grade]") {
+    const std::string dir = fresh_temp_dir("gradescope");
+    std::ofstream(dir + "/submission.csv") << "student,problem,part,answer\nalice,week3-mha-params,b,1048576\n";
+    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                    dir + "/submission.csv", "--out", dir + "/results", "--format", "gradescope"});
+    REQUIRE(run.exit_code == 0);
+    const auto json = nlohmann::json::parse(read_text(dir + "/results/results.json"));
+    CHECK(json["score"] == 0.0);
+    REQUIRE(json["tests"].size() == 2);
+    CHECK(json["tests"][0]["number"] == "1.1");
+    CHECK(json["tests"][0]["max_score"] == 2.0);
+    CHECK(json["tests"][0]["output"] == "No answer was submitted for this part.");
+    CHECK(json["tests"][1]["status"] == "failed");
+    CHECK(json["tests"][1]["output_format"] == "md");
+    CHECK(json["tests"][1]["visibility"] == "visible");
+    CHECK(json["tests"][1]["output"].get<std::string>().find("missing_biases") != std::string::npos);
+
+    std::ofstream(dir + "/two.csv") << "student,problem,part,answer\na,week3-mha-params,b,1\nb,week3-mha-params,b,1\n";
+    const auto two = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv",
+                                    "--out", dir + "/r2", "--format", "gradescope"});
+    CHECK(two.exit_code == 2);
+    CHECK(two.err == dir + "/two.csv: --format gradescope grades one student's submission; this file has 2 students\n");
+}
