@@ -57,6 +57,13 @@ struct Part {
     std::map<std::string, double> credit;  ///< partial credit per mistake id (0..1), overriding the catalogue's
 };
 
+/// One given that differs between students' variants, and the values it may take (flags as 0/1).
+struct Variation {
+    std::string key;
+    std::vector<std::int64_t> values;
+    Mark mark; ///< where the key stands in `vary:`
+};
+
 /// One problem spec file.
 struct Problem {
     std::string file; ///< path as given on the command line, for messages
@@ -65,6 +72,8 @@ struct Problem {
     std::string kind = "mha";
     MhaGivens given;
     std::vector<Part> parts;
+    std::vector<Variation> vary; ///< empty: every student gets `given` as written
+    bool distinct = false;       ///< every student of a class must get different numbers
 };
 
 } // namespace headcount::spec

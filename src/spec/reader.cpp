@@ -1,5 +1,6 @@
 #include <spec/reader.hpp>
 
+#include <spec/givens.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -15,7 +16,7 @@ namespace headcount::spec {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> k_top_keys{"id", "title", "kind", "given", "parts"};
+constexpr std::array<std::string_view, 7> k_top_keys{"id", "title", "kind", "given", "parts", "vary", "distinct"};
 constexpr std::array<std::string_view, 9> k_given_keys{"d_model", "h",    "d_k",        "d_v",        "kdim",
                                                        "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
 constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
@@ -206,21 +207,8 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given) {
         g.add_bias_kv = *flag;
     }
 
-    if ((!g.d_k || !g.d_v) && g.d_model % g.h != 0) {
-        const bool both = !g.d_k && !g.d_v;
-        const char* defaulted = both ? "d_k = d_v" : (!g.d_k ? "d_k" : "d_v");
-        const char* to_give = both ? "d_k and d_v" : defaulted;
-        return r.error_at(*h, fmt::format("h = {} does not divide d_model = {}, so the default {} = d_model / h is "
-                                          "not a whole number; give {} explicitly or choose an h that divides d_model",
-                                          g.h, g.d_model, defaulted, to_give));
-    }
-    if (g.n_kv_heads) {
-        if (*g.n_kv_heads > g.h || g.h % *g.n_kv_heads != 0)
-            return r.error_at(given["n_kv_heads"],
-                              fmt::format("n_kv_heads = {} does not divide h = {}: in grouped-query attention each "
-                                          "key/value head serves the same number of query heads",
-                                          *g.n_kv_heads, g.h));
-    }
+    if (const auto problem = check_givens(g))
+        return r.error_at(given[problem->key], problem->message);
     return g;
 }
 
@@ -316,6 +304,60 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
     return part;
 }
 
+/// `vary:` maps givens to the values they take: a list, or for sizes {from, to, step}.
+Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node) {
+    if (!node.IsMap() || node.size() == 0)
+        return r.error_at(node, "vary must map givens to their values, e.g. {h: [4, 8, 16]}");
+    if (auto ok = r.check_keys(node, varying_keys(), "vary"); !ok)
+        return std::unexpected(ok.error());
+    std::vector<Variation> out;
+    for (const auto& entry : node) {
+        Variation v{entry.first.Scalar(), {}, mark_of(entry.first)};
+        const YAML::Node values = entry.second;
+        const bool flag = is_flag_key(v.key);
+        if (values.IsSequence() && values.size() > 0) {
+            for (const auto& value : values) {
+                if (flag) {
+                    auto b = r.boolean(value, fmt::format("vary.{}", v.key));
+                    if (!b)
+                        return std::unexpected(b.error());
+                    v.values.push_back(*b ? 1 : 0);
+                } else {
+                    auto n = r.positive_integer(value, fmt::format("vary.{}", v.key));
+                    if (!n)
+                        return std::unexpected(n.error());
+                    v.values.push_back(*n);
+                }
+            }
+        } else if (!flag && values.IsMap()) {
+            constexpr std::array<std::string_view, 3> k_range_keys{"from", "to", "step"};
+            if (auto ok = r.check_keys(values, k_range_keys, fmt::format("vary.{}", v.key)); !ok)
+                return std::unexpected(ok.error());
+            auto from = r.required(values, "from", fmt::format("vary.{}", v.key));
+            auto to = from ? r.required(values, "to", fmt::format("vary.{}", v.key)) : from;
+            if (!to)
+                return std::unexpected(to.error());
+            auto first = r.positive_integer(*from, "from");
+            auto last = first ? r.positive_integer(*to, "to") : first;
+            auto step = values["step"] ? r.positive_integer(values["step"], "step") : Result<Count>(1);
+            for (const auto* ok : {&first, &last, &step})
+                if (!*ok)
+                    return std::unexpected(ok->error());
+            if (*last < *first)
+                return r.error_at(*to, fmt::format("vary.{}: to = {} is below from = {}", v.key, *last, *first));
+            if ((*last - *first) / *step >= 10000)
+                return r.error_at(values, fmt::format("vary.{} has more than 10,000 values; use a larger step", v.key));
+            for (Count x = *first; x <= *last; x += *step)
+                v.values.push_back(x);
+        } else {
+            return r.error_at(values, fmt::format("vary.{} must be a non-empty list{}", v.key,
+                                                  flag ? " of true/false" : " or {from, to, step}"));
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     if (!root.IsMap())
         return r.error_at(root, "a problem spec must be a mapping with id, title, given and parts");
@@ -349,6 +391,19 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (!givens)
         return std::unexpected(givens.error());
     problem.given = *givens;
+
+    if (const YAML::Node vary = root["vary"]) {
+        auto variations = read_vary(r, vary);
+        if (!variations)
+            return std::unexpected(variations.error());
+        problem.vary = std::move(*variations);
+    }
+    if (const YAML::Node distinct = root["distinct"]) {
+        auto flag = r.boolean(distinct, "distinct");
+        if (!flag)
+            return std::unexpected(flag.error());
+        problem.distinct = *flag;
+    }
 
     auto parts = r.required(root, "parts", "the problem");
     if (!parts)

@@ -1,0 +1,117 @@
+#include <generate/variants.hpp>
+
+#include <spec/givens.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace headcount::generate {
+
+namespace {
+constexpr std::size_t k_max_combinations = 1'000'000;
+} // namespace
+
+std::uint64_t fnv1a64(std::string_view bytes) {
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (unsigned char c : bytes) {
+        hash ^= c;
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+std::uint64_t SplitMix64::next() {
+    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::uint64_t SplitMix64::below(std::uint64_t n) {
+    // Accept only outputs below the largest multiple of n, so every residue is equally likely.
+    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    std::uint64_t x = next();
+    while (x >= limit)
+        x = next();
+    return x % n;
+}
+
+SplitMix64 variant_stream(std::string_view seed, std::string_view problem_id, std::string_view student) {
+    std::string key = "headcount-variant-v1";
+    for (std::string_view part : {seed, problem_id, student}) {
+        key += '\0';
+        key += part;
+    }
+    return SplitMix64(fnv1a64(key));
+}
+
+Result<std::vector<spec::MhaGivens>> valid_variants(const spec::Problem& problem) {
+    std::size_t combinations = 1;
+    for (const spec::Variation& v : problem.vary) {
+        if (combinations > k_max_combinations / v.values.size())
+            return std::unexpected(Error{problem.file, v.mark.line, v.mark.column,
+                                         fmt::format("vary allows more than {} combinations; narrow the lists",
+                                                     with_thousands(k_max_combinations))});
+        combinations *= v.values.size();
+    }
+    std::vector<spec::MhaGivens> valid;
+    std::vector<std::size_t> index(problem.vary.size(), 0);
+    for (std::size_t n = 0; n < combinations; ++n) {
+        spec::MhaGivens given = problem.given;
+        for (std::size_t k = 0; k < problem.vary.size(); ++k)
+            spec::set_given(given, problem.vary[k].key, problem.vary[k].values[index[k]]);
+        if (!spec::check_givens(given) && solve::solve_mha(given))
+            valid.push_back(given);
+        for (std::size_t k = problem.vary.size(); k-- > 0;) { // odometer, last key fastest
+            if (++index[k] < problem.vary[k].values.size())
+                break;
+            index[k] = 0;
+        }
+    }
+    if (valid.empty())
+        return std::unexpected(Error{problem.file, 0, 0,
+                                     fmt::format("none of the {} combinations in vary is a valid problem (for "
+                                                 "example, h must divide d_model when d_k and d_v are not given)",
+                                                 with_thousands(static_cast<Count>(combinations)))});
+    return valid;
+}
+
+Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
+                                                                    std::span<const std::string> students,
+                                                                    std::string_view seed) {
+    std::vector<spec::MhaGivens> variants{problem.given};
+    if (!problem.vary.empty()) {
+        auto valid = valid_variants(problem);
+        if (!valid)
+            return std::unexpected(valid.error());
+        variants = std::move(*valid);
+    }
+    std::vector<std::string> order(students.begin(), students.end());
+    std::sort(order.begin(), order.end());
+    if (problem.distinct && variants.size() < order.size())
+        return std::unexpected(Error{problem.file, 0, 0,
+                                     fmt::format("distinct: true needs a variant per student, but vary admits only {} "
+                                                 "valid variant{} for {} students",
+                                                 variants.size(), variants.size() == 1 ? "" : "s", order.size())});
+    std::set<std::uint64_t> taken;
+    std::map<std::string, solve::SolvedProblem> out;
+    for (const std::string& student : order) {
+        SplitMix64 stream = variant_stream(seed, problem.id, student);
+        std::uint64_t pick = stream.below(variants.size());
+        while (problem.distinct && taken.contains(pick))
+            pick = stream.below(variants.size());
+        taken.insert(pick);
+        spec::Problem variant = problem;
+        variant.given = variants[pick];
+        auto solved = solve::solve_problem(variant);
+        if (!solved)
+            return std::unexpected(solved.error());
+        out.emplace(student, std::move(*solved));
+    }
+    return out;
+}
+
+} // namespace headcount::generate

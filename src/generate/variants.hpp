@@ -1,0 +1,48 @@
+#pragma once
+// Per-student variants of a problem: a pure function of (class seed, student id, problem id), the same on every
+// machine. The derivation is documented in the README so other tools can reproduce it.
+
+#include <solve/asks.hpp>
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headcount::generate {
+
+/// FNV-1a, 64-bit: a stable hash of bytes (std::hash differs between standard libraries).
+std::uint64_t fnv1a64(std::string_view bytes);
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a small generator with a fully specified output sequence.
+class SplitMix64 {
+  public:
+    explicit SplitMix64(std::uint64_t seed) : m_state(seed) {}
+    /// The next 64-bit output.
+    std::uint64_t next();
+    /// A uniform integer in [0, n), n > 0, by rejection (no modulo bias).
+    std::uint64_t below(std::uint64_t n);
+
+  private:
+    std::uint64_t m_state;
+};
+
+/// The generator of one student's variant of one problem: seeded with fnv1a64 of
+/// "headcount-variant-v1" NUL seed NUL problem-id NUL student-id.
+SplitMix64 variant_stream(std::string_view seed, std::string_view problem_id, std::string_view student);
+
+/// Every combination of the spec's `vary:` values that passes the same checks as a hand-written spec and
+/// solves without overflow, in a fixed order (the product of the value lists in spec order, last key fastest).
+/// Errors: more than 1,000,000 combinations, or none valid.
+Result<std::vector<spec::MhaGivens>> valid_variants(const spec::Problem& problem);
+
+/// Each student's variant of `problem`, solved. Without `vary:` everyone gets the problem as written.
+/// With `distinct: true`, students are served in id order and a student whose draw is taken draws again from
+/// their own stream; an error if there are fewer valid variants than students.
+Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
+                                                                    std::span<const std::string> students,
+                                                                    std::string_view seed);
+
+} // namespace headcount::generate
