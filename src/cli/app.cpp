@@ -17,7 +17,8 @@ int headcount_main(int argc, char** argv) {
                  "headcount"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "headcount 0.1.0");
-    const std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app)};
+    const std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app),
+                                        add_generate_command(app)};
 
     try {
         app.parse(argc, argv);

@@ -28,6 +28,9 @@ Command add_check_command(CLI::App& app);
 /// `headcount grade`.
 Command add_grade_command(CLI::App& app);
 
+/// `headcount generate`.
+Command add_generate_command(CLI::App& app);
+
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);
 

@@ -52,16 +52,18 @@ View projection_view(const solve::Projection& p, const solve::MhaSolution& s) {
 
 View given_rows(const solve::MhaSolution& s) {
     View rows = View::array();
-    auto row = [&](std::string symbol, std::string meaning, std::string value, std::string note) {
-        rows.push_back(View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", note}});
+    // `stated`: the spec gives this value, so a problem sheet may show it (a default would give d_k away).
+    auto row = [&](std::string symbol, std::string meaning, std::string value, std::string note, bool stated = true) {
+        rows.push_back(
+            View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", note}, {"stated", stated}});
     };
     const auto& g = s.given;
     row("$d_{model}$", "model width (input and output of the block)", n(s.d_model), "given");
     row("$h$", "number of attention (query) heads", n(s.h), "given");
     row("$d_k$", "query/key width per head", n(s.d_k),
-        g.d_k ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h));
+        g.d_k ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h), g.d_k.has_value());
     row("$d_v$", "value width per head", n(s.d_v),
-        g.d_v ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h));
+        g.d_v ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h), g.d_v.has_value());
     if (g.kdim)
         row("kdim", "width of the key input", n(s.kdim), "given (cross-attention)");
     if (g.vdim)
@@ -178,6 +180,34 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
     if (!document)
         return document;
     return tidy_markdown(*document);
+}
+
+Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                           const std::string& student) {
+    View view = problem_view(solved);
+    View parts = View::array();
+    for (const solve::SolvedPart& part : solved.parts) {
+        std::string question = part.part.text.value_or("");
+        if (!part.part.text) {
+            auto text = templates.render(fmt::format("partials/question_{}", part.ask->id), view);
+            if (!text)
+                return text;
+            question = *text;
+            while (!question.empty() && question.back() == '\n')
+                question.pop_back();
+        }
+        parts.push_back(View{{"id", part.part.id},
+                             {"points", points_text(part.part.points)},
+                             {"one_point", part.part.points == 1.0},
+                             {"question", question}});
+    }
+    view["parts"] = parts;
+    view["student"] = student;
+    view["has_student"] = !student.empty();
+    auto sheet = templates.render("problem_sheet", view);
+    if (!sheet)
+        return sheet;
+    return tidy_markdown(*sheet);
 }
 
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved) {

@@ -18,6 +18,11 @@ View problem_view(const solve::SolvedProblem& solved);
 /// TemplateSet::render).
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates);
 
+/// The problem as handed out (templates/problem_sheet.mustache): title, the givens the spec states, and each
+/// part's question, with no answer or derived value. `student` names whose numbers these are ("" for none).
+Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                           const std::string& student);
+
 /// Mustache leaves blank lines where a false section or a partial stood: strips trailing spaces, keeps at most
 /// one blank line in a row, and ends with exactly one newline, so templates can be laid out for reading.
 std::string tidy_markdown(const std::string& text);

@@ -1,0 +1,159 @@
+#include <generate/moodle.hpp>
+
+#include <grade/feedback.hpp>
+#include <grade/mistakes.hpp>
+#include <render/solution.hpp>
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <map>
+
+namespace headcount::generate {
+
+namespace {
+
+/// Moodle's answer grade options (question/type/edit_question_form.php), in percent.
+constexpr std::array<double, 21> k_fractions{100,      90, 83.33333, 80, 75, 70,       66.66667, 60, 50, 40, 33.33333,
+                                             30,       25, 20,       16.66667, 14.28571, 12.5,     11.11111, 10, 5, 0};
+
+std::string xml_escape(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string text_element(std::string_view tag, std::string_view markdown, std::string_view indent) {
+    return fmt::format("{0}<{1} format=\"markdown\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag,
+                       xml_escape(markdown));
+}
+
+/// The part's tolerance as Moodle's absolute ± around the answer.
+double absolute_tolerance(const solve::SolvedPart& part) {
+    const auto tolerance = part.part.tolerance.value_or(spec::Tolerance{});
+    const double v = std::abs(static_cast<double>(part.answer));
+    switch (tolerance.kind) {
+    case spec::Tolerance::Kind::relative:
+        return tolerance.relative * v;
+    case spec::Tolerance::Kind::sigfigs:
+        return v == 0 ? 0 : std::pow(10.0, std::floor(std::log10(v)) - tolerance.sigfigs + 1) / 2;
+    case spec::Tolerance::Kind::exact:
+        break;
+    }
+    return 0;
+}
+
+std::string answer_element(double fraction, Count value, double tolerance, std::string_view feedback) {
+    return fmt::format("    <answer fraction=\"{}\" format=\"moodle_auto_format\">\n      <text>{}</text>\n"
+                       "{}      <tolerance>{}</tolerance>\n    </answer>\n",
+                       fraction, value, text_element("feedback", feedback, "      "), tolerance);
+}
+
+/// One problem reduced to one part, so a question shows and solves only that part.
+solve::SolvedProblem only_part(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    solve::SolvedProblem one = solved;
+    one.problem.parts = {part.part};
+    one.parts = {part};
+    return one;
+}
+
+Result<std::string> question(const StudentVariant& variant, const solve::SolvedPart& part,
+                             const render::TemplateSet& templates) {
+    const solve::SolvedProblem one = only_part(*variant.solved, part);
+    auto text = render::markdown_problem_sheet(one, templates, variant.student);
+    if (!text)
+        return text;
+    auto solution = render::markdown_solution(one, templates);
+    if (!solution)
+        return solution;
+
+    std::string answers = answer_element(100, part.answer, absolute_tolerance(part), "Right.");
+    // Mistakes that give the same number share one answer: Moodle stops at the first matching answer.
+    std::map<Count, std::vector<const grade::Mistake*>> by_value;
+    for (const grade::Explanation& e : grade::explanations(variant.solved->problem.given, *part.ask, part.answer))
+        if (e.mistakes.size() == 1)
+            by_value[e.value].push_back(e.mistakes.front());
+    for (const auto& [value, mistakes] : by_value) {
+        grade::Verdict verdict;
+        verdict.answer = std::to_string(value);
+        verdict.expected = part.answer;
+        verdict.points = part.part.points;
+        verdict.status = grade::Status::incorrect;
+        double credit = 0;
+        for (const grade::Mistake* m : mistakes) {
+            verdict.matches.push_back({{m}, value});
+            credit = std::max(credit, grade::credit_for(part.part, *m));
+        }
+        auto feedback = grade::explain(one, one.parts.front(), verdict, templates, false);
+        if (!feedback)
+            return std::unexpected(feedback.error());
+        std::string text;
+        for (const grade::MistakeNote& note : feedback->notes)
+            text += fmt::format("**{}.** {}\n\n", note.title, note.feedback);
+        answers += answer_element(moodle_fraction(100 * credit), value, 0, text);
+    }
+    answers += fmt::format("    <answer fraction=\"0\" format=\"moodle_auto_format\">\n      <text>*</text>\n{}"
+                           "      <tolerance>0</tolerance>\n    </answer>\n",
+                           text_element("feedback",
+                                        "No known mistake gives this number. Recount each projection's weights "
+                                        "and bias, and compare with the worked solution.",
+                                        "      "));
+
+    return fmt::format("  <question type=\"numerical\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
+                       "{}{}    <defaultgrade>{}</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
+                       "{}    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
+                       "    <showunits>3</showunits>\n    <unitsleft>0</unitsleft>\n  </question>\n",
+                       xml_escape(variant.solved->problem.id), xml_escape(part.part.id), xml_escape(variant.student),
+                       text_element("questiontext", *text, "    "), text_element("generalfeedback", *solution, "    "),
+                       part.part.points, answers);
+}
+
+} // namespace
+
+double moodle_fraction(double percent) {
+    for (double allowed : k_fractions)
+        if (allowed <= percent + 1e-9)
+            return allowed;
+    return 0;
+}
+
+Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& variants,
+                                         const render::TemplateSet& templates) {
+    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
+    // Group by problem and part, keeping the order problems and parts were given in.
+    std::vector<std::pair<std::string, std::string>> categories;
+    for (const StudentVariant& v : variants)
+        for (const solve::SolvedPart& part : v.solved->parts)
+            if (std::find(categories.begin(), categories.end(), std::pair{v.solved->problem.id, part.part.id}) ==
+                categories.end())
+                categories.emplace_back(v.solved->problem.id, part.part.id);
+    for (const auto& [problem, part_id] : categories) {
+        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/headcount/{}/{}</text>\n"
+                           "    </category>\n  </question>\n",
+                           xml_escape(problem), xml_escape(part_id));
+        for (const StudentVariant& v : variants) {
+            if (v.solved->problem.id != problem)
+                continue;
+            for (const solve::SolvedPart& part : v.solved->parts) {
+                if (part.part.id != part_id)
+                    continue;
+                auto q = question(v, part, templates);
+                if (!q)
+                    return q;
+                xml += *q;
+            }
+        }
+    }
+    return xml + "</quiz>\n";
+}
+
+} // namespace headcount::generate
