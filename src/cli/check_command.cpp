@@ -2,12 +2,15 @@
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
+#include <generate/roster.hpp>
 #include <grade/feedback.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 
 namespace headcount::cli {
 
@@ -20,6 +23,9 @@ struct CheckOptions {
     std::string format = "text";
     bool reveal = false;
     std::string templates;
+    std::string seed;
+    std::string student;
+    std::string roster;
 };
 
 nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
@@ -52,7 +58,30 @@ Result<int> run_check(const CheckOptions& options) {
         return std::unexpected(solved.error());
     if (solved->size() != 1)
         return std::unexpected(Error{options.spec, 0, 0, "check takes one spec file, not a directory of them"});
-    const solve::SolvedProblem& problem = solved->front();
+    const solve::SolvedProblem* chosen = &solved->front();
+    std::optional<VariantTable> variants;
+    if (!options.seed.empty()) {
+        // Without distinct: true a variant depends only on (seed, student, problem), so no roster is needed.
+        std::vector<std::string> roster{options.student};
+        if (!options.roster.empty()) {
+            auto loaded = generate::load_roster(options.roster);
+            if (!loaded)
+                return std::unexpected(loaded.error());
+            roster = std::move(*loaded);
+        } else if (chosen->problem.distinct) {
+            return std::unexpected(Error{options.spec, 0, 0, "this problem gives every student distinct numbers, "
+                                                             "which depend on the whole class: pass --roster too"});
+        }
+        if (std::find(roster.begin(), roster.end(), options.student) == roster.end())
+            return std::unexpected(Error{options.roster, 0, 0,
+                                         fmt::format("student '{}' is not on the roster", options.student)});
+        auto table = class_variants(*solved, roster, options.seed);
+        if (!table)
+            return std::unexpected(table.error());
+        variants = std::move(*table);
+        chosen = &variants->at(chosen->problem.id).at(options.student);
+    }
+    const solve::SolvedProblem& problem = *chosen;
     auto part = find_part(problem, options.part);
     if (!part)
         return std::unexpected(part.error());
@@ -81,6 +110,12 @@ Command add_check_command(CLI::App& app) {
     check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 1,050,624, 4*512*513, 1.05M")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+    auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");
+    auto* student = check->add_option("--student", options->student, "Check against your own variant: your id");
+    check->add_option("--roster", options->roster, "The class roster (needed for problems with distinct: true)")
+        ->needs(seed);
+    seed->needs(student);
+    student->needs(seed);
     check->add_flag("--reveal", options->reveal, "Also show the expected value");
     check->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     check->footer("Exit status: 0 correct, 1 not correct (including rounded or unreadable answers), 2 bad input or "

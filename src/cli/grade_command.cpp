@@ -2,6 +2,7 @@
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
+#include <generate/roster.hpp>
 #include <grade/class_reports.hpp>
 #include <util/files.hpp>
 
@@ -9,6 +10,7 @@
 
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace headcount::cli {
@@ -25,6 +27,8 @@ struct GradeOptions {
     std::string format = "class";
     bool reveal = false;
     std::string templates;
+    std::string seed;
+    std::string roster;
 };
 
 Result<std::string> read_submissions(const std::string& path) {
@@ -93,7 +97,17 @@ Result<int> run_grade(const GradeOptions& options) {
     auto table = parse_csv(*text, options.submissions);
     if (!table)
         return std::unexpected(table.error());
-    auto results = grade::grade_class(*problems, *table, options.submissions);
+    std::optional<VariantTable> variants;
+    if (!options.seed.empty()) {
+        auto roster = generate::load_roster(options.roster);
+        if (!roster)
+            return std::unexpected(roster.error());
+        auto table_of_variants = class_variants(*problems, *roster, options.seed);
+        if (!table_of_variants)
+            return std::unexpected(table_of_variants.error());
+        variants = std::move(*table_of_variants);
+    }
+    auto results = grade::grade_class(*problems, *table, options.submissions, variants ? &*variants : nullptr);
     if (!results)
         return std::unexpected(results.error());
 
@@ -130,6 +144,11 @@ Command add_grade_command(CLI::App& app) {
     grade->add_option("--format", options->format,
                       "class (default): files for the whole class; gradescope: one student's results.json")
         ->check(CLI::IsMember({"class", "gradescope"}));
+    auto* seed = grade->add_option("--seed", options->seed,
+                                   "Grade each student against their own variant from `headcount generate --seed`");
+    auto* roster = grade->add_option("--roster", options->roster, "The roster the variants were generated for");
+    seed->needs(roster);
+    roster->needs(seed);
     grade->add_flag("--reveal", options->reveal, "State the expected values in the feedback");
     grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "

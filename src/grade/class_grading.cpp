@@ -49,7 +49,7 @@ std::size_t ClassResults::count(RowOutcome outcome) const {
 }
 
 Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& problems, const CsvTable& submissions,
-                                 const std::string& file) {
+                                 const std::string& file, const StudentVariants* variants) {
     std::array<std::size_t, 4> column{};
     for (std::size_t i = 0; i < k_columns.size(); ++i) {
         const auto found = submissions.column(k_columns[i]);
@@ -87,10 +87,19 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
         } else {
             const auto it = std::find_if(problems.begin(), problems.end(),
                                          [&](const auto& p) { return p.problem.id == row.problem; });
-            if (it == problems.end())
+            if (it == problems.end()) {
                 row.reason = fmt::format("unknown problem '{}'{}", shown(row.problem), did_you_mean(row.problem, problem_ids));
-            else
+            } else if (!variants) {
                 problem = &*it;
+            } else {
+                const auto& of_problem = variants->at(row.problem);
+                const auto mine = of_problem.find(row.student);
+                if (mine == of_problem.end())
+                    row.reason = fmt::format("student '{}' is not on the roster, so their numbers are unknown",
+                                             row.student);
+                else
+                    problem = &mine->second;
+            }
         }
         if (problem) {
             const auto part = std::find_if(problem->parts.begin(), problem->parts.end(),
@@ -124,6 +133,7 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
         if (row.outcome == RowOutcome::graded)
             row.verdict = grade_answer(*row.solved, *row.solved_part, row.answer);
     results.students.assign(students.begin(), students.end());
+    results.per_student_variants = variants != nullptr;
     return results;
 }
 

@@ -32,6 +32,7 @@ struct GradedRow {
 struct ClassResults {
     std::vector<GradedRow> rows;
     std::vector<std::string> students;
+    bool per_student_variants = false; ///< graded against seeded variants: right answers differ by student
     /// The graded row of (student, problem, part), or nullptr when the student did not answer it.
     [[nodiscard]] const GradedRow* find(const std::string& student, const std::string& problem,
                                         const std::string& part) const;
@@ -42,9 +43,13 @@ struct ClassResults {
     std::map<std::tuple<std::string, std::string, std::string>, std::size_t> graded_index;
 };
 
-/// Grades `submissions` (columns student, problem, part, answer; others ignored) against `problems`.
-/// Fails only when a required column is missing from the header.
+/// Each student's own variant of each problem: problem id -> student id -> solved variant.
+using StudentVariants = std::map<std::string, std::map<std::string, solve::SolvedProblem>>;
+
+/// Grades `submissions` (columns student, problem, part, answer; others ignored) against `problems`, or, when
+/// `variants` is given, against each student's own variant (a student without one is rejected: their numbers
+/// are unknown). Fails only when a required column is missing from the header.
 Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& problems, const CsvTable& submissions,
-                                 const std::string& file);
+                                 const std::string& file, const StudentVariants* variants = nullptr);
 
 } // namespace headcount::grade

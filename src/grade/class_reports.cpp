@@ -223,6 +223,7 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                                       {"last", i + 1 == values.size() || i + 1 == 5}});
             part_views.push_back(View{
                 {"problem", p.problem.id}, {"id", part.part.id}, {"ask", std::string(part.ask->id)},
+                {"per_student", results.per_student_variants},
                 {"points", points_text(part.part.points)}, {"expected", with_thousands(part.answer)},
                 {"unit", std::string(part.ask->unit)}, {"answered", std::to_string(answered)},
                 {"students", std::to_string(students)}, {"correct", std::to_string(correct)},

@@ -1,0 +1,161 @@
+// End-to-end tests of `headcount generate` and of checking and grading against seeded variants.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+using headcount::testing::fresh_temp_dir;
+using headcount::testing::read_text;
+using headcount::testing::run_headcount;
+using headcount::testing::source_dir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> k_class{"alice", "bob", "chen", "dana", "eve"}; // tests/class/roster.csv
+
+std::vector<std::string> generate_args(const std::string& out, const std::string& seed = "fall-2026") {
+    return {"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed", seed,
+            "--out", out};
+}
+
+/// The value in a problem sheet's givens table for the row whose symbol is `symbol`.
+std::string sheet_value(const std::string& sheet, const std::string& symbol) {
+    std::smatch m;
+    REQUIRE(std::regex_search(sheet, m, std::regex("\\| " + symbol + " \\| [^|]+ \\| ([^|]+) \\|")));
+    return m[1].str();
+}
+
+} // namespace
+
+TEST_CASE("generate writes a sheet, solutions and key for every student", "[e2e][generate]") {
+    const std::string out = fresh_temp_dir("generate") + "/set";
+    const auto run = run_headcount(generate_args(out));
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.err == "headcount: 1 problem for 5 students; wrote 12 files to " + out + "\n");
+    for (const std::string& student : k_class) {
+        const std::string sheet = read_text(out + "/" + student + "/problems.md");
+        CHECK(sheet.find("with the numbers for " + student) != std::string::npos);
+        CHECK(sheet.find("Answer") == std::string::npos); // questions only
+        CHECK(read_text(out + "/" + student + "/solutions.md").find("**Answer: ") != std::string::npos);
+    }
+    CHECK(read_text(out + "/problems.md").find("| 512 |") != std::string::npos); // the unvaried preview
+}
+
+TEST_CASE("generate is deterministic, and a key answer is what solve gives for the same numbers", "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("generate-twice");
+    REQUIRE(run_headcount(generate_args(dir + "/one")).exit_code == 0);
+    REQUIRE(run_headcount(generate_args(dir + "/two")).exit_code == 0);
+    const std::string key = read_text(dir + "/one/key.csv");
+    CHECK(key == read_text(dir + "/two/key.csv"));
+    CHECK(read_text(dir + "/one/bob/solutions.md") == read_text(dir + "/two/bob/solutions.md"));
+    // The key's reviewed golden copy pins the variants (tests/reproduce_variants.py derives them independently).
+    CHECK(key == read_text(source_dir() + "/tests/golden/generate-key.csv"));
+
+    for (const std::string& student : k_class) {
+        INFO(student);
+        const std::string sheet = read_text(dir + "/one/" + student + "/problems.md");
+        std::string d_model = sheet_value(sheet, "\\$d_\\{model\\}\\$");
+        d_model.erase(std::remove(d_model.begin(), d_model.end(), ','), d_model.end());
+        const std::string h = sheet_value(sheet, "\\$h\\$");
+        const bool bias = sheet_value(sheet, "biases") != "none";
+        const std::string spec = dir + "/" + student + ".yaml";
+        std::ofstream(spec) << "id: week3-mha-params\ntitle: t\ngiven: {d_model: " << d_model << ", h: " << h
+                            << ", bias: " << (bias ? "true" : "false")
+                            << "}\nparts: [{id: a, ask: qkv_params}, {id: b, ask: total_params}]\n";
+        const auto solved = run_headcount({"solve", spec, "--format", "json"});
+        REQUIRE(solved.exit_code == 0);
+        const auto json = nlohmann::json::parse(solved.out);
+        for (const auto& part : json["parts"]) {
+            const std::string row = student + ",week3-mha-params," + part["id"].get<std::string>() + "," +
+                                    std::to_string(part["answer"].get<long long>()) + ",parameters\n";
+            CHECK(key.find(row) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("generate --format moodle-xml writes one bank", "[e2e][generate]") {
+    const std::string out = fresh_temp_dir("moodle") + "/bank";
+    auto args = generate_args(out);
+    args.insert(args.end(), {"--format", "moodle-xml"});
+    REQUIRE(run_headcount(args).exit_code == 0);
+    const std::string xml = read_text(out + "/questions.xml");
+    CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"));
+    CHECK(std::count(xml.begin(), xml.end(), '\n') > 100);
+    // 5 students x 2 parts (structure is checked by tests/check_moodle_xml.py).
+    std::size_t questions = 0;
+    for (std::size_t at = xml.find("type=\"numerical\""); at != std::string::npos; at = xml.find("type=\"numerical\"", at + 1))
+        ++questions;
+    CHECK(questions == 10);
+}
+
+TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("generate-errors");
+    std::ofstream(dir + "/roster.csv") << "student\nalice\n../bob\n";
+    auto bad_roster = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", dir + "/roster.csv",
+                                     "--seed", "s", "--out", dir + "/out"});
+    CHECK(bad_roster.exit_code == 2);
+    CHECK(bad_roster.err == dir + "/roster.csv:3: student id '../bob' contains '/', which cannot be in a file name\n");
+    CHECK_FALSE(fs::exists(dir + "/out"));
+
+    std::ofstream(dir + "/none.yaml") << "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [3, 5, 7]}\n"
+                                         "parts: [{id: a, ask: d_k}]\n";
+    auto none = run_headcount({"generate", dir + "/none.yaml", "--roster", "tests/class/roster.csv", "--seed", "s",
+                               "--out", dir + "/out"});
+    CHECK(none.exit_code == 2);
+    CHECK(none.err == dir + "/none.yaml: none of the 3 combinations in vary is a valid problem (for example, h must "
+                            "divide d_model when d_k and d_v are not given)\n");
+
+    std::ofstream(dir + "/few.yaml") << "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [4, 8]}\n"
+                                        "distinct: true\nparts: [{id: a, ask: d_k}]\n";
+    auto few = run_headcount({"generate", dir + "/few.yaml", "--roster", "tests/class/roster.csv", "--seed", "s",
+                              "--out", dir + "/out"});
+    CHECK(few.exit_code == 2);
+    CHECK(few.err == dir + "/few.yaml: distinct: true needs a variant per student, but vary admits only 2 valid "
+                           "variants for 5 students\n");
+}
+
+TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("seeded");
+    REQUIRE(run_headcount(generate_args(dir + "/set")).exit_code == 0);
+    const std::string key = read_text(dir + "/set/key.csv");
+    // Every key row, answered right, plus a student who is not on the roster.
+    std::string submissions = "student,problem,part,answer\n";
+    std::istringstream rows(key);
+    std::string line;
+    std::getline(rows, line);
+    std::string bob_b;
+    while (std::getline(rows, line)) {
+        submissions += line.substr(0, line.rfind(',')) + "\n";
+        if (line.starts_with("bob,week3-mha-params,b,"))
+            bob_b = line.substr(23, line.rfind(',') - 23);
+    }
+    submissions += "zed,week3-mha-params,a,1\n";
+    std::ofstream(dir + "/answers.csv") << submissions;
+
+    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2026", "--student", "bob",
+                         "--part", "b", "--answer", bob_b})
+              .exit_code == 0);
+    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2027", "--student", "bob",
+                         "--part", "b", "--answer", bob_b})
+              .exit_code != 2);
+
+    const auto graded = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                       dir + "/answers.csv", "--out", dir + "/graded", "--seed", "fall-2026",
+                                       "--roster", "tests/class/roster.csv"});
+    REQUIRE(graded.exit_code == 0);
+    const std::string gradebook = read_text(dir + "/graded/gradebook.csv");
+    for (const std::string& student : k_class)
+        CHECK(gradebook.find("\n" + student + ",2,3,5,5\n") != std::string::npos);
+    CHECK(read_text(dir + "/graded/results.jsonl")
+              .find("\"reason\":\"student 'zed' is not on the roster, so their numbers are unknown\"") !=
+          std::string::npos);
+    CHECK(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/answers.csv", "--out",
+                         dir + "/x", "--seed", "fall-2026"})
+              .exit_code == 2); // --seed needs --roster
+}
