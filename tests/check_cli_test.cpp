@@ -35,6 +35,16 @@ TEST_CASE("check names the mistake and explains it with the problem's numbers", 
     CHECK(revealed.out.find("Expected: 1,050,624 parameters") != std::string::npos);
 }
 
+TEST_CASE("near misses and dimension parts get hints that fit them", "[e2e][check]") {
+    // 1,050,623 is one short of 1,050,624: 0.0001% away.
+    const auto one_off = run_headcount({"check", k_week3, "--part", "b", "--answer", "1050623"});
+    CHECK(one_off.out.find("It is less than 0.1% away from the right value") != std::string::npos);
+    // d_k = 4096 / 32 = 128 in mha-gqa; 32 matches no mistake and is no rounding of 128.
+    const auto d_k = run_headcount({"check", "problems/mha-gqa.yaml", "--part", "a", "--answer", "32"});
+    CHECK(d_k.out.find("Check how the model width is shared among the heads.") != std::string::npos);
+    CHECK(d_k.out.find("rounded") == std::string::npos);
+}
+
 TEST_CASE("check --format json has the documented fields", "[e2e][check]") {
     const auto run = run_headcount({"check", k_week3, "--part", "a", "--answer", "3 * 262,144", "--format", "json"});
     CHECK(run.exit_code == 1);

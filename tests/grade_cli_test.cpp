@@ -35,7 +35,8 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
     // The file has 24 records after its header (one spans two lines): 14 graded, 1 superseded (eve's first
     // answer), 8 rejected: two unsafe ids, a Windows device name, an unknown problem, an unknown part, a stray
     // quote, a short row and invalid UTF-8.
-    CHECK(run.err == "headcount: 23 rows in: 14 graded, 8 rejected, 1 superseded; 9 students; wrote " + out + "\n");
+    // 10 students: the 9 with graded answers and hana, whose two rows name an unknown problem and part.
+    CHECK(run.err == "headcount: 23 rows in: 14 graded, 8 rejected, 1 superseded; 10 students; wrote " + out + "\n");
 
     const auto rows = jsonl(read_text(out + "/results.jsonl"));
     REQUIRE(rows.size() == 23);
@@ -59,15 +60,22 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
 
     // Ids that would escape the folder never became files.
     CHECK(fs::exists(out + "/feedback/alice.md"));
-    CHECK(std::distance(fs::directory_iterator(out + "/feedback"), fs::directory_iterator()) == 9);
-    CHECK_FALSE(fs::exists(fs::path(out).parent_path().parent_path() / "etc"));
+    CHECK(std::distance(fs::directory_iterator(out + "/feedback"), fs::directory_iterator()) == 10);
+    // The id ../../etc/passwd would have written OUT/feedback/../../etc/passwd.md, i.e. beside OUT.
+    CHECK_FALSE(fs::exists(fs::path(out).parent_path() / "etc"));
 
     const std::string report = read_text(out + "/report.md");
     CHECK(report.find("| `missing_biases`: The bias vectors were left out | 1 | 20.0% |") != std::string::npos);
-    CHECK(report.find("Answered by 9 of 9 students: 2 correct (22.2%), 1 rounded, 5 wrong, 1 unreadable.") !=
+    CHECK(report.find("Answered by 9 of 10 students: 2 correct (22.2%), 1 rounded, 5 wrong, 1 unreadable.") !=
           std::string::npos);
     CHECK(report.find("| 25 | student id 'CON' is the Windows device name CON |") != std::string::npos);
 
+    CHECK(gradebook.find("\nhana,0,0,0,5\n") != std::string::npos);
+    CHECK(read_text(out + "/feedback/hana.md").find("- line 17: unknown problem 'week3-mha-param' (did you mean "
+                                                    "'week3-mha-params'?)") != std::string::npos);
+    // kim's answer spans two lines in the CSV; in her feedback it stays one line inside a code span, so typed
+    // text cannot add lines (a fake verdict or total) to the file.
+    CHECK(read_text(out + "/feedback/kim.md").find("Your answer: `1,050,624 with a newline`\n") != std::string::npos);
     const std::string bob = read_text(out + "/feedback/bob.md");
     CHECK(bob.find("Your answer is 2,048 short. It matches a known mistake:") != std::string::npos);
 }

@@ -100,6 +100,7 @@ std::expected<ParsedAnswer, std::string> AnswerParser::finish(const Value& value
     if (r.den == 1)
         out.integer = static_cast<Count>(r.num);
     out.value = to_double(r);
+    out.literal = value.precision.has_value();
     if (value.precision && (value.precision->scaled || value.precision->has_point)) {
         out.significant_figures = value.precision->significant;
         out.resolution = value.precision->step;

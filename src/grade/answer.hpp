@@ -30,6 +30,7 @@ struct ParsedAnswer {
     /// significant_figures is 0. Lets a grader accept exactly the values that round to what was written.
     double resolution = 0;
     /// The student marked it as approximate: ≈ ≃ ~ or about, approx, approximately, roughly, around.
+    bool literal = false;         ///< a single number as written (1,050,000; 1.05M), not the result of arithmetic
     bool approximate = false;
     /// The unit as typed, normalised: "", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB".
     std::string unit;

@@ -23,6 +23,13 @@ std::string shown(std::string_view text) {
     return text.size() > 60 ? out + "…" : out;
 }
 
+std::string trimmed(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
 } // namespace
 
 std::string_view outcome_name(RowOutcome outcome) {
@@ -73,7 +80,9 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
         auto field = [&](std::size_t i) {
             return column[i] < record.fields.size() ? record.fields[column[i]] : std::string();
         };
-        row.student = field(0), row.problem = field(1), row.part = field(2), row.answer = field(3);
+        // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id.
+        row.student = trimmed(field(0)), row.problem = trimmed(field(1)), row.part = trimmed(field(2));
+        row.answer = field(3);
         const std::size_t needed = *std::max_element(column.begin(), column.end()) + 1;
 
         const solve::SolvedProblem* problem = nullptr;
@@ -85,6 +94,8 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
         } else if (const auto problem_with_id = student_id_problem(row.student)) {
             row.reason = fmt::format("student id '{}' {}", shown(row.student), *problem_with_id);
         } else {
+            // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
+            students.insert(row.student);
             const auto it = std::find_if(problems.begin(), problems.end(),
                                          [&](const auto& p) { return p.problem.id == row.problem; });
             if (it == problems.end()) {

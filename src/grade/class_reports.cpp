@@ -48,6 +48,22 @@ std::string table_cell(std::string_view text) {
     return out;
 }
 
+/// A histogram bar: one mark per student in small classes, scaled to at most 40 marks in large ones.
+std::size_t bar_length(std::size_t count, std::size_t students) {
+    if (students <= 40)
+        return count;
+    return (count * 40 + students - 1) / students;
+}
+
+/// The student's rows that were not graded, with why: shown to them so nothing they sent goes unexplained.
+View rejected_rows_of(const ClassResults& results, const std::string& student) {
+    View rows = View::array();
+    for (const GradedRow& row : results.rows)
+        if (row.outcome == RowOutcome::rejected && row.student == student)
+            rows.push_back(View{{"line", std::to_string(row.line)}, {"reason", row.reason}});
+    return rows;
+}
+
 std::string percent(std::size_t count, std::size_t of) {
     return of == 0 ? "0.0%" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(count) / static_cast<double>(of));
 }
@@ -56,7 +72,11 @@ std::string percent(std::size_t count, std::size_t of) {
 Result<View> part_view(const ClassResults& results, const solve::SolvedProblem& problem,
                        const solve::SolvedPart& part, const std::string& student,
                        const render::TemplateSet& templates, bool reveal) {
-    View view{{"id", part.part.id}, {"points", points_text(part.part.points)}, {"answered", false}, {"feedback", ""}};
+    View view{{"id", part.part.id},
+              {"points", points_text(part.part.points)},
+              {"one_point", part.part.points == 1.0},
+              {"answered", false},
+              {"feedback", ""}};
     if (const GradedRow* row = results.find(student, problem.problem.id, part.part.id)) {
         auto feedback = explain(problem, part, row->verdict, templates, reveal);
         if (!feedback)
@@ -106,12 +126,8 @@ std::string results_jsonl(const ClassResults& results) {
             line["score"] = row.verdict.score;
             line["points"] = row.verdict.points;
             nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-            for (const Explanation& e : row.verdict.matches)
-                for (const Mistake* m : e.mistakes)
-                    if (std::find(ids.begin(), ids.end(), m->id) == ids.end())
-                        ids.push_back(m->id);
-            if (row.verdict.status == Status::rounded)
-                ids.push_back(k_rounded);
+            for (const Mistake* m : named_mistakes(row.verdict))
+                ids.push_back(m->id);
             line["mistakes"] = ids;
             if (row.verdict.status == Status::unreadable)
                 line["reason"] = row.verdict.unreadable_reason;
@@ -137,8 +153,11 @@ Result<std::string> student_feedback(const ClassResults& results, const std::vec
         }
         problem_views.push_back(View{{"id", p.problem.id}, {"title", p.problem.title}, {"parts", parts}});
     }
+    const View rejected = rejected_rows_of(results, student);
     const View view{{"student", student},
                     {"problems", problem_views},
+                    {"rejected", rejected},
+                    {"has_rejected", !rejected.empty()},
                     {"total", points_text(student_total(results, problems, student))},
                     {"max", points_text(max_points(problems))}};
     auto text = templates.render("student_feedback", view);
@@ -167,7 +186,7 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
         buckets.push_back(View{{"range", range},
                                {"students", std::to_string(in_bucket)},
                                {"share", percent(static_cast<std::size_t>(in_bucket), students)},
-                               {"bar", std::string(static_cast<std::size_t>(in_bucket), '#')}});
+                               {"bar", std::string(bar_length(static_cast<std::size_t>(in_bucket), students), '#')}});
     }
     double sum = 0;
     for (double t : totals)
@@ -192,14 +211,8 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                 rounded += v.status == Status::rounded;
                 incorrect += v.status == Status::incorrect;
                 unreadable += v.status == Status::unreadable;
-                if (v.status == Status::rounded)
-                    ++by_mistake[std::string(k_rounded)];
-                std::set<std::string> ids;
-                for (const Explanation& e : v.matches)
-                    for (const Mistake* m : e.mistakes)
-                        ids.insert(std::string(m->id));
-                for (const std::string& id : ids)
-                    ++by_mistake[id];
+                for (const Mistake* m : named_mistakes(v))
+                    ++by_mistake[std::string(m->id)];
                 if (v.status == Status::incorrect && v.matches.empty()) {
                     ++unexplained;
                     ++unexplained_values[v.parsed->integer ? with_thousands(*v.parsed->integer)
@@ -224,7 +237,8 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
             part_views.push_back(View{
                 {"problem", p.problem.id}, {"id", part.part.id}, {"ask", std::string(part.ask->id)},
                 {"per_student", results.per_student_variants},
-                {"points", points_text(part.part.points)}, {"expected", with_thousands(part.answer)},
+                {"points", points_text(part.part.points)}, {"one_point", part.part.points == 1.0},
+                {"expected", with_thousands(part.answer)},
                 {"unit", std::string(part.ask->unit)}, {"answered", std::to_string(answered)},
                 {"students", std::to_string(students)}, {"correct", std::to_string(correct)},
                 {"correct_share", percent(correct, answered)}, {"rounded", std::to_string(rounded)},
@@ -289,7 +303,13 @@ Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
                              {"visibility", "visible"}});
         }
     }
+    std::string output;
+    for (const auto& row : rejected_rows_of(results, student))
+        output += fmt::format("- line {}: {}\n", row["line"].get<std::string>(), row["reason"].get<std::string>());
+    if (!output.empty())
+        output = "Some rows of your submission could not be graded:\n\n" + output;
     return nlohmann::ordered_json{{"score", student_total(results, problems, student)},
+                                  {"output", output},
                                   {"output_format", "md"},
                                   {"visibility", "visible"},
                                   {"tests", tests}};

@@ -14,18 +14,6 @@ namespace {
 
 using render::View;
 
-/// The mistakes named by a verdict, each once: `rounded` alone, or those of every matching explanation.
-std::vector<const Mistake*> named_mistakes(const Verdict& verdict) {
-    std::vector<const Mistake*> out;
-    if (verdict.status == Status::rounded)
-        out.push_back(find_mistake(k_rounded));
-    for (const Explanation& e : verdict.matches)
-        for (const Mistake* m : e.mistakes)
-            if (std::find(out.begin(), out.end(), m) == out.end())
-                out.push_back(m);
-    return out;
-}
-
 /// What the mistake alone does to this part's count: its value and how far that is from the right one.
 View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Mistake& mistake) {
     auto alone = solve::solve_mha(solved.problem.given, mistake.recipe);
@@ -49,6 +37,22 @@ View explanation_lines(const Verdict& verdict) {
     return lines;
 }
 
+/// The answer as typed, safe inside a Markdown code span: one line, no backticks or control characters, at most
+/// 120 bytes cut at a character boundary. Untrusted text must not be able to add lines to a feedback file.
+std::string shown_answer(std::string_view answer) {
+    if (!is_valid_utf8(answer))
+        return "(not valid UTF-8)";
+    std::string out;
+    for (char c : answer) {
+        if (out.size() >= 120 && (static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+            out += "…";
+            break;
+        }
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : (c == '`' ? '\'' : c);
+    }
+    return out;
+}
+
 std::string typed_value(const ParsedAnswer& parsed) {
     if (parsed.integer)
         return with_thousands(*parsed.integer);
@@ -64,7 +68,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
     Feedback feedback;
     View base = render::problem_view(solved);
     base["part"] = View{{"id", part.part.id}, {"ask", std::string(part.ask->id)}, {"unit", std::string(part.ask->unit)}};
-    base["student"] = View{{"answer", verdict.answer}};
+    base["student"] = View{{"answer", shown_answer(verdict.answer)}};
     // The projections this part counts, so an explanation lists only what the student was asked about.
     View counted = View::array();
     for (const View& projection : base["projections"])
@@ -87,10 +91,8 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         mistakes.push_back(View{{"id", mistake->id}, {"title", mistake->title}, {"feedback", line}});
     }
 
-    // The gap the student sees: to the mistake's exact value when one explains the answer, else to the typed value.
-    double shown = verdict.parsed ? verdict.parsed->value : 0;
-    if (!verdict.matches.empty())
-        shown = static_cast<double>(verdict.matches.front().value);
+    // The gap is always from what the student typed, so it adds up with their own number.
+    const double shown = verdict.parsed ? verdict.parsed->value : 0;
     const double gap = std::abs(shown - static_cast<double>(verdict.expected));
     const bool explained = verdict.status == Status::rounded || !verdict.matches.empty();
 
@@ -98,7 +100,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
     view.erase("student");
     view.update(View{
         {"problem", solved.problem.id},
-        {"answer", verdict.answer},
+        {"answer", shown_answer(verdict.answer)},
         {"has_value", verdict.parsed && typed_value(*verdict.parsed) != verdict.answer},
         {"value", verdict.parsed ? typed_value(*verdict.parsed) : std::string()},
         {"status", std::string(status_name(verdict.status))},
@@ -125,7 +127,10 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
         {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
         {"near_miss", verdict.near_miss.has_value()},
-        {"near_miss_percent", fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
+        {"near_miss_percent", std::abs(verdict.near_miss.value_or(0)) < 0.001
+                                  ? std::string("less than 0.1%")
+                                  : fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
+        {"counts_parameters", part.ask->unit == "parameters"},
         {"mistakes", mistakes},
         {"explanations", explanation_lines(verdict)},
     });

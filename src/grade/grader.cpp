@@ -8,11 +8,12 @@ namespace headcount::grade {
 namespace {
 
 /// How finely the student wrote the number: the place value of the last digit they meant, 0 when exact.
-/// "1.05M" -> 10,000; a plain "1,050,000" -> 10,000 too, since its trailing zeros look like rounding.
+/// "1.05M" -> 10,000; a plain "1,050,000" -> 10,000 too, since its trailing zeros look like rounding; but the
+/// result of arithmetic ("4*1000^2") is exact, whatever its zeros.
 double resolution_of(const ParsedAnswer& answer) {
     if (answer.significant_figures > 0)
         return answer.resolution;
-    if (!answer.integer || *answer.integer == 0)
+    if (!answer.literal || !answer.integer || *answer.integer == 0)
         return 0;
     double place = 1;
     for (Count v = *answer.integer; v % 10 == 0; v /= 10)
@@ -39,10 +40,13 @@ bool within_tolerance(const ParsedAnswer& answer, Count value, const spec::Toler
     return false;
 }
 
-/// Whether `answer` is `value` written to the student's own precision (1.05M for 1,050,624).
+/// Whether `answer` is `value` written to the student's own precision (1.05M for 1,050,624). Rounding that
+/// coarse steps of more than 1% of the value cannot tell (1M for 1,050,624, or 100 for d_k = 128) is not
+/// counted: that is three significant figures or more.
 bool rounds_to(const ParsedAnswer& answer, Count value) {
     const double resolution = resolution_of(answer);
-    return resolution > 0 && std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
+    const double v = std::abs(static_cast<double>(value));
+    return resolution > 0 && resolution <= v / 100 && std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
 }
 
 } // namespace
@@ -59,6 +63,17 @@ std::string_view status_name(Status status) {
         return "unreadable";
     }
     return "unreadable";
+}
+
+std::vector<const Mistake*> named_mistakes(const Verdict& verdict) {
+    std::vector<const Mistake*> out;
+    if (verdict.status == Status::rounded)
+        out.push_back(find_mistake(k_rounded));
+    for (const Explanation& e : verdict.matches)
+        for (const Mistake* m : e.mistakes)
+            if (std::find(out.begin(), out.end(), m) == out.end())
+                out.push_back(m);
+    return out;
 }
 
 double credit_for(const spec::Part& part, const Mistake& mistake) {
@@ -86,14 +101,17 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
         verdict.score = verdict.points;
         return verdict;
     }
-    if (tolerance.kind == spec::Tolerance::Kind::exact && rounds_to(*parsed, part.answer)) {
+    const auto candidates = explanations(solved.problem.given, *part.ask, part.answer);
+    const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), [&](const Explanation& e) {
+        return parsed->integer && *parsed->integer == e.value;
+    });
+    if (tolerance.kind == spec::Tolerance::Kind::exact && !is_a_mistake && rounds_to(*parsed, part.answer)) {
         verdict.status = Status::rounded;
         verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
         return verdict;
     }
 
     verdict.status = Status::incorrect;
-    const auto candidates = explanations(solved.problem.given, *part.ask, part.answer);
     for (const Explanation& e : candidates)
         if (within_tolerance(*parsed, e.value, tolerance) || rounds_to(*parsed, e.value))
             verdict.matches.push_back(e);

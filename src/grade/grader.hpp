@@ -33,6 +33,10 @@ struct Verdict {
 /// "unreadable" with a reason. Partial credit comes from the part's `credit:` or the catalogue's default.
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer);
 
+/// The mistakes a verdict names, each once: `rounded` for a rounded answer, else those of every matching
+/// explanation in the order found. Feedback, results and the report all list them this way.
+std::vector<const Mistake*> named_mistakes(const Verdict& verdict);
+
 /// The fraction of the points a mistake earns in this part (the part's override, else the catalogue's).
 double credit_for(const spec::Part& part, const Mistake& mistake);
 

@@ -39,13 +39,20 @@ TEST_CASE("right answers in every form students type score full points", "[grade
 }
 
 TEST_CASE("a rounded right value is diagnosed, with the policy's partial credit", "[grader]") {
-    for (const char* answer : {"1.05M", "1.05 million", "≈1.05×10^6", "1,050,000", "1.1M"}) {
+    for (const char* answer : {"1.05M", "1.05 million", "≈1.05×10^6", "1,050,000", "1,050,620"}) {
         INFO(answer);
         const auto v = grade_b(answer);
         CHECK(v.status == Status::rounded);
         CHECK(v.score == Approx(1.5)); // default credit 0.5 of 3 points
     }
     CHECK(grade_b("1.05M", {{"rounded", 0.0}}).score == 0);
+    // Rounding coarser than 1% of the value (fewer than three figures) is not credited as rounding: 1.1M and 1M
+    // step by 100,000 and 1,000,000 around 1,050,624.
+    CHECK(grade_b("1.1M").status == Status::incorrect);
+    CHECK(grade_b("1M").status == Status::incorrect);
+    CHECK(grade_b("1,000,000").status == Status::incorrect);
+    // Arithmetic is exact whatever its trailing zeros: 4 x 1000^2 is not a rounding of anything.
+    CHECK_FALSE(grade_b("4*1000^2").status == Status::rounded);
     // 1.04M is not 1,050,624 at three figures (that is 1.05M): wrong, and within 5%: a near miss of -1.01%.
     const auto off = grade_b("1.04M");
     CHECK(off.status == Status::incorrect);

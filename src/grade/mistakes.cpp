@@ -27,7 +27,8 @@ const std::array<Mistake, 12> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
-    {"bias_counted_once", "One bias vector was counted for the whole block", with_bias_rule(BiasRule::single_vector)},
+    {"bias_counted_once", "One bias vector was counted for the whole block", with_bias_rule(BiasRule::single_vector),
+     0, true},
     {"heads_times_full_matrices", "Every head was given its own full-size projections (count × h)",
      with(&Recipe::every_head_full)},
     {"single_head_only", "Only one head's slices were counted (the × h is missing)", with(&Recipe::single_head)},
@@ -35,7 +36,7 @@ const std::array<Mistake, 12> k_catalogue{{
     {"output_projection_square", "W_O was taken as d_model × d_model instead of h·d_v × d_model",
      with(&Recipe::o_square)},
     {"bias_formula_per_head", "The biases were counted as h(3·d_k + d_v) + d_model",
-     with_bias_rule(BiasRule::article_per_head)},
+     with_bias_rule(BiasRule::article_per_head), 0, true},
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
     {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h)},
@@ -113,7 +114,7 @@ std::vector<std::string_view> mistake_ids() {
 std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve::Ask& ask, Count right_answer) {
     std::vector<Explanation> singles;
     for (const Mistake& mistake : k_catalogue) {
-        if (mistake.id == k_rounded)
+        if (mistake.id == k_rounded || (mistake.whole_block && ask.projections.size() < 2))
             continue;
         const auto value = value_under(given, ask, mistake.recipe);
         if (value && *value != right_answer)

@@ -16,6 +16,8 @@ struct Mistake {
     std::string_view title; ///< one line, in the student's terms
     solve::Recipe recipe;   ///< how the mistaken count is carried out; default recipe for `rounded`
     double credit = 0;      ///< default fraction of the points; a part's `credit:` overrides it
+    bool whole_block = false; ///< a way of counting the block's biases as a whole: not offered on a part that
+                              ///< asks about one projection, where it would only mean "bias left out"
 };
 
 /// The id of the one mistake that is not a recipe: the right value, rounded.

@@ -136,6 +136,23 @@ TEST_CASE("the article's two wrong formulas are named", "[mistakes]") {
     CHECK(explained_by(k_b, 919'808) == Ids{{"output_projection_square", "bias_formula_per_head"}});
 }
 
+TEST_CASE("whole-block bias mistakes are not offered on one projection's part", "[mistakes]") {
+    // B's V part: 512 x 256 = 131,072 without its bias is missing_biases, not "one vector for the block".
+    CHECK(explained_by(problem(dk_dv(), "v_params"), 131'072) == Ids{{"missing_biases"}});
+}
+
+TEST_CASE("an exact mistake value is a mistake, not a rounding", "[mistakes]") {
+    // d_model 1000, h 10, biases: right 4 x 1000 x 1001 = 4,004,000; without biases 4,000,000, which also
+    // looks like 4,004,000 rounded to 4.00M. The mistake explains it exactly, so it wins.
+    spec::Problem p = problem(mha(1000, 10), "total_params");
+    auto solved = solve::solve_problem(p);
+    REQUIRE(solved.has_value());
+    const auto v = grade_answer(*solved, solved->parts[0], "4,000,000");
+    CHECK(v.status == Status::incorrect);
+    REQUIRE(v.matches.size() == 1);
+    CHECK(v.matches[0].mistakes[0]->id == "missing_biases");
+}
+
 TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
     const std::set<std::string> expected{"missing_output_projection", "missing_biases", "missing_output_bias",
                                          "bias_counted_once", "heads_times_full_matrices", "single_head_only",
