@@ -171,19 +171,24 @@ class CsvReader {
 
     void read_quoted(RawRecord& record, std::string& field, std::size_t number) {
         const Position open = m_field_start;
+        const std::size_t quote = m_pos, line = m_line, line_start = m_line_start;
         ++m_pos;
         for (;;) {
             const std::size_t stop = m_text.find_first_of("\"\r\n", m_pos);
             if (stop == std::string_view::npos) {
-                append(record, field, number, m_text.substr(m_pos));
-                m_pos = m_text.size();
-                // Overrides any earlier problem: it is the one that explains why the rest of the file is
-                // missing.
-                record.problem =
-                    Problem{number, open.line, open.column,
-                            fmt::format("unterminated quoted field starting on line {}; the rest of "
-                                        "the file was read as this one field",
-                                        open.line)};
+                // A quote that never closes would swallow every later row. Instead the record ends with the line
+                // the quote opened on, and reading resumes on the next line: one row is lost, not the file.
+                const std::size_t end = std::min(m_text.find_first_of("\r\n", quote), m_text.size());
+                field.clear();
+                append(record, field, number, m_text.substr(quote + 1, end - quote - 1));
+                m_pos = end;
+                m_line = line;
+                m_line_start = line_start;
+                // Overrides any earlier problem: it is the one that explains the record's odd end.
+                record.problem = Problem{number, open.line, open.column,
+                                         fmt::format("unterminated quoted field starting on line {}; the row was "
+                                                     "read up to the end of that line",
+                                                     open.line)};
                 return;
             }
             append(record, field, number, m_text.substr(m_pos, stop - m_pos));

@@ -38,7 +38,8 @@ struct CsvTable {
     [[nodiscard]] std::optional<std::size_t> column(std::string_view name) const;
 };
 
-/// Parses CSV text (a leading UTF-8 BOM is ignored; LF, CRLF and lone CR all end a line; lines that are empty
+/// Parses CSV text (a quote that never closes ends its record at the end of its line, so later rows survive;
+/// a leading UTF-8 BOM is ignored; LF, CRLF and lone CR all end a line; lines that are empty
 /// or only spaces/tabs are skipped). Fails, with `file` and the header's line:column, only when there is no
 /// header row, the header is malformed, or a column name is empty or repeats another ignoring case; every
 /// later problem is recorded on its record. Fields keep their bytes exactly (no trimming; CRLF inside quotes

@@ -137,14 +137,19 @@ TEST_CASE("columns in messages count characters, not bytes", "[csv]") {
     CHECK(t.records[0].error == "field 2: quote inside an unquoted field (line 2, column 7)");
 }
 
-TEST_CASE("an unterminated quoted field is the rest of the file, as one malformed record", "[csv]") {
+TEST_CASE("an unterminated quoted field ends with its line, and later rows still read", "[csv]") {
+    // A quote that never closes would otherwise make every later row part of one field: a class's worth lost.
     const CsvTable t = parsed("id,answer\nalice,1\nbob,\"7\ncarol,3\ndave,4\n");
-    REQUIRE(t.records.size() == 2);
+    REQUIRE(t.records.size() == 4);
     CHECK(t.records[0].error.empty());
     CHECK(t.records[1].line == 3);
-    CHECK(t.records[1].fields == Fields{"bob", "7\ncarol,3\ndave,4\n"});
-    CHECK(t.records[1].error == "field 2: unterminated quoted field starting on line 3; the rest of the file "
-                                "was read as this one field");
+    CHECK(t.records[1].fields == Fields{"bob", "7"});
+    CHECK(t.records[1].error == "field 2: unterminated quoted field starting on line 3; the row was read up to "
+                                "the end of that line");
+    CHECK(t.records[2].fields == Fields{"carol", "3"});
+    CHECK(t.records[2].line == 4);
+    CHECK(t.records[3].fields == Fields{"dave", "4"});
+    CHECK(t.records[3].error.empty());
 }
 
 TEST_CASE("a field larger than 64 KiB is cut and marks the record", "[csv]") {
