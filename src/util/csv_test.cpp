@@ -185,8 +185,7 @@ TEST_CASE("header errors fail the parse with file:line:column", "[csv]") {
     CHECK(header_error("id,\"answer\"x\n") ==
           "class.csv:1:12: header column 2: text after the closing quote");
     CHECK(header_error("id,\"answer\nalice,1\n") == "class.csv:1:4: header column 2: unterminated quoted "
-                                                    "field starting on line 1; the rest of the file was "
-                                                    "read as this one field");
+                                                    "field starting on line 1; the row was read up to the end of that line");
     CHECK(header_error("id,\xFF\n") == "class.csv:1:4: header column 2: not valid UTF-8");
     CHECK(header_error("id," + std::string(70000, 'a') + "\n") ==
           "class.csv:1:4: header column 2: larger than 64 KiB");
