@@ -136,6 +136,9 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
             bob_b = line.substr(23, line.rfind(',') - 23);
     }
     submissions += "zed,week3-mha-params,a,1\n";
+    // dana resubmits part b without biases. Her variant is d_model 1024, h 16 with biases (key: 4 x 1024 x 1025 =
+    // 4,198,400), so her feedback must speak of her 4 vectors of 1,024, not the week-3 sheet's 512.
+    submissions += "dana,week3-mha-params,b,4*1024^2\n";
     std::ofstream(dir + "/answers.csv") << submissions;
 
     CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2026", "--student", "bob",
@@ -150,8 +153,12 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
                                        "--roster", "tests/class/roster.csv"});
     REQUIRE(graded.exit_code == 0);
     const std::string gradebook = read_text(dir + "/graded/gradebook.csv");
-    for (const std::string& student : k_class)
+    for (const std::string& student : {"alice", "bob", "chen", "eve"})
         CHECK(gradebook.find("\n" + student + ",2,3,5,5\n") != std::string::npos);
+    CHECK(gradebook.find("\ndana,2,0,2,5\n") != std::string::npos);
+    const std::string dana = read_text(dir + "/graded/feedback/dana.md");
+    CHECK(dana.find("Your answer is 4,096 short. It matches a known mistake:") != std::string::npos);
+    CHECK(dana.find("$b_Q$ 1,024; $b_K$ 1,024; $b_V$ 1,024; $b_O$ 1,024; 4,096 in all here.") != std::string::npos);
     CHECK(read_text(dir + "/graded/results.jsonl")
               .find("\"reason\":\"student 'zed' is not on the roster, so their numbers are unknown\"") !=
           std::string::npos);

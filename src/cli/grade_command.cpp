@@ -55,6 +55,7 @@ class_outputs(const grade::ClassResults& results, const std::vector<solve::Solve
     namespace fs = std::filesystem;
     const fs::path out = options.out;
     std::vector<std::pair<fs::path, std::string>> files;
+    grade::FeedbackCache cache;
     if (options.format == "gradescope") {
         if (results.students.size() > 1)
             return std::unexpected(Error{options.submissions, 0, 0,
@@ -62,7 +63,7 @@ class_outputs(const grade::ClassResults& results, const std::vector<solve::Solve
                                                      "has {} students",
                                                      results.students.size())});
         const std::string student = results.students.empty() ? std::string() : results.students.front();
-        auto json = grade::gradescope_results(results, problems, student, templates, options.reveal);
+        auto json = grade::gradescope_results(results, problems, student, templates, options.reveal, cache);
         if (!json)
             return std::unexpected(json.error());
         files.emplace_back(out / "results.json", json->dump(2) + "\n");
@@ -76,7 +77,7 @@ class_outputs(const grade::ClassResults& results, const std::vector<solve::Solve
     files.emplace_back(out / "report.md", *report);
     for (const std::string& student : results.students) {
         // Ids were checked by grade_class (no '/', '..', NUL, reserved names), so this stays in feedback/.
-        auto text = grade::student_feedback(results, problems, student, templates, options.reveal);
+        auto text = grade::student_feedback(results, problems, student, templates, options.reveal, cache);
         if (!text)
             return std::unexpected(text.error());
         files.emplace_back(out / "feedback" / (student + ".md"), *text);

@@ -71,18 +71,19 @@ std::string percent(std::size_t count, std::size_t of) {
 /// The feedback for one part of one student's work: the verdict explained, or "no answer".
 Result<View> part_view(const ClassResults& results, const solve::SolvedProblem& problem,
                        const solve::SolvedPart& part, const std::string& student,
-                       const render::TemplateSet& templates, bool reveal) {
+                       const render::TemplateSet& templates, bool reveal, FeedbackCache& cache) {
     View view{{"id", part.part.id},
               {"points", points_text(part.part.points)},
               {"one_point", part.part.points == 1.0},
               {"answered", false},
               {"feedback", ""}};
     if (const GradedRow* row = results.find(student, problem.problem.id, part.part.id)) {
-        auto feedback = explain(problem, part, row->verdict, templates, reveal);
+        // The row's own variant: with seeded variants it differs from `problem`.
+        auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates, reveal);
         if (!feedback)
             return std::unexpected(feedback.error());
         view["answered"] = true;
-        view["feedback"] = feedback->text;
+        view["feedback"] = (*feedback)->text;
     }
     return view;
 }
@@ -141,12 +142,13 @@ std::string results_jsonl(const ClassResults& results) {
 }
 
 Result<std::string> student_feedback(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                     const std::string& student, const render::TemplateSet& templates, bool reveal) {
+                                     const std::string& student, const render::TemplateSet& templates, bool reveal,
+                                     FeedbackCache& cache) {
     View problem_views = View::array();
     for (const auto& p : problems) {
         View parts = View::array();
         for (const auto& part : p.parts) {
-            auto view = part_view(results, p, part, student, templates, reveal);
+            auto view = part_view(results, p, part, student, templates, reveal, cache);
             if (!view)
                 return std::unexpected(view.error());
             parts.push_back(*view);
@@ -275,7 +277,7 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
 Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
                                                   const std::vector<solve::SolvedProblem>& problems,
                                                   const std::string& student, const render::TemplateSet& templates,
-                                                  bool reveal) {
+                                                  bool reveal, FeedbackCache& cache) {
     nlohmann::ordered_json tests = nlohmann::ordered_json::array();
     int problem_number = 0;
     for (const auto& p : problems) {
@@ -287,10 +289,10 @@ Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
             std::string output = "No answer was submitted for this part.";
             double score = 0;
             if (row) {
-                auto feedback = explain(p, part, row->verdict, templates, reveal);
+                auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates, reveal);
                 if (!feedback)
                     return std::unexpected(feedback.error());
-                output = feedback->text;
+                output = (*feedback)->text;
                 score = row->verdict.score;
             }
             tests.push_back({{"name", fmt::format("{} ({})", p.problem.title, part.part.id)},

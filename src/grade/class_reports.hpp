@@ -3,6 +3,7 @@
 // class report, and Gradescope's results.json. Text only; the CLI writes them.
 
 #include <grade/class_grading.hpp>
+#include <grade/feedback.hpp>
 #include <render/templates.hpp>
 
 #include <nlohmann/json.hpp>
@@ -22,7 +23,8 @@ std::string results_jsonl(const ClassResults& results);
 
 /// One student's feedback (templates/student_feedback.mustache): every part, answered or not, explained.
 Result<std::string> student_feedback(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                     const std::string& student, const render::TemplateSet& templates, bool reveal);
+                                     const std::string& student, const render::TemplateSet& templates, bool reveal,
+                                     FeedbackCache& cache);
 
 /// The class summary (templates/report.mustache): score distribution, and per part the outcomes and the
 /// mistakes by frequency; then the rows that were not graded.
@@ -33,6 +35,6 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
 Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
                                                   const std::vector<solve::SolvedProblem>& problems,
                                                   const std::string& student, const render::TemplateSet& templates,
-                                                  bool reveal);
+                                                  bool reveal, FeedbackCache& cache);
 
 } // namespace headcount::grade

@@ -5,7 +5,9 @@
 #include <grade/grader.hpp>
 #include <render/templates.hpp>
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace headcount::grade {
@@ -27,6 +29,18 @@ struct Feedback {
 /// templates (an instructor's template naming a value that does not exist).
 Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
                          const render::TemplateSet& templates, bool reveal);
+
+/// Feedback already rendered, by (problem variant, part, typed answer, reveal): the verdict depends on nothing
+/// else, and a class repeats the same few numbers, so grading a class renders each distinct answer once.
+class FeedbackCache {
+  public:
+    /// explain(), or the copy made the first time these inputs were seen. The pointer lives as long as the cache.
+    Result<const Feedback*> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                    const Verdict& verdict, const render::TemplateSet& templates, bool reveal);
+
+  private:
+    std::map<std::tuple<const solve::SolvedProblem*, std::string, std::string, bool>, Feedback> m_rendered;
+};
 
 /// "1.5", "3": points and scores as people write them.
 std::string points_text(double points);
