@@ -165,4 +165,12 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
     CHECK(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/answers.csv", "--out",
                          dir + "/x", "--seed", "fall-2026"})
               .exit_code == 2); // --seed needs --roster
+
+    // The same grading from the key alone: each student's numbers are recovered from their key answers.
+    const auto from_key = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                         dir + "/answers.csv", "--out", dir + "/by-key", "--key",
+                                         dir + "/set/key.csv"});
+    REQUIRE(from_key.exit_code == 0);
+    CHECK(read_text(dir + "/by-key/gradebook.csv") == gradebook);
+    CHECK(read_text(dir + "/by-key/feedback/dana.md") == dana);
 }

@@ -2,6 +2,7 @@
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
+#include <generate/key.hpp>
 #include <generate/roster.hpp>
 #include <grade/class_reports.hpp>
 #include <util/files.hpp>
@@ -17,7 +18,7 @@ namespace headcount::cli {
 
 namespace {
 
-/// A class's submissions are small; a file past this is a mistake (a wrong file), not a class.
+/// A class's submissions (or key) are small; a file past this is a mistake (a wrong file), not a class.
 constexpr std::uintmax_t k_max_submissions_bytes = 64u * 1024 * 1024;
 
 struct GradeOptions {
@@ -29,6 +30,7 @@ struct GradeOptions {
     std::string templates;
     std::string seed;
     std::string roster;
+    std::string key;
 };
 
 Result<std::string> read_submissions(const std::string& path) {
@@ -99,7 +101,15 @@ Result<int> run_grade(const GradeOptions& options) {
     if (!table)
         return std::unexpected(table.error());
     std::optional<VariantTable> variants;
-    if (!options.seed.empty()) {
+    if (!options.key.empty()) {
+        auto key_text = read_submissions(options.key);
+        if (!key_text)
+            return std::unexpected(key_text.error());
+        auto from_key = generate::variants_from_key(*problems, *key_text, options.key);
+        if (!from_key)
+            return std::unexpected(from_key.error());
+        variants = std::move(*from_key);
+    } else if (!options.seed.empty()) {
         auto roster = generate::load_roster(options.roster);
         if (!roster)
             return std::unexpected(roster.error());
@@ -150,6 +160,10 @@ Command add_grade_command(CLI::App& app) {
     auto* roster = grade->add_option("--roster", options->roster, "The roster the variants were generated for");
     seed->needs(roster);
     roster->needs(seed);
+    grade->add_option("--key", options->key,
+                      "Grade each student against their row of a key.csv from `headcount generate` (instead of "
+                      "--seed and --roster); their numbers are recovered from the spec's variants")
+        ->excludes(seed);
     grade->add_flag("--reveal", options->reveal, "State the expected values in the feedback");
     grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "

@@ -103,7 +103,9 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
             } else if (!variants) {
                 problem = &*it;
             } else {
-                const auto& of_problem = variants->at(row.problem);
+                static const std::map<std::string, solve::SolvedProblem> k_none;
+                const auto found = variants->find(row.problem);
+                const auto& of_problem = found == variants->end() ? k_none : found->second;
                 const auto mine = of_problem.find(row.student);
                 if (mine == of_problem.end())
                     row.reason = fmt::format("student '{}' is not on the roster, so their numbers are unknown",

@@ -1,0 +1,92 @@
+#include <generate/key.hpp>
+
+#include <generate/variants.hpp>
+#include <util/csv.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace headcount::generate {
+
+namespace {
+
+/// student -> part -> answer, for one problem.
+using KeyAnswers = std::map<std::string, std::map<std::string, Count>>;
+
+bool produces(const solve::SolvedProblem& variant, const std::map<std::string, Count>& answers) {
+    return std::all_of(answers.begin(), answers.end(), [&](const auto& entry) {
+        return std::any_of(variant.parts.begin(), variant.parts.end(),
+                           [&](const solve::SolvedPart& p) { return p.part.id == entry.first && p.answer == entry.second; });
+    });
+}
+
+} // namespace
+
+Result<std::map<std::string, std::map<std::string, solve::SolvedProblem>>>
+variants_from_key(const std::vector<solve::SolvedProblem>& problems, std::string_view key_csv, const std::string& file) {
+    auto table = parse_csv(key_csv, file);
+    if (!table)
+        return std::unexpected(table.error());
+    std::array<std::size_t, 4> column{};
+    constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
+    for (std::size_t i = 0; i < k_columns.size(); ++i) {
+        const auto found = table->column(k_columns[i]);
+        if (!found)
+            return std::unexpected(Error{file, 1, 0, fmt::format("the key's header has no '{}' column", k_columns[i])});
+        column[i] = *found;
+    }
+    std::map<std::string, KeyAnswers> by_problem;
+    for (const CsvRecord& record : table->records) {
+        if (!record.error.empty())
+            return std::unexpected(Error{file, record.line, 0, record.error});
+        if (*std::max_element(column.begin(), column.end()) >= record.fields.size())
+            return std::unexpected(Error{file, record.line, 0, "this row has fewer columns than the header"});
+        const std::string& answer = record.fields[column[3]];
+        Count value = 0;
+        const auto [end, ec] = std::from_chars(answer.data(), answer.data() + answer.size(), value);
+        if (ec != std::errc() || end != answer.data() + answer.size())
+            return std::unexpected(Error{file, record.line, 0, fmt::format("answer '{}' is not a whole number", answer)});
+        by_problem[record.fields[column[1]]][record.fields[column[0]]][record.fields[column[2]]] = value;
+    }
+
+    std::map<std::string, std::map<std::string, solve::SolvedProblem>> out;
+    for (const auto& [problem_id, students] : by_problem) {
+        const auto problem = std::find_if(problems.begin(), problems.end(),
+                                          [&](const auto& p) { return p.problem.id == problem_id; });
+        if (problem == problems.end())
+            return std::unexpected(Error{file, 0, 0, fmt::format("the key names problem '{}', which no spec given has",
+                                                                 problem_id)});
+        std::vector<spec::MhaGivens> candidates{problem->problem.given};
+        if (!problem->problem.vary.empty()) {
+            auto valid = valid_variants(problem->problem);
+            if (!valid)
+                return std::unexpected(valid.error());
+            candidates = std::move(*valid);
+        }
+        std::vector<solve::SolvedProblem> solved;
+        for (const spec::MhaGivens& given : candidates) {
+            spec::Problem variant = problem->problem;
+            variant.given = given;
+            if (auto s = solve::solve_problem(variant))
+                solved.push_back(std::move(*s));
+        }
+        for (const auto& [student, answers] : students) {
+            const auto match = std::find_if(solved.begin(), solved.end(),
+                                            [&](const solve::SolvedProblem& v) { return produces(v, answers); });
+            if (match == solved.end())
+                return std::unexpected(Error{file, 0, 0,
+                                             fmt::format("no variant of '{}' gives {}'s key answers; was the spec "
+                                                         "changed after the key was made?",
+                                                         problem_id, student)});
+            out[problem_id].emplace(student, *match);
+        }
+    }
+    for (const auto& p : problems)
+        out.try_emplace(p.problem.id); // a problem nobody has a key row for: everyone is "not on the roster"
+    return out;
+}
+
+} // namespace headcount::generate
