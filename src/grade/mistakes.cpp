@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 12> k_catalogue{{
+const std::array<Mistake, 14> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -40,19 +40,22 @@ const std::array<Mistake, 12> k_catalogue{{
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
     {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h)},
+    {"missing_bias_kv", "PyTorch's bias_k and bias_v (add_bias_kv) were left out", with(&Recipe::omit_bias_kv)},
+    {"biases_added", "Biases were counted on projections that have none",
+     with_bias_rule(BiasRule::every_projection)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
-enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads };
+enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads, bias_kv };
 
 struct Field {
     bool Recipe::*flag;
     Aspect aspect;
 };
 
-constexpr std::array<Field, 8> k_fields{{
+constexpr std::array<Field, 9> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -61,6 +64,7 @@ constexpr std::array<Field, 8> k_fields{{
     {&Recipe::o_square, Aspect::output_shape},
     {&Recipe::omit_o_bias, Aspect::output_bias},
     {&Recipe::kv_heads_as_h, Aspect::kv_heads},
+    {&Recipe::omit_bias_kv, Aspect::bias_kv},
 }};
 
 /// The two recipes made together, or nullopt when they change the same part of the count. The bias rule is

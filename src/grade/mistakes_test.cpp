@@ -136,6 +136,25 @@ TEST_CASE("the article's two wrong formulas are named", "[mistakes]") {
     CHECK(explained_by(k_b, 919'808) == Ids{{"output_projection_square", "bias_formula_per_head"}});
 }
 
+TEST_CASE("the variants' characteristic mistakes have names", "[mistakes]") {
+    // add_bias_kv, d 512, h 8: right 1,050,624 + 2 x 512 = 1,051,648; forgetting bias_k and bias_v gives 1,050,624.
+    auto with_kv = mha(512, 8);
+    with_kv.add_bias_kv = true;
+    CHECK(explained_by(problem(with_kv, "total_params"), 1'050'624) == Ids{{"missing_bias_kv"}});
+    // ... and on its bias_params part: 4 x 512 + 2 x 512 = 3,072 right, 2,048 without them. That number collides:
+    // leaving out V drops b_V and bias_v (3,072 - 1,024), and the article's 8 x 256 + 512 = 2,560 without b_O.
+    CHECK(explained_by(problem(with_kv, "bias_params"), 2'048) ==
+          Ids{{"missing_bias_kv"}, {"missing_value_projection"}, {"bias_formula_per_head", "missing_output_projection"}});
+    // bias: false, d 512, h 8: right 4 x 512^2 = 1,048,576; with biases anyway 1,050,624.
+    auto no_bias = mha(512, 8);
+    no_bias.bias = {false, false, false, false};
+    CHECK(explained_by(problem(no_bias, "total_params"), 1'050'624) == Ids{{"biases_added"}});
+    // Only b_O turned off: right 1,050,624 - 512 = 1,050,112; all four biases counted gives 1,050,624.
+    auto no_o_bias = mha(512, 8);
+    no_o_bias.bias.o = false;
+    CHECK(explained_by(problem(no_o_bias, "total_params"), 1'050'624) == Ids{{"biases_added"}});
+}
+
 TEST_CASE("whole-block bias mistakes are not offered on one projection's part", "[mistakes]") {
     // B's V part: 512 x 256 = 131,072 without its bias is missing_biases, not "one vector for the block".
     CHECK(explained_by(problem(dk_dv(), "v_params"), 131'072) == Ids{{"missing_biases"}});
@@ -158,7 +177,7 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
                                          "bias_counted_once", "heads_times_full_matrices", "single_head_only",
                                          "output_projection_per_head", "output_projection_square",
                                          "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
-                                         "rounded"};
+                                         "missing_bias_kv", "biases_added", "rounded"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));

@@ -34,6 +34,9 @@ std::array<Count, 4> bias_widths(CheckedArithmetic& math, const MhaSolution& s, 
     case BiasRule::none:
         width = {0, 0, 0, 0};
         break;
+    case BiasRule::every_projection:
+        width = out;
+        break;
     case BiasRule::single_vector:
         // Kept on Q, which no mistake leaves out, so "one vector" survives pairing with a missing W_O or W_V.
         width = {s.d_model, 0, 0, 0};
@@ -78,7 +81,8 @@ Result<MhaSolution> solve_mha(const spec::MhaGivens& given, const Recipe& recipe
                      project(math, 'K', s.kdim, k_width, bias[1], copies),
                      project(math, 'V', s.vdim, v_width, bias[2], recipe.omit_v ? 0 : copies),
                      project(math, 'O', concat_width, s.d_model, bias[3], o_copies)};
-    if (given.add_bias_kv && recipe.bias_rule == BiasRule::per_projection) {
+    if (given.add_bias_kv && !recipe.omit_bias_kv &&
+        (recipe.bias_rule == BiasRule::per_projection || recipe.bias_rule == BiasRule::every_projection)) {
         // bias_k and bias_v are appended to the projected keys and values, so they have their widths.
         s.bias_k = k_width;
         s.bias_v = recipe.omit_v ? 0 : v_width;

@@ -27,6 +27,7 @@ enum class BiasRule {
     per_projection,   ///< each projection with a bias has one vector as wide as its output (correct)
     none,             ///< every bias left out, add_bias_kv's too
     single_vector,    ///< one d_model vector for the whole block
+    every_projection, ///< a bias on every projection, whatever the spec says
     article_per_head, ///< h(3 d_k + d_v) for Q, K, V together plus d_model for O, as a well-read article has it
 };
 
@@ -42,6 +43,7 @@ struct Recipe {
     bool o_per_head = false;          ///< a separate W_O (and b_O) for every head
     bool o_square = false;            ///< W_O taken as d_model x d_model whatever h d_v is
     bool kv_heads_as_h = false;       ///< grouped-query attention ignored: K and V with h heads
+    bool omit_bias_kv = false;        ///< PyTorch's add_bias_kv vectors left out
 
     bool operator==(const Recipe&) const = default;
 };
