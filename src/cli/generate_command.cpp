@@ -25,7 +25,7 @@ struct GenerateOptions {
     std::string templates;
 };
 
-using Files = std::vector<std::pair<std::filesystem::path, std::string>>;
+using Files = OutputFiles;
 
 /// Documents joined as one Markdown file, separated by rules.
 std::string join_documents(const std::vector<std::string>& documents) {
@@ -103,12 +103,8 @@ Result<int> run_generate(const GenerateOptions& options) {
             return std::unexpected(set.error());
         files = std::move(*set);
     }
-    for (const auto& [path, content] : files) {
-        if (auto ok = ensure_directory(path.parent_path()); !ok)
-            return std::unexpected(ok.error());
-        if (auto ok = write_file_atomic(path, content); !ok)
-            return std::unexpected(ok.error());
-    }
+    if (auto ok = write_files(files); !ok)
+        return std::unexpected(ok.error());
     fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} files to {}\n", problems->size(),
                problems->size() == 1 ? "" : "s", roster->size(), files.size(), options.out);
     return k_exit_ok;

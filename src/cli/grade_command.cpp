@@ -125,12 +125,8 @@ Result<int> run_grade(const GradeOptions& options) {
     auto files = class_outputs(*results, *problems, *templates, options);
     if (!files)
         return std::unexpected(files.error());
-    for (const auto& [path, content] : *files) {
-        if (auto ok = ensure_directory(path.parent_path()); !ok)
-            return std::unexpected(ok.error());
-        if (auto ok = write_file_atomic(path, content); !ok)
-            return std::unexpected(ok.error());
-    }
+    if (auto ok = write_files(*files); !ok)
+        return std::unexpected(ok.error());
     fmt::print(stderr, "headcount: {} rows in: {} graded, {} rejected, {} superseded; {} students; wrote {}\n",
                results->rows.size(), results->count(grade::RowOutcome::graded),
                results->count(grade::RowOutcome::rejected), results->count(grade::RowOutcome::superseded),

@@ -51,11 +51,11 @@ Result<int> run_solve(const SolveOptions& options) {
     }
 
     if (!options.out.empty()) {
-        if (auto ok = ensure_directory(options.out); !ok)
-            return std::unexpected(ok.error());
+        OutputFiles files;
         for (const auto& [name, content] : documents)
-            if (auto ok = write_file_atomic(std::filesystem::path(options.out) / name, content); !ok)
-                return std::unexpected(ok.error());
+            files.emplace_back(std::filesystem::path(options.out) / name, content);
+        if (auto ok = write_files(files); !ok)
+            return std::unexpected(ok.error());
         fmt::print(stderr, "headcount: wrote {} file{} to {}\n", documents.size(), documents.size() == 1 ? "" : "s",
                    options.out);
     }

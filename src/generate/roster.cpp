@@ -27,10 +27,8 @@ Result<std::vector<std::string>> parse_roster(std::string_view csv, const std::s
             return std::unexpected(Error{file, record.line, 0, "this row has no student column"});
         const std::string& id = record.fields[*column];
         if (const auto problem = student_id_problem(id)) {
-            std::string shown;
-            for (char c : id.substr(0, 60))
-                shown += static_cast<unsigned char>(c) < 0x20 ? '?' : c;
-            return std::unexpected(Error{file, record.line, 0, fmt::format("student id '{}' {}", shown, *problem)});
+            return std::unexpected(
+                Error{file, record.line, 0, fmt::format("student id '{}' {}", printable(id), *problem)});
         }
         if (!seen.insert(id).second)
             return std::unexpected(Error{file, record.line, 0, fmt::format("student '{}' is listed twice", id)});

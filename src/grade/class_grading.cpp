@@ -15,14 +15,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
 
-/// Untrusted text quoted in a reason: control characters shown as '?', and cut to a readable length.
-std::string shown(std::string_view text) {
-    std::string out;
-    for (char c : text.substr(0, 60))
-        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
-    return text.size() > 60 ? out + "…" : out;
-}
-
 std::string trimmed(const std::string& text) {
     const auto first = text.find_first_not_of(" \t");
     if (first == std::string::npos)
@@ -92,14 +84,14 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
             row.reason = fmt::format("malformed row: {} field{}, the header has {}", record.fields.size(),
                                      record.fields.size() == 1 ? "" : "s", submissions.header.size());
         } else if (const auto problem_with_id = student_id_problem(row.student)) {
-            row.reason = fmt::format("student id '{}' {}", shown(row.student), *problem_with_id);
+            row.reason = fmt::format("student id '{}' {}", printable(row.student), *problem_with_id);
         } else {
             // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
             students.insert(row.student);
             const auto it = std::find_if(problems.begin(), problems.end(),
                                          [&](const auto& p) { return p.problem.id == row.problem; });
             if (it == problems.end()) {
-                row.reason = fmt::format("unknown problem '{}'{}", shown(row.problem), did_you_mean(row.problem, problem_ids));
+                row.reason = fmt::format("unknown problem '{}'{}", printable(row.problem), did_you_mean(row.problem, problem_ids));
             } else if (!variants) {
                 problem = &*it;
             } else {
@@ -121,7 +113,7 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
                 std::vector<std::string_view> part_ids;
                 for (const auto& p : problem->parts)
                     part_ids.push_back(p.part.id);
-                row.reason = fmt::format("problem '{}' has no part '{}'{}", row.problem, shown(row.part),
+                row.reason = fmt::format("problem '{}' has no part '{}'{}", row.problem, printable(row.part),
                                          did_you_mean(row.part, part_ids));
             } else {
                 row.outcome = RowOutcome::graded;

@@ -40,4 +40,14 @@ Result<void> ensure_directory(const std::filesystem::path& dir) {
     return {};
 }
 
+Result<void> write_files(const OutputFiles& files) {
+    for (const auto& [path, content] : files) {
+        if (auto ok = ensure_directory(path.parent_path()); !ok)
+            return ok;
+        if (auto ok = write_file_atomic(path, content); !ok)
+            return ok;
+    }
+    return {};
+}
+
 } // namespace headcount

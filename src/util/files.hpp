@@ -4,7 +4,10 @@
 #include <util/error.hpp>
 
 #include <filesystem>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace headcount {
 
@@ -13,5 +16,11 @@ Result<void> write_file_atomic(const std::filesystem::path& path, std::string_vi
 
 /// Creates `dir` and its parents if missing. Errors name the directory.
 Result<void> ensure_directory(const std::filesystem::path& dir);
+
+/// Output files, path and content, rendered in full before any is written.
+using OutputFiles = std::vector<std::pair<std::filesystem::path, std::string>>;
+
+/// Writes each file atomically, creating its directory first; stops at the first failure.
+Result<void> write_files(const OutputFiles& files);
 
 } // namespace headcount

@@ -105,4 +105,11 @@ std::string neutralise_cell(std::string_view value) {
     return std::string(value);
 }
 
+std::string printable(std::string_view text) {
+    std::string out;
+    for (char c : text.substr(0, 60))
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
+    return text.size() > 60 ? out + "…" : out;
+}
+
 } // namespace headcount
