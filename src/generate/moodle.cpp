@@ -79,7 +79,7 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
     std::string answers = answer_element(100, part.answer, absolute_tolerance(part), "Right.");
     // Mistakes that give the same number share one answer: Moodle stops at the first matching answer.
     std::map<Count, std::vector<const grade::Mistake*>> by_value;
-    for (const grade::Explanation& e : grade::explanations(variant.solved->problem.given, *part.ask, part.answer))
+    for (const grade::Explanation& e : grade::explanations(variant.solved->problem, *part.ask, part.answer))
         if (e.mistakes.size() == 1)
             by_value[e.value].push_back(e.mistakes.front());
     for (const auto& [value, mistakes] : by_value) {

@@ -16,8 +16,7 @@ using render::View;
 
 /// What the mistake alone does to this part's count: its value and how far that is from the right one.
 View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Mistake& mistake) {
-    auto alone = solve::solve_mha(solved.problem.given, mistake.recipe);
-    const Count value = alone ? part.ask->answer(*alone) : part.answer;
+    const Count value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
     const Count gap = value > part.answer ? value - part.answer : part.answer - value;
     return View{{"value", with_thousands(value)},
                 {"effect", with_thousands(gap)},

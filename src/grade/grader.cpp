@@ -101,7 +101,7 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
         verdict.score = verdict.points;
         return verdict;
     }
-    const auto candidates = explanations(solved.problem.given, *part.ask, part.answer);
+    const auto candidates = explanations(solved.problem, *part.ask, part.answer);
     const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), [&](const Explanation& e) {
         return parsed->integer && *parsed->integer == e.value;
     });

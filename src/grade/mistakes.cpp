@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 14> k_catalogue{{
+const std::array<Mistake, 18> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -43,19 +43,24 @@ const std::array<Mistake, 14> k_catalogue{{
     {"missing_bias_kv", "PyTorch's bias_k and bias_v (add_bias_kv) were left out", with(&Recipe::omit_bias_kv)},
     {"biases_added", "Biases were counted on projections that have none",
      with_bias_rule(BiasRule::every_projection)},
+    {"tied_embeddings_counted_twice", "The tied LM head's weight was counted again", with(&Recipe::untie_head)},
+    {"missing_layernorm", "The normalisation layers were left out", with(&Recipe::omit_norms)},
+    {"missing_position_embeddings", "The learned position embeddings were left out", with(&Recipe::omit_positions)},
+    {"gated_ffn_two_matrices", "The gated FFN was counted with two matrices instead of three",
+     with(&Recipe::ffn_two_matrices)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
-enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads, bias_kv };
+enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn };
 
 struct Field {
     bool Recipe::*flag;
     Aspect aspect;
 };
 
-constexpr std::array<Field, 9> k_fields{{
+constexpr std::array<Field, 13> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -65,6 +70,10 @@ constexpr std::array<Field, 9> k_fields{{
     {&Recipe::omit_o_bias, Aspect::output_bias},
     {&Recipe::kv_heads_as_h, Aspect::kv_heads},
     {&Recipe::omit_bias_kv, Aspect::bias_kv},
+    {&Recipe::untie_head, Aspect::head},
+    {&Recipe::omit_norms, Aspect::norms},
+    {&Recipe::omit_positions, Aspect::positions},
+    {&Recipe::ffn_two_matrices, Aspect::ffn},
 }};
 
 /// The two recipes made together, or nullopt when they change the same part of the count. The bias rule is
@@ -92,16 +101,16 @@ std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
     return out;
 }
 
-std::optional<Count> value_under(const spec::MhaGivens& given, const solve::Ask& ask, const Recipe& recipe) {
-    auto solution = solve::solve_mha(given, recipe);
-    if (!solution)
-        return std::nullopt;
-    return ask.answer(*solution);
-}
-
 } // namespace
 
 std::span<const Mistake> mistake_catalogue() { return k_catalogue; }
+
+std::optional<Count> value_under(const spec::Problem& problem, const solve::Ask& ask, const Recipe& recipe) {
+    auto solved = solve::solve_problem(problem, recipe);
+    if (!solved)
+        return std::nullopt;
+    return ask.answer(*solved);
+}
 
 const Mistake* find_mistake(std::string_view id) {
     const auto it = std::find_if(k_catalogue.begin(), k_catalogue.end(), [&](const Mistake& m) { return m.id == id; });
@@ -115,12 +124,12 @@ std::vector<std::string_view> mistake_ids() {
     return ids;
 }
 
-std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve::Ask& ask, Count right_answer) {
+std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask, Count right_answer) {
     std::vector<Explanation> singles;
     for (const Mistake& mistake : k_catalogue) {
         if (mistake.id == k_rounded || (mistake.whole_block && ask.projections.size() < 2))
             continue;
-        const auto value = value_under(given, ask, mistake.recipe);
+        const auto value = value_under(problem, ask, mistake.recipe);
         if (value && *value != right_answer)
             singles.push_back({{&mistake}, *value});
     }
@@ -132,7 +141,7 @@ std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve:
             const auto recipe = combine(a.recipe, b.recipe);
             if (!recipe)
                 continue;
-            const auto value = value_under(given, ask, *recipe);
+            const auto value = value_under(problem, ask, *recipe);
             if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value)
                 out.push_back({{&a, &b}, *value});
         }

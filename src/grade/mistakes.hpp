@@ -4,6 +4,7 @@
 
 #include <solve/asks.hpp>
 
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,9 @@ struct Explanation {
 /// this part, keeping those whose value differs from the right answer. A pair is kept only when its value
 /// differs from each of its two mistakes alone (otherwise one of them does nothing here). Order: singles in
 /// catalogue order, then pairs. A count that overflows is skipped (no student typed it).
-std::vector<Explanation> explanations(const spec::MhaGivens& given, const solve::Ask& ask, Count right_answer);
+std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask, Count right_answer);
+
+/// What `ask` comes to for `problem` when counted the mistaken way, or nullopt when that count overflows.
+std::optional<Count> value_under(const spec::Problem& problem, const solve::Ask& ask, const solve::Recipe& recipe);
 
 } // namespace headcount::grade

@@ -36,7 +36,7 @@ std::set<std::set<std::string>> explained_by(const spec::Problem& p, Count value
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     std::set<std::set<std::string>> out;
-    for (const Explanation& e : explanations(p.given, *solved->parts[0].ask, solved->parts[0].answer))
+    for (const Explanation& e : explanations(p, *solved->parts[0].ask, solved->parts[0].answer))
         if (e.value == value) {
             std::set<std::string> ids;
             for (const Mistake* m : e.mistakes)
@@ -100,7 +100,7 @@ TEST_CASE("W_O sizing and grouped-query mistakes show only where they change the
     CHECK(explained_by(problem(dk_dv(), "o_params"), 262'656) == Ids{{"output_projection_square"}});
     // In config A, h d_v = d_model: the mistake gives the right number, so it is never offered.
     auto solved = solve::solve_problem(k_a);
-    for (const Explanation& e : explanations(k_a.given, *solved->parts[0].ask, 1'050'624))
+    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, 1'050'624))
         for (const Mistake* m : e.mistakes)
             CHECK(m->id != "output_projection_square");
 
@@ -177,10 +177,94 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
                                          "bias_counted_once", "heads_times_full_matrices", "single_head_only",
                                          "output_projection_per_head", "output_projection_square",
                                          "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
-                                         "missing_bias_kv", "biases_added", "rounded"};
+                                         "missing_bias_kv", "biases_added", "tied_embeddings_counted_twice",
+                                         "missing_layernorm", "missing_position_embeddings",
+                                         "gated_ffn_two_matrices", "rounded"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));
     CHECK(ids == expected);
     CHECK(mistake_ids().size() == expected.size());
+}
+
+namespace {
+
+spec::Problem model_problem(spec::MhaGivens attention, spec::ModelGivens model, std::string ask) {
+    spec::Problem p = problem(attention, std::move(ask));
+    p.kind = "transformer";
+    p.model = model;
+    return p;
+}
+
+spec::ModelGivens gpt2() {
+    spec::ModelGivens m;
+    m.d_ff = 3072;
+    m.layers = 12;
+    m.vocab = 50257;
+    m.max_positions = 1024;
+    m.final_norm = true;
+    m.lm_head = spec::ModelGivens::Head::linear;
+    return m;
+}
+
+spec::ModelGivens bert() {
+    spec::ModelGivens m;
+    m.d_ff = 3072;
+    m.layers = 12;
+    m.vocab = 30522;
+    m.max_positions = 512;
+    m.type_vocab = 2;
+    m.embedding_norm = true;
+    m.pooler = true;
+    return m;
+}
+
+spec::ModelGivens llama(Count d_ff) {
+    spec::ModelGivens m;
+    m.d_ff = d_ff;
+    m.layers = 32;
+    m.vocab = 32000;
+    m.norm = spec::ModelGivens::Norm::rmsnorm;
+    m.ffn = spec::ModelGivens::Ffn::gated;
+    m.ffn_bias = false;
+    m.final_norm = true;
+    m.lm_head = spec::ModelGivens::Head::linear;
+    m.tied_embeddings = false;
+    return m;
+}
+
+spec::MhaGivens no_bias(Count d, Count h) {
+    auto g = mha(d, h);
+    g.bias = {false, false, false, false};
+    return g;
+}
+
+} // namespace
+
+TEST_CASE("whole-model mistakes are recognised on two models each", "[mistakes]") {
+    const auto gpt = model_problem(mha(768, 12), gpt2(), "model_params");     // right: 124,439,808
+    const auto bert_base = model_problem(mha(768, 12), bert(), "model_params"); // right: 109,482,240
+    // tied_embeddings_counted_twice: GPT-2 + 50,257 x 768 = 163,037,184; with an MLM head (RoBERTa default config,
+    // 109,514,298) + 30,522 x 768 = 132,955,194.
+    CHECK(explained_by(gpt, 163'037'184) == Ids{{"tied_embeddings_counted_twice"}});
+    auto roberta = bert();
+    roberta.pooler = false;
+    roberta.lm_head = spec::ModelGivens::Head::mlm;
+    CHECK(explained_by(model_problem(mha(768, 12), roberta, "model_params"), 132'955'194) ==
+          Ids{{"tied_embeddings_counted_twice"}});
+    // missing_layernorm: GPT-2's norms 12 x 2 x 1,536 + 1,536 = 38,400 -> 124,401,408; BERT's 1,536 + 12 x 3,072 =
+    // 38,400 -> 109,443,840.
+    CHECK(explained_by(gpt, 124'401'408) == Ids{{"missing_layernorm"}});
+    CHECK(explained_by(bert_base, 109'443'840) == Ids{{"missing_layernorm"}});
+    // missing_position_embeddings: GPT-2 - 1,024 x 768 = 123,653,376; BERT - 512 x 768 = 109,089,024.
+    CHECK(explained_by(gpt, 123'653'376) == Ids{{"missing_position_embeddings"}});
+    CHECK(explained_by(bert_base, 109'089'024) == Ids{{"missing_position_embeddings"}});
+    // gated_ffn_two_matrices: LLaMA-2-7B 6,738,415,616 - 32 x 4,096 x 11,008 = 5,295,575,040; Mistral-7B
+    // 7,241,732,096 - 32 x 4,096 x 14,336 = 5,362,683,904.
+    CHECK(explained_by(model_problem(no_bias(4096, 32), llama(11008), "model_params"), 5'295'575'040) ==
+          Ids{{"gated_ffn_two_matrices"}});
+    auto gqa = no_bias(4096, 32);
+    gqa.n_kv_heads = 8;
+    CHECK(explained_by(model_problem(gqa, llama(14336), "model_params"), 5'362'683'904) ==
+          Ids{{"gated_ffn_two_matrices"}});
 }

@@ -82,6 +82,86 @@ View given_rows(const solve::MhaSolution& s) {
     return rows;
 }
 
+View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
+    using M = spec::ModelGivens;
+    View breakdown = View::array();
+    for (const solve::Component& c : s.breakdown)
+        breakdown.push_back(View{{"name", c.name},
+                                 {"shape", c.shape},
+                                 {"copies", n(c.copies)},
+                                 {"each", n(c.each)},
+                                 {"total", n(c.total)}});
+    const bool layernorm = m.norm == M::Norm::layernorm;
+    return View{{"d_ff", n(m.d_ff)},
+                {"layers", n(m.encoder_layers > 0 ? m.encoder_layers : m.layers)},
+                {"encoder_decoder", m.encoder_layers > 0},
+                {"decoder_layers", n(m.decoder_layers)},
+                {"vocab", n(m.vocab)},
+                {"layernorm", layernorm},
+                {"norm_name", layernorm ? "LayerNorm" : "RMSNorm"},
+                {"norm_has_bias", layernorm && m.norm_bias},
+                {"gated", m.ffn == M::Ffn::gated},
+                {"ffn_bias", m.ffn_bias},
+                {"tied", m.tied_embeddings},
+                {"has_head", m.lm_head != M::Head::none},
+                {"has_positions", m.max_positions > 0},
+                {"has_types", m.type_vocab > 0},
+                {"embedding_norm", m.embedding_norm},
+                {"embedding", n(s.embedding)},
+                {"token_embedding", n(s.token_embedding)},
+                {"position_embedding", n(s.position_embedding)},
+                {"type_embedding", n(s.type_embedding)},
+                {"norm", n(s.norm)},
+                {"ffn", n(s.ffn)},
+                {"ffn_up", n(s.ffn_up)},
+                {"ffn_down", n(s.ffn_down)},
+                {"ffn_biases", n(s.ffn_biases)},
+                {"attention", n(s.attention.total)},
+                {"layer", n(s.layer)},
+                {"decoder_layer", n(s.decoder_layer)},
+                {"norms", n(s.norms)},
+                {"head", n(s.head)},
+                {"layers_total", n(s.layers_total)},
+                {"final_norms", n(s.final_norms)},
+                {"total", n(s.total)},
+                {"breakdown", breakdown}};
+}
+
+void add_model_rows(View& rows, const spec::ModelGivens& m) {
+    using M = spec::ModelGivens;
+    auto row = [&](std::string symbol, std::string meaning, std::string value) {
+        rows.push_back(View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", "given"},
+                            {"stated", true}});
+    };
+    row("$d_{ff}$", "feed-forward width", n(m.d_ff));
+    if (m.layers > 0)
+        row("layers", "layers in the stack", n(m.layers));
+    else {
+        row("encoder layers", "layers in the encoder", n(m.encoder_layers));
+        row("decoder layers", "layers in the decoder (with cross-attention)", n(m.decoder_layers));
+    }
+    if (m.vocab > 0)
+        row("vocab", "token embedding rows", n(m.vocab));
+    if (m.max_positions > 0)
+        row("max positions", "learned position embedding rows", n(m.max_positions));
+    if (m.type_vocab > 0)
+        row("type vocab", "token type embedding rows", n(m.type_vocab));
+    row("norm", "normalisation", m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias")
+                                                              : "RMSNorm");
+    row("FFN", "feed-forward network", std::string(m.ffn == M::Ffn::gated ? "gated (3 matrices)" : "MLP (2 matrices)") +
+                                           (m.ffn_bias ? ", biases" : ", no biases"));
+    std::string extras;
+    for (auto [on, name] : {std::pair{m.embedding_norm, "embedding norm"}, {m.final_norm, "final norm"},
+                            {m.pooler, "pooler"}})
+        if (on)
+            extras += (extras.empty() ? "" : ", ") + std::string(name);
+    if (m.lm_head != M::Head::none)
+        extras += (extras.empty() ? "" : ", ") + std::string(m.lm_head == M::Head::mlm ? "MLM head" : "LM head") +
+                  (m.tied_embeddings ? " (tied to the token embedding)" : " (untied)");
+    if (!extras.empty())
+        row("also", "other parts", extras);
+}
+
 } // namespace
 
 std::string tidy_markdown(const std::string& text) {
@@ -117,10 +197,15 @@ View problem_view(const solve::SolvedProblem& solved) {
     for (int i = 0; i < 3; ++i)
         qkv_projections.push_back(projections[i]);
 
+    View given = given_rows(s);
+    if (solved.problem.model)
+        add_model_rows(given, *solved.problem.model);
     return View{
         {"id", solved.problem.id},
         {"title", solved.problem.title},
-        {"given", given_rows(s)},
+        {"given", given},
+        {"is_model", solved.model.has_value()},
+        {"model", solved.model ? model_view(*solved.model, *solved.problem.model) : View::object()},
         {"d_model", n(s.d_model)},
         {"h", n(s.h)},
         {"d_k", n(s.d_k)},
@@ -168,7 +253,7 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
                        {"answer", n(part.answer)},
                        {"unit", std::string(part.ask->unit)}};
         view["part"] = part_view;
-        auto body = templates.render(fmt::format("mha/{}", part.ask->id), view);
+        auto body = templates.render(fmt::format("{}/{}", part.ask->kind, part.ask->id), view);
         if (!body)
             return body;
         part_view["body"] = *body;

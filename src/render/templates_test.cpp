@@ -106,8 +106,8 @@ TEST_CASE("the shipped templates cover every ask", "[render]") {
     auto set = TemplateSet::load(TemplateSet::default_dir());
     REQUIRE(set.has_value());
     CHECK(set->has("solution"));
-    for (const solve::Ask& ask : solve::mha_asks()) {
+    for (const solve::Ask& ask : solve::asks()) {
         INFO(ask.id);
-        CHECK(set->has("mha/" + std::string(ask.id)));
+        CHECK(set->has(std::string(ask.kind) + "/" + std::string(ask.id)));
     }
 }

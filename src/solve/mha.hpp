@@ -44,6 +44,11 @@ struct Recipe {
     bool o_square = false;            ///< W_O taken as d_model x d_model whatever h d_v is
     bool kv_heads_as_h = false;       ///< grouped-query attention ignored: K and V with h heads
     bool omit_bias_kv = false;        ///< PyTorch's add_bias_kv vectors left out
+    // Whole-model mistakes (kind: transformer); the fields above apply to every layer's attention.
+    bool untie_head = false;          ///< a tied LM head's vocab x d_model weight counted again
+    bool omit_norms = false;          ///< every normalisation layer left out
+    bool omit_positions = false;      ///< learned position embeddings left out
+    bool ffn_two_matrices = false;    ///< a gated FFN counted with two matrices, as a plain MLP
 
     bool operator==(const Recipe&) const = default;
 };

@@ -38,6 +38,31 @@ struct MhaGivens {
     bool add_bias_kv = false;               ///< PyTorch's extra bias_k and bias_v
 };
 
+/// The rest of a whole transformer (kind: transformer), beyond its attention block (d_model, h, n_kv_heads and
+/// the attention biases stay in MhaGivens). Counts default to 0 (absent); flags to PyTorch / Hugging Face habits.
+struct ModelGivens {
+    enum class Norm { layernorm, rmsnorm };
+    enum class Ffn { mlp, gated };
+    enum class Head { none, linear, mlm };
+    Count d_ff = 0;
+    Count layers = 0;         ///< one stack of self-attention layers (encoder-only or decoder-only)
+    Count encoder_layers = 0; ///< encoder-decoder: encoder layers
+    Count decoder_layers = 0; ///< encoder-decoder: decoder layers, each with cross-attention
+    Count vocab = 0;          ///< token embedding rows; 0: no token embedding (nn.Transformer)
+    Count max_positions = 0;  ///< learned position embedding rows; 0: none (sinusoidal, RoPE)
+    Count type_vocab = 0;     ///< token type (segment) embedding rows (BERT)
+    Norm norm = Norm::layernorm;
+    bool norm_bias = true;    ///< LayerNorm's beta; RMSNorm has none
+    Ffn ffn = Ffn::mlp;       ///< gated: three matrices (SwiGLU), mlp: two
+    bool ffn_bias = true;
+    bool embedding_norm = false; ///< a norm after the embeddings (BERT, RoBERTa)
+    bool final_norm = false;     ///< a norm after each stack (GPT-2, LLaMA, nn.Transformer)
+    bool pooler = false;         ///< BERT's pooler: a d_model x d_model linear with bias
+    Head lm_head = Head::none;   ///< linear: vocab x d_model; mlm: BERT/RoBERTa's dense + norm + decoder
+    bool lm_head_bias = false;   ///< a vocab-wide bias on a linear head (an mlm head always has one)
+    bool tied_embeddings = true; ///< the head's vocab x d_model weight is the token embedding, counted once
+};
+
 /// How close an answer must be to count as right. Counts default to exact.
 struct Tolerance {
     enum class Kind { exact, relative, sigfigs };
@@ -70,7 +95,8 @@ struct Problem {
     std::string id;
     std::string title;
     std::string kind = "mha";
-    MhaGivens given;
+    MhaGivens given;                 ///< the attention block (for kind: transformer, that of every layer)
+    std::optional<ModelGivens> model; ///< set exactly when kind is transformer
     std::vector<Part> parts;
     std::vector<Variation> vary; ///< empty: every student gets `given` as written
     bool distinct = false;       ///< every student of a class must get different numbers

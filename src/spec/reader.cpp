@@ -21,7 +21,12 @@ constexpr std::array<std::string_view, 9> k_given_keys{"d_model", "h",    "d_k",
                                                        "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
 constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
-constexpr std::array<std::string_view, 1> k_kinds{"mha"};
+constexpr std::array<std::string_view, 2> k_kinds{"mha", "transformer"};
+// A transformer's `given`: its attention block's keys, then the rest of the model.
+constexpr std::array<std::string_view, 21> k_model_keys{
+    "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
+    "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
+    "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"};
 
 Mark mark_of(const YAML::Node& node) {
     const YAML::Mark m = node.Mark();
@@ -163,10 +168,11 @@ Result<BiasFlags> read_bias(const Reader& r, const YAML::Node& node, bool& per_p
     return flags;
 }
 
-Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given) {
+Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given,
+                                  std::span<const std::string_view> keys = k_given_keys) {
     if (!given.IsMap())
         return r.error_at(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
-    if (auto ok = r.check_keys(given, k_given_keys, "given"); !ok)
+    if (auto ok = r.check_keys(given, keys, "given"); !ok)
         return std::unexpected(ok.error());
 
     MhaGivens g;
@@ -304,6 +310,88 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
     return part;
 }
 
+/// One of a fixed set of words (norm: layernorm), with a did-you-mean.
+template <class Enum, std::size_t N>
+Result<Enum> choice(const Reader& r, const YAML::Node& node, std::string_view key,
+                    const std::array<std::pair<std::string_view, Enum>, N>& options) {
+    std::vector<std::string_view> words;
+    for (const auto& [word, value] : options) {
+        if (node.IsScalar() && node.Scalar() == word)
+            return value;
+        words.push_back(word);
+    }
+    std::string list;
+    for (std::string_view w : words)
+        list += (list.empty() ? "" : ", ") + std::string(w);
+    return r.error_at(node, fmt::format("{} must be one of {}, got {}{}", key, list, Reader::describe(node),
+                                        node.IsScalar() ? did_you_mean(node.Scalar(), words) : std::string()));
+}
+
+/// The model part of a transformer's `given` (its attention keys are read by read_mha_givens).
+Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) {
+    using M = ModelGivens;
+    M m;
+    auto d_ff = r.required(given, "d_ff", "given");
+    if (!d_ff)
+        return std::unexpected(d_ff.error());
+    auto d_ff_value = r.positive_integer(*d_ff, "d_ff");
+    if (!d_ff_value)
+        return std::unexpected(d_ff_value.error());
+    m.d_ff = *d_ff_value;
+    for (auto [key, slot] : {std::pair{"layers", &m.layers}, {"encoder_layers", &m.encoder_layers},
+                             {"decoder_layers", &m.decoder_layers}, {"vocab", &m.vocab},
+                             {"max_positions", &m.max_positions}, {"type_vocab", &m.type_vocab}}) {
+        if (const YAML::Node value = given[key]) {
+            // 0 is allowed: "no token embedding", "no learned positions".
+            auto number = value.IsScalar() && value.Scalar() == "0" ? Result<Count>(0) : r.positive_integer(value, key);
+            if (!number)
+                return std::unexpected(number.error());
+            *slot = *number;
+        }
+    }
+    for (auto [key, slot] : {std::pair{"norm_bias", &m.norm_bias}, {"ffn_bias", &m.ffn_bias},
+                             {"embedding_norm", &m.embedding_norm}, {"final_norm", &m.final_norm},
+                             {"pooler", &m.pooler}, {"lm_head_bias", &m.lm_head_bias},
+                             {"tied_embeddings", &m.tied_embeddings}}) {
+        if (const YAML::Node value = given[key]) {
+            auto flag = r.boolean(value, key);
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    if (const YAML::Node norm = given["norm"]) {
+        auto value = choice(r, norm, "norm", std::array{std::pair{std::string_view("layernorm"), M::Norm::layernorm},
+                                                        std::pair{std::string_view("rmsnorm"), M::Norm::rmsnorm}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.norm = *value;
+    }
+    if (const YAML::Node ffn = given["ffn"]) {
+        auto value = choice(r, ffn, "ffn", std::array{std::pair{std::string_view("mlp"), M::Ffn::mlp},
+                                                      std::pair{std::string_view("gated"), M::Ffn::gated}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.ffn = *value;
+    }
+    if (const YAML::Node head = given["lm_head"]) {
+        auto value = choice(r, head, "lm_head", std::array{std::pair{std::string_view("none"), M::Head::none},
+                                                           std::pair{std::string_view("linear"), M::Head::linear},
+                                                           std::pair{std::string_view("mlm"), M::Head::mlm}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.lm_head = *value;
+    }
+    const bool stack = m.layers > 0, enc_dec = m.encoder_layers > 0 || m.decoder_layers > 0;
+    if (stack == enc_dec)
+        return r.error_at(given, "give either layers (one stack) or encoder_layers and decoder_layers, not both");
+    if (enc_dec && (m.encoder_layers == 0 || m.decoder_layers == 0))
+        return r.error_at(given, "an encoder-decoder needs both encoder_layers and decoder_layers");
+    if (m.lm_head != M::Head::none && m.vocab == 0)
+        return r.error_at(given["lm_head"], "an lm_head needs a vocab to predict");
+    return m;
+}
+
 /// `vary:` maps givens to the values they take: a list, or for sizes {from, to, step}.
 Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node) {
     if (!node.IsMap() || node.size() == 0)
@@ -379,7 +467,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!text)
             return std::unexpected(text.error());
         if (std::find(k_kinds.begin(), k_kinds.end(), *text) == k_kinds.end())
-            return r.error_at(kind, fmt::format("unknown kind '{}'; headcount knows: mha{}", *text,
+            return r.error_at(kind, fmt::format("unknown kind '{}'; headcount knows: mha, transformer{}", *text,
                                                 did_you_mean(*text, k_kinds)));
         problem.kind = *text;
     }
@@ -387,10 +475,17 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     auto given = r.required(root, "given", "the problem");
     if (!given)
         return std::unexpected(given.error());
-    auto givens = read_mha_givens(r, *given);
+    const bool transformer = problem.kind == "transformer";
+    auto givens = transformer ? read_mha_givens(r, *given, k_model_keys) : read_mha_givens(r, *given);
     if (!givens)
         return std::unexpected(givens.error());
     problem.given = *givens;
+    if (transformer) {
+        auto model = read_model_givens(r, *given);
+        if (!model)
+            return std::unexpected(model.error());
+        problem.model = *model;
+    }
 
     if (const YAML::Node vary = root["vary"]) {
         auto variations = read_vary(r, vary);

@@ -142,7 +142,7 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
         CHECK(error_of("- 1\n- 2\n") == "p.yaml:1:1: a problem spec must be a mapping with id, title, given and parts");
     }
     SECTION("unknown kind") {
-        CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") == "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha (did you mean 'mha'?)");
+        CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") == "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha, transformer (did you mean 'mha'?)");
     }
 }
 
