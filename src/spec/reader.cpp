@@ -172,6 +172,17 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given,
                                   std::span<const std::string_view> keys = k_given_keys) {
     if (!given.IsMap())
         return r.error_at(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
+    if (keys.data() == k_given_keys.data()) {
+        // A whole model's key in an attention block's spec: the kind is missing, not the key misspelt.
+        for (const auto& entry : given) {
+            const std::string key = entry.first.Scalar();
+            if (std::find(k_given_keys.begin(), k_given_keys.end(), key) == k_given_keys.end() &&
+                std::find(k_model_keys.begin(), k_model_keys.end(), key) != k_model_keys.end())
+                return r.error_at(entry.first, fmt::format("'{}' describes a whole transformer; add 'kind: "
+                                                           "transformer' to the spec",
+                                                           key));
+        }
+    }
     if (auto ok = r.check_keys(given, keys, "given"); !ok)
         return std::unexpected(ok.error());
 

@@ -177,3 +177,32 @@ TEST_CASE("load_problem reports an unreadable file by name", "[spec]") {
     REQUIRE_FALSE(problem.has_value());
     CHECK(problem.error().to_string() == "/nonexistent/p.yaml: cannot read the spec file");
 }
+
+TEST_CASE("transformer specs read the model's givens and reject impossible ones", "[spec]") {
+    const std::string head = "id: p\ntitle: t\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n";
+    const std::string parts = "parts: [{id: a, ask: d_k}]\n";
+    auto gpt = spec::parse_problem(head + "  layers: 12\n  vocab: 50257\n  norm: rmsnorm\n  ffn: gated\n"
+                                          "  lm_head: linear\n  tied_embeddings: false\n" + parts,
+                                   "p.yaml", k_words);
+    REQUIRE(gpt.has_value());
+    REQUIRE(gpt->model.has_value());
+    CHECK(gpt->model->layers == 12);
+    CHECK(gpt->model->vocab == 50257);
+    CHECK(gpt->model->norm == spec::ModelGivens::Norm::rmsnorm);
+    CHECK(gpt->model->ffn == spec::ModelGivens::Ffn::gated);
+    CHECK(gpt->model->lm_head == spec::ModelGivens::Head::linear);
+    CHECK_FALSE(gpt->model->tied_embeddings);
+
+    CHECK(error_of(head + "  layers: 12\n  norm: layernrom\n" + parts) ==
+          "p.yaml:9:9: norm must be one of layernorm, rmsnorm, got 'layernrom' (did you mean 'layernorm'?)");
+    CHECK(error_of(head + "  layers: 12\n  encoder_layers: 6\n  decoder_layers: 6\n" + parts) ==
+          "p.yaml:5:3: give either layers (one stack) or encoder_layers and decoder_layers, not both");
+    CHECK(error_of(head + "  encoder_layers: 6\n" + parts) ==
+          "p.yaml:5:3: an encoder-decoder needs both encoder_layers and decoder_layers");
+    CHECK(error_of(head + "  layers: 2\n  lm_head: linear\n" + parts) == "p.yaml:9:12: an lm_head needs a vocab to predict");
+    CHECK(error_of(head + "  layers: 2\n  kdim: 256\n" + parts) ==
+          "p.yaml:9:3: unknown key 'kdim' in given");
+    // d_ff belongs to a transformer, not to an attention block.
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, d_ff: 2048}\n" + parts) ==
+          "p.yaml:3:29: 'd_ff' describes a whole transformer; add 'kind: transformer' to the spec");
+}
