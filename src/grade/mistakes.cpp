@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 18> k_catalogue{{
+const std::array<Mistake, 22> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -48,19 +48,29 @@ const std::array<Mistake, 18> k_catalogue{{
     {"missing_position_embeddings", "The learned position embeddings were left out", with(&Recipe::omit_positions)},
     {"gated_ffn_two_matrices", "The gated FFN was counted with two matrices instead of three",
      with(&Recipe::ffn_two_matrices)},
+    {"macs_not_flops", "Multiply-adds were counted once (MACs) where FLOPs count them twice",
+     with(&Recipe::macs_for_flops)},
+    {"one_projection_only", "Only one of the Q, K, V projections was counted", with(&Recipe::one_projection)},
+    {"missing_attention_matmuls", "Only the linear layers were counted, not QKᵀ and AV",
+     with(&Recipe::no_attention_matmuls)},
+    {"n_squared_d_missed_heads_factor", "QKᵀ and AV were counted for one head (the × h is missing)",
+     with(&Recipe::scores_without_heads)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
-enum class Aspect { heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn };
+enum class Aspect {
+    heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn,
+    count_unit, flop_projections, flop_attention
+};
 
 struct Field {
     bool Recipe::*flag;
     Aspect aspect;
 };
 
-constexpr std::array<Field, 13> k_fields{{
+constexpr std::array<Field, 17> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -74,6 +84,10 @@ constexpr std::array<Field, 13> k_fields{{
     {&Recipe::omit_norms, Aspect::norms},
     {&Recipe::omit_positions, Aspect::positions},
     {&Recipe::ffn_two_matrices, Aspect::ffn},
+    {&Recipe::macs_for_flops, Aspect::count_unit},
+    {&Recipe::one_projection, Aspect::flop_projections},
+    {&Recipe::no_attention_matmuls, Aspect::flop_attention},
+    {&Recipe::scores_without_heads, Aspect::flop_attention},
 }};
 
 /// The two recipes made together, or nullopt when they change the same part of the count. The bias rule is

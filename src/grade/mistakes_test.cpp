@@ -179,7 +179,9 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
                                          "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
                                          "missing_bias_kv", "biases_added", "tied_embeddings_counted_twice",
                                          "missing_layernorm", "missing_position_embeddings",
-                                         "gated_ffn_two_matrices", "rounded"};
+                                         "gated_ffn_two_matrices", "macs_not_flops", "one_projection_only",
+                                         "missing_attention_matmuls", "n_squared_d_missed_heads_factor",
+                                         "rounded"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));
@@ -267,4 +269,28 @@ TEST_CASE("whole-model mistakes are recognised on two models each", "[mistakes]"
     gqa.n_kv_heads = 8;
     CHECK(explained_by(model_problem(gqa, llama(14336), "model_params"), 5'362'683'904) ==
           Ids{{"gated_ffn_two_matrices"}});
+}
+
+TEST_CASE("compute mistakes are recognised on two workloads", "[mistakes]") {
+    auto flops_problem = [](Count d, Count h, Count n) {
+        spec::Problem p = problem(mha(d, h), "flops.total");
+        p.workload = spec::Workload{};
+        p.workload->seq_len = n;
+        return p;
+    };
+    // A: n 2048, d 4096, h 32; right 343,597,383,680 (linear 274,877,906,944, attention 68,719,476,736).
+    // B: n 8192, d 1024, h 16; right 343,597,383,680 too (linear 68,719,476,736, attention 274,877,906,944).
+    const auto a = flops_problem(4096, 32, 2048);
+    const auto b = flops_problem(1024, 16, 8192);
+    CHECK(explained_by(a, 171'798'691'840) == Ids{{"macs_not_flops"}}); // half
+    CHECK(explained_by(b, 171'798'691'840) == Ids{{"macs_not_flops"}});
+    // one projection instead of three: minus 2 x 2 n d^2. A: 343,597,383,680 - 137,438,953,472; B: - 34,359,738,368.
+    CHECK(explained_by(a, 206'158'430'208) == Ids{{"one_projection_only"}});
+    CHECK(explained_by(b, 309'237'645'312) == Ids{{"one_projection_only"}});
+    // only the linear layers
+    CHECK(explained_by(a, 274'877'906'944) == Ids{{"missing_attention_matmuls"}});
+    CHECK(explained_by(b, 68'719'476'736) == Ids{{"missing_attention_matmuls"}});
+    // attention for one head: A 274,877,906,944 + 68,719,476,736 / 32; B 68,719,476,736 + 274,877,906,944 / 16.
+    CHECK(explained_by(a, 277'025'390'592) == Ids{{"n_squared_d_missed_heads_factor"}});
+    CHECK(explained_by(b, 85'899'345'920) == Ids{{"n_squared_d_missed_heads_factor"}});
 }

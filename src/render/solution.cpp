@@ -162,6 +162,33 @@ void add_model_rows(View& rows, const spec::ModelGivens& m) {
         row("also", "other parts", extras);
 }
 
+View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const solve::MhaSolution& s) {
+    return View{{"batch", n(w.batch)},
+                {"seq_len", n(w.seq_len)},
+                {"seq_len_kv", n(w.seq_len_kv.value_or(w.seq_len))},
+                {"cross", w.seq_len_kv.has_value()},
+                {"macs", w.macs},
+                {"unit", w.macs ? "MACs" : "FLOPs"},
+                {"per_product", n(f.per_product)},
+                {"softmax_counted", w.softmax},
+                {"biases_counted", w.biases},
+                {"tokens", n(f.tokens)},
+                {"kv_tokens", n(f.kv_tokens)},
+                {"q", n(f.q)},
+                {"k", n(f.k)},
+                {"v", n(f.v)},
+                {"projections", n(f.projections)},
+                {"scores", n(f.scores)},
+                {"softmax", n(f.softmax)},
+                {"weighted_sum", n(f.weighted_sum)},
+                {"output", n(f.output)},
+                {"linear", n(f.linear)},
+                {"attention", n(f.attention)},
+                {"total", n(f.total)},
+                {"projections_dominate", f.projections_dominate},
+                {"heads", n(s.h)}};
+}
+
 } // namespace
 
 std::string tidy_markdown(const std::string& text) {
@@ -200,11 +227,21 @@ View problem_view(const solve::SolvedProblem& solved) {
     View given = given_rows(s);
     if (solved.problem.model)
         add_model_rows(given, *solved.problem.model);
+    if (const auto& w = solved.problem.workload) {
+        given.push_back(View{{"symbol", "$b$"}, {"meaning", "batch size"}, {"value", n(w->batch)}, {"note", "given"},
+                             {"stated", true}});
+        given.push_back(View{{"symbol", "$n$"}, {"meaning", "sequence length (query positions)"},
+                             {"value", n(w->seq_len)}, {"note", "given"}, {"stated", true}});
+        if (w->seq_len_kv)
+            given.push_back(View{{"symbol", "$m$"}, {"meaning", "key/value sequence length"},
+                                 {"value", n(*w->seq_len_kv)}, {"note", "given"}, {"stated", true}});
+    }
     return View{
         {"id", solved.problem.id},
         {"title", solved.problem.title},
         {"given", given},
         {"is_model", solved.model.has_value()},
+        {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},
         {"model", solved.model ? model_view(*solved.model, *solved.problem.model) : View::object()},
         {"d_model", n(s.d_model)},
         {"h", n(s.h)},

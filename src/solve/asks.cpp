@@ -10,8 +10,9 @@ namespace headcount::solve {
 namespace {
 
 const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
+const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
 
-constexpr std::array<Ask, 17> k_asks{{
+constexpr std::array<Ask, 22> k_asks{{
     {"q_params", "parameters", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
     {"k_params", "parameters", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
     {"v_params", "parameters", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
@@ -31,6 +32,11 @@ constexpr std::array<Ask, 17> k_asks{{
     {"decoder_layer_params", "parameters", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
      "transformer"},
     {"model_params", "parameters", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer"},
+    {"flops.projections", "FLOPs", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", true},
+    {"flops.scores", "FLOPs", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", true},
+    {"flops.weighted_sum", "FLOPs", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", true},
+    {"flops.output", "FLOPs", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", true},
+    {"flops.total", "FLOPs", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", true},
 }};
 
 } // namespace
@@ -57,7 +63,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, {}};
+    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, {}};
+    if (problem.workload) {
+        auto flops = solve_flops(*mha, *problem.workload, recipe);
+        if (!flops)
+            return located(flops.error());
+        solved.flops = *flops;
+    }
     if (problem.model) {
         auto model = solve_model(problem.given, *problem.model, recipe);
         if (!model)
@@ -73,6 +85,10 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  fmt::format("ask '{}' is about a whole transformer; this problem is kind: {}",
                                              part.ask, problem.kind)});
+        if (ask->needs_workload && !problem.workload)
+            return located(Error{at_ask.file, at_ask.line, at_ask.column,
+                                 fmt::format("ask '{}' is about compute: give seq_len (and batch) in given",
+                                             part.ask)});
         if (ask->id == "decoder_layer_params" && problem.model->decoder_layers == 0)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  "ask 'decoder_layer_params' needs encoder_layers and decoder_layers"});

@@ -2,6 +2,7 @@
 // The catalogue of asks: what a part may ask for, its unit, and how its answer is read off a solution.
 // A new ask is one row here plus a template named after it (templates/<kind>/<ask>.mustache).
 
+#include <solve/flops.hpp>
 #include <solve/mha.hpp>
 #include <solve/model.hpp>
 
@@ -23,6 +24,7 @@ struct Ask {
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
+    bool needs_workload = false;   ///< a compute ask: the problem must give seq_len
 };
 
 /// Every ask of every kind, mha first.
@@ -46,6 +48,7 @@ struct SolvedProblem {
     spec::Problem problem;
     MhaSolution mha;                   ///< the attention block (of every layer, for a transformer)
     std::optional<ModelSolution> model; ///< set for kind: transformer
+    std::optional<FlopsSolution> flops; ///< set when the problem gives a workload (seq_len)
     std::vector<SolvedPart> parts;
 };
 

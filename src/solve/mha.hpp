@@ -49,6 +49,11 @@ struct Recipe {
     bool omit_norms = false;          ///< every normalisation layer left out
     bool omit_positions = false;      ///< learned position embeddings left out
     bool ffn_two_matrices = false;    ///< a gated FFN counted with two matrices, as a plain MLP
+    // Compute mistakes (FLOP asks).
+    bool macs_for_flops = false;      ///< multiply-adds counted once where FLOPs count them twice
+    bool one_projection = false;      ///< only one of the Q, K, V projections counted
+    bool no_attention_matmuls = false; ///< only the linear layers counted, as module-hook counters do
+    bool scores_without_heads = false; ///< QK^T and AV counted as n^2 d_k, the x h forgotten
 
     bool operator==(const Recipe&) const = default;
 };

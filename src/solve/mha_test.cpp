@@ -69,7 +69,7 @@ TEST_CASE("every ask reads the right quantity", "[solve]") {
     g.d_v = 32;
     auto s = solve_mha(g);
     REQUIRE(s.has_value());
-    const solve::SolvedProblem solved{spec::Problem{}, *s, std::nullopt, {}};
+    const solve::SolvedProblem solved{spec::Problem{}, *s, std::nullopt, std::nullopt, {}};
     auto answer = [&](std::string_view ask) { return solve::find_ask(ask)->answer(solved); };
     CHECK(answer("q_params") == 262'656);
     CHECK(answer("k_params") == 262'656);
@@ -83,7 +83,7 @@ TEST_CASE("every ask reads the right quantity", "[solve]") {
     CHECK(answer("d_v") == 32);
     CHECK_FALSE(s->square);
     CHECK(solve::find_ask("nope") == nullptr);
-    CHECK(solve::ask_ids().size() == 17); // 10 about an attention block, 7 about a whole transformer
+    CHECK(solve::ask_ids().size() == 22); // 10 attention parameters, 7 whole-transformer, 5 compute
 }
 
 TEST_CASE("grouped-query and multi-query attention shrink W_K and W_V", "[solve]") {

@@ -63,6 +63,17 @@ struct ModelGivens {
     bool tied_embeddings = true; ///< the head's vocab x d_model weight is the token embedding, counted once
 };
 
+/// What the block computes on, for compute (FLOP) asks, and the counting conventions, which tools disagree on
+/// and every solution states.
+struct Workload {
+    Count batch = 1;
+    Count seq_len = 0;                 ///< n: query positions
+    std::optional<Count> seq_len_kv;   ///< key/value positions (cross-attention); default seq_len
+    bool macs = false;                 ///< count: macs counts a multiply-add once; flops (default) twice
+    bool softmax = false;              ///< count the softmax: 3 FLOPs per score (exponential, sum, division)
+    bool biases = false;               ///< count one addition per output element of a biased projection
+};
+
 /// How close an answer must be to count as right. Counts default to exact.
 struct Tolerance {
     enum class Kind { exact, relative, sigfigs };
@@ -97,6 +108,7 @@ struct Problem {
     std::string kind = "mha";
     MhaGivens given;                 ///< the attention block (for kind: transformer, that of every layer)
     std::optional<ModelGivens> model; ///< set exactly when kind is transformer
+    std::optional<Workload> workload; ///< set when `given` has seq_len
     std::vector<Part> parts;
     std::vector<Variation> vary; ///< empty: every student gets `given` as written
     bool distinct = false;       ///< every student of a class must get different numbers

@@ -17,13 +17,15 @@ namespace headcount::spec {
 namespace {
 
 constexpr std::array<std::string_view, 7> k_top_keys{"id", "title", "kind", "given", "parts", "vary", "distinct"};
-constexpr std::array<std::string_view, 9> k_given_keys{"d_model", "h",    "d_k",        "d_v",        "kdim",
-                                                       "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
+constexpr std::array<std::string_view, 15> k_given_keys{
+    "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
+    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases"};
 constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
 constexpr std::array<std::string_view, 2> k_kinds{"mha", "transformer"};
 // A transformer's `given`: its attention block's keys, then the rest of the model.
-constexpr std::array<std::string_view, 21> k_model_keys{
+constexpr std::array<std::string_view, 27> k_model_keys{
+    "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases",
     "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
     "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
     "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"};
@@ -403,6 +405,53 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
     return m;
 }
 
+/// The workload keys of a `given` (batch, seq_len, ...), or nullopt when it has no seq_len.
+Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node& given) {
+    const YAML::Node seq_len = given["seq_len"];
+    if (!seq_len) {
+        for (const char* key : {"batch", "seq_len_kv", "count", "softmax", "flop_biases"})
+            if (given[key])
+                return r.error_at(given[key], fmt::format("{} describes a workload; give seq_len too", key));
+        return std::optional<Workload>{};
+    }
+    Workload w;
+    auto n = r.positive_integer(seq_len, "seq_len");
+    if (!n)
+        return std::unexpected(n.error());
+    w.seq_len = *n;
+    if (const YAML::Node batch = given["batch"]) {
+        auto b = r.positive_integer(batch, "batch");
+        if (!b)
+            return std::unexpected(b.error());
+        w.batch = *b;
+    }
+    if (const YAML::Node kv = given["seq_len_kv"]) {
+        auto m = r.positive_integer(kv, "seq_len_kv");
+        if (!m)
+            return std::unexpected(m.error());
+        w.seq_len_kv = *m;
+    }
+    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}}) {
+        if (const YAML::Node value = given[key]) {
+            auto flag = r.boolean(value, key);
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    if (const YAML::Node count = given["count"]) {
+        auto macs = choice(r, count, "count", std::array{std::pair{std::string_view("flops"), false},
+                                                         std::pair{std::string_view("macs"), true}});
+        if (!macs)
+            return std::unexpected(macs.error());
+        w.macs = *macs;
+        if (w.macs && (w.softmax || w.biases))
+            return r.error_at(count, "count: macs counts multiply-adds only; softmax and flop_biases count other "
+                                     "operations, so use count: flops with them");
+    }
+    return std::optional<Workload>{w};
+}
+
 /// `vary:` maps givens to the values they take: a list, or for sizes {from, to, step}.
 Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node) {
     if (!node.IsMap() || node.size() == 0)
@@ -491,6 +540,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (!givens)
         return std::unexpected(givens.error());
     problem.given = *givens;
+    auto workload = read_workload(r, *given);
+    if (!workload)
+        return std::unexpected(workload.error());
+    problem.workload = *workload;
     if (transformer) {
         auto model = read_model_givens(r, *given);
         if (!model)

@@ -1,0 +1,29 @@
+#pragma once
+// Compute of one multi-head attention block over a workload (batch x sequence), by matrix product: a product of
+// (m x k) by (k x n) is m k n multiply-adds, counted as 2 m k n FLOPs (or m k n MACs). Pure, checked arithmetic.
+
+#include <solve/mha.hpp>
+
+namespace headcount::solve {
+
+/// The compute of one forward pass of the block.
+struct FlopsSolution {
+    Count tokens = 0;         ///< batch x seq_len (query positions)
+    Count kv_tokens = 0;      ///< batch x seq_len_kv
+    Count per_product = 2;    ///< 2 for FLOPs, 1 for MACs
+    Count q = 0, k = 0, v = 0; ///< each projection's products
+    Count projections = 0;    ///< Q + K + V (+ their bias additions when counted)
+    Count scores = 0;         ///< QK^T over all heads
+    Count softmax = 0;        ///< 3 per score when counted, else 0
+    Count weighted_sum = 0;   ///< A V over all heads
+    Count output = 0;         ///< the output projection (+ its bias additions when counted)
+    Count total = 0;
+    Count linear = 0;         ///< projections + output: what a module-hook counter sees
+    Count attention = 0;      ///< scores + softmax + weighted_sum
+    bool projections_dominate = false; ///< linear > attention (short sequences); else attention dominates
+};
+
+/// Solves the compute of `block` over `workload`; with a recipe, the way a mistaken student would count.
+Result<FlopsSolution> solve_flops(const MhaSolution& block, const spec::Workload& workload, const Recipe& recipe = {});
+
+} // namespace headcount::solve
