@@ -90,28 +90,31 @@ constexpr std::array<Field, 17> k_fields{{
     {&Recipe::scores_without_heads, Aspect::flop_attention},
 }};
 
-/// The two recipes made together, or nullopt when they change the same part of the count. The bias rule is
-/// its own part, and also covers b_O.
-std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
+/// The parts of the count a recipe changes. The bias rule and a missing b_O are both about biases.
+std::vector<Aspect> aspects_of(const Recipe& r) {
     const Recipe none;
-    std::vector<Aspect> touched;
+    std::vector<Aspect> out;
     for (const Field& f : k_fields)
-        if (a.*(f.flag) != none.*(f.flag))
-            touched.push_back(f.aspect);
-    const bool a_bias = a.bias_rule != none.bias_rule || a.omit_o_bias;
+        if (r.*(f.flag) != none.*(f.flag))
+            out.push_back(f.aspect);
+    if (r.bias_rule != none.bias_rule)
+        out.push_back(Aspect::output_bias);
+    return out;
+}
+
+/// The two recipes made together, or nullopt when they change a common part of the count.
+std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
+    const std::vector<Aspect> of_a = aspects_of(a);
+    for (Aspect aspect : aspects_of(b))
+        if (std::find(of_a.begin(), of_a.end(), aspect) != of_a.end())
+            return std::nullopt;
+    const Recipe none;
     Recipe out = a;
-    for (const Field& f : k_fields) {
-        if (b.*(f.flag) == none.*(f.flag))
-            continue;
-        if (std::find(touched.begin(), touched.end(), f.aspect) != touched.end())
-            return std::nullopt;
-        out.*(f.flag) = b.*(f.flag);
-    }
-    if (b.bias_rule != none.bias_rule) {
-        if (a_bias)
-            return std::nullopt;
+    for (const Field& f : k_fields)
+        if (b.*(f.flag) != none.*(f.flag))
+            out.*(f.flag) = b.*(f.flag);
+    if (b.bias_rule != none.bias_rule)
         out.bias_rule = b.bias_rule;
-    }
     return out;
 }
 

@@ -30,13 +30,13 @@ constexpr std::array<Ask, 22> k_asks{{
     {"norm_params", "parameters", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer"},
     {"layer_params", "parameters", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer"},
     {"decoder_layer_params", "parameters", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
-     "transformer"},
+     "transformer", Ask::Needs::encoder_decoder},
     {"model_params", "parameters", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer"},
-    {"flops.projections", "FLOPs", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", true},
-    {"flops.scores", "FLOPs", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", true},
-    {"flops.weighted_sum", "FLOPs", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", true},
-    {"flops.output", "FLOPs", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", true},
-    {"flops.total", "FLOPs", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", true},
+    {"flops.projections", "FLOPs", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", Ask::Needs::workload},
+    {"flops.scores", "FLOPs", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", Ask::Needs::workload},
+    {"flops.weighted_sum", "FLOPs", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", Ask::Needs::workload},
+    {"flops.output", "FLOPs", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", Ask::Needs::workload},
+    {"flops.total", "FLOPs", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", Ask::Needs::workload},
 }};
 
 } // namespace
@@ -85,13 +85,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  fmt::format("ask '{}' is about a whole transformer; this problem is kind: {}",
                                              part.ask, problem.kind)});
-        if (ask->needs_workload && !problem.workload)
+        if (ask->needs == Ask::Needs::workload && !problem.workload)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  fmt::format("ask '{}' is about compute: give seq_len (and batch) in given",
                                              part.ask)});
-        if (ask->id == "decoder_layer_params" && problem.model->decoder_layers == 0)
+        if (ask->needs == Ask::Needs::encoder_decoder && problem.model->decoder_layers == 0)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 "ask 'decoder_layer_params' needs encoder_layers and decoder_layers"});
+                                 fmt::format("ask '{}' needs encoder_layers and decoder_layers", part.ask)});
         solved.parts.push_back({part, ask, ask->answer(solved)});
     }
     return solved;

@@ -24,7 +24,9 @@ struct Ask {
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
-    bool needs_workload = false;   ///< a compute ask: the problem must give seq_len
+    /// What the problem must give for this ask to have an answer.
+    enum class Needs { nothing, workload, encoder_decoder };
+    Needs needs = Needs::nothing;  ///< workload: seq_len (compute asks); encoder_decoder: decoder layers
 };
 
 /// Every ask of every kind, mha first.
