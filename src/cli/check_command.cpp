@@ -4,6 +4,7 @@
 
 #include <generate/roster.hpp>
 #include <grade/feedback.hpp>
+#include <render/answers.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -31,12 +32,12 @@ struct CheckOptions {
 nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
                                   const grade::Verdict& verdict, const grade::Feedback& feedback, bool reveal) {
     nlohmann::ordered_json out{{"problem", solved.problem.id}, {"part", part.part.id}, {"answer", verdict.answer}};
-    if (!verdict.parsed)
-        out["value"] = nullptr;
-    else if (verdict.parsed->integer)
-        out["value"] = *verdict.parsed->integer;
-    else
+    if (verdict.read)
+        out["value"] = render::json_answer(*part.ask, *verdict.read);
+    else if (verdict.parsed)
         out["value"] = verdict.parsed->value;
+    else
+        out["value"] = nullptr;
     out["status"] = grade::status_name(verdict.status);
     out["correct"] = verdict.status == grade::Status::correct;
     out["score"] = verdict.score;
@@ -48,7 +49,7 @@ nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solv
         mistakes.push_back({{"id", note.id}, {"title", note.title}, {"feedback", note.feedback}});
     out["mistakes"] = mistakes;
     if (reveal)
-        out["expected"] = verdict.expected;
+        out["expected"] = render::json_answer(*part.ask, verdict.expected);
     return out;
 }
 

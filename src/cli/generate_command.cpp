@@ -4,6 +4,7 @@
 
 #include <generate/moodle.hpp>
 #include <generate/roster.hpp>
+#include <render/answers.hpp>
 #include <render/solution.hpp>
 #include <util/csv.hpp>
 #include <util/files.hpp>
@@ -63,7 +64,8 @@ Result<Files> markdown_set(const std::vector<solve::SolvedProblem>& problems, co
             solutions.push_back(*solution);
             for (const solve::SolvedPart& part : mine.parts)
                 key += csv_row(std::vector<std::string>{student, mine.problem.id, part.part.id,
-                                                        std::to_string(part.answer), std::string(part.ask->unit)});
+                                                        render::plain_answer(*part.ask, part.answer),
+                                                        std::string(part.ask->unit)});
         }
         // Roster ids passed the grader's id rules, so they are safe folder names.
         files.emplace_back(out / student / "problems.md", join_documents(sheets));

@@ -1,25 +1,26 @@
 #include <generate/key.hpp>
 
 #include <generate/variants.hpp>
+#include <render/answers.hpp>
 #include <util/csv.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 
 namespace headcount::generate {
 
 namespace {
 
-/// student -> part -> answer, for one problem.
-using KeyAnswers = std::map<std::string, std::map<std::string, Count>>;
+/// student -> part -> answer as the key writes it, for one problem.
+using KeyAnswers = std::map<std::string, std::map<std::string, std::string>>;
 
-bool produces(const solve::SolvedProblem& variant, const std::map<std::string, Count>& answers) {
+bool produces(const solve::SolvedProblem& variant, const std::map<std::string, std::string>& answers) {
     return std::all_of(answers.begin(), answers.end(), [&](const auto& entry) {
-        return std::any_of(variant.parts.begin(), variant.parts.end(),
-                           [&](const solve::SolvedPart& p) { return p.part.id == entry.first && p.answer == entry.second; });
+        return std::any_of(variant.parts.begin(), variant.parts.end(), [&](const solve::SolvedPart& p) {
+            return p.part.id == entry.first && render::plain_answer(*p.ask, p.answer) == entry.second;
+        });
     });
 }
 
@@ -44,12 +45,9 @@ variants_from_key(const std::vector<solve::SolvedProblem>& problems, std::string
             return std::unexpected(Error{file, record.line, 0, record.error});
         if (*std::max_element(column.begin(), column.end()) >= record.fields.size())
             return std::unexpected(Error{file, record.line, 0, "this row has fewer columns than the header"});
-        const std::string& answer = record.fields[column[3]];
-        Count value = 0;
-        const auto [end, ec] = std::from_chars(answer.data(), answer.data() + answer.size(), value);
-        if (ec != std::errc() || end != answer.data() + answer.size())
-            return std::unexpected(Error{file, record.line, 0, fmt::format("answer '{}' is not a whole number", answer)});
-        by_problem[record.fields[column[1]]][record.fields[column[0]]][record.fields[column[2]]] = value;
+        // Compared as text with what generate writes (plain_answer), so counts, shapes and words all match.
+        by_problem[record.fields[column[1]]][record.fields[column[0]]][record.fields[column[2]]] =
+            record.fields[column[3]];
     }
 
     std::map<std::string, std::map<std::string, solve::SolvedProblem>> out;

@@ -2,9 +2,11 @@
 
 #include <grade/feedback.hpp>
 #include <grade/mistakes.hpp>
+#include <render/answers.hpp>
 #include <render/solution.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 #include <cmath>
@@ -40,7 +42,7 @@ std::string text_element(std::string_view tag, std::string_view markdown, std::s
 /// The part's tolerance as Moodle's absolute ± around the answer.
 double absolute_tolerance(const solve::SolvedPart& part) {
     const auto tolerance = part.part.tolerance.value_or(spec::Tolerance{});
-    const double v = std::abs(static_cast<double>(part.answer));
+    const double v = std::abs(static_cast<double>(part.answer.count));
     switch (tolerance.kind) {
     case spec::Tolerance::Kind::relative:
         return tolerance.relative * v;
@@ -52,10 +54,33 @@ double absolute_tolerance(const solve::SolvedPart& part) {
     return 0;
 }
 
-std::string answer_element(double fraction, Count value, double tolerance, std::string_view feedback) {
+/// The ways a student may type a shape, for a short-answer question (Moodle matches the text, not the value).
+std::vector<std::string> shape_forms(const solve::Shape& shape) {
+    auto joined = [&](std::string_view separator) { return fmt::format("{}", fmt::join(shape, separator)); };
+    return {"(" + joined(", ") + ")", "(" + joined(",") + ")", "[" + joined(", ") + "]", "[" + joined(",") + "]",
+            joined("x"),              joined(" x "),            joined("×"),              joined(" × "),
+            "torch.Size([" + joined(", ") + "])"};
+}
+
+/// One <answer>: numerical questions carry a tolerance, the others none.
+std::string answer_element(solve::Ask::Type type, double fraction, std::string_view text, double tolerance,
+                           std::string_view feedback) {
     return fmt::format("    <answer fraction=\"{}\" format=\"moodle_auto_format\">\n      <text>{}</text>\n"
-                       "{}      <tolerance>{}</tolerance>\n    </answer>\n",
-                       fraction, value, text_element("feedback", feedback, "      "), tolerance);
+                       "{}{}    </answer>\n",
+                       fraction, xml_escape(text), text_element("feedback", feedback, "      "),
+                       type == solve::Ask::Type::count ? fmt::format("      <tolerance>{}</tolerance>\n", tolerance)
+                                                       : std::string());
+}
+
+/// Every <answer> for one value: one for a count or a choice, one per typed form for a shape.
+std::string answer_elements(const solve::Ask& ask, double fraction, const solve::Answer& value, double tolerance,
+                            std::string_view feedback) {
+    if (ask.type() != solve::Ask::Type::shape)
+        return answer_element(ask.type(), fraction, render::plain_answer(ask, value), tolerance, feedback);
+    std::string out;
+    for (const std::string& form : shape_forms(value.shape))
+        out += answer_element(ask.type(), fraction, form, tolerance, feedback);
+    return out;
 }
 
 /// One problem reduced to one part, so a question shows and solves only that part.
@@ -64,6 +89,21 @@ solve::SolvedProblem only_part(const solve::SolvedProblem& solved, const solve::
     one.problem.parts = {part.part};
     one.parts = {part};
     return one;
+}
+
+/// The question's type and the elements that type needs besides its answers (Moodle's qtype_*/ XML format).
+std::pair<std::string_view, std::string_view> question_type(solve::Ask::Type type) {
+    switch (type) {
+    case solve::Ask::Type::shape:
+        return {"shortanswer", "    <usecase>0</usecase>\n"};
+    case solve::Ask::Type::choice:
+        return {"multichoice", "    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n"
+                               "    <answernumbering>abc</answernumbering>\n"};
+    case solve::Ask::Type::count:
+        break;
+    }
+    return {"numerical", "    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
+                         "    <showunits>3</showunits>\n    <unitsleft>0</unitsleft>\n"};
 }
 
 Result<std::string> question(const StudentVariant& variant, const solve::SolvedPart& part,
@@ -75,16 +115,19 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
     auto solution = render::markdown_solution(one, templates);
     if (!solution)
         return solution;
+    const solve::Ask& ask = *part.ask;
+    const solve::Ask::Type type = ask.type();
 
-    std::string answers = answer_element(100, part.answer, absolute_tolerance(part), "Right.");
-    // Mistakes that give the same number share one answer: Moodle stops at the first matching answer.
-    std::map<Count, std::vector<const grade::Mistake*>> by_value;
-    for (const grade::Explanation& e : grade::explanations(variant.solved->problem, *part.ask, part.answer))
+    std::string answers = answer_elements(ask, 100, part.answer, absolute_tolerance(part), "Right.");
+    // Mistakes that give the same value share one answer: Moodle stops at the first matching answer.
+    std::map<solve::Answer, std::vector<const grade::Mistake*>> by_value;
+    for (const grade::Explanation& e : grade::explanations(variant.solved->problem, ask, part.answer))
         if (e.mistakes.size() == 1)
             by_value[e.value].push_back(e.mistakes.front());
     for (const auto& [value, mistakes] : by_value) {
         grade::Verdict verdict;
-        verdict.answer = std::to_string(value);
+        verdict.answer = render::plain_answer(ask, value);
+        verdict.read = value;
         verdict.expected = part.answer;
         verdict.points = part.part.points;
         verdict.status = grade::Status::incorrect;
@@ -99,22 +142,32 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
         std::string text;
         for (const grade::MistakeNote& note : feedback->notes)
             text += fmt::format("**{}.** {}\n\n", note.title, note.feedback);
-        answers += answer_element(moodle_fraction(100 * credit), value, 0, text);
+        answers += answer_elements(ask, moodle_fraction(100 * credit), value, 0, text);
     }
-    answers += fmt::format("    <answer fraction=\"0\" format=\"moodle_auto_format\">\n      <text>*</text>\n{}"
-                           "      <tolerance>0</tolerance>\n    </answer>\n",
-                           text_element("feedback",
-                                        "No known mistake gives this number. Recount each projection's weights "
-                                        "and bias, and compare with the worked solution.",
-                                        "      "));
+    if (type == solve::Ask::Type::choice) {
+        // Every word is offered; those no catalogued mistake leads to get the general feedback.
+        for (std::size_t i = 0; i < ask.choices.size(); ++i) {
+            const solve::Answer value{static_cast<Count>(i), {}};
+            if (value != part.answer && !by_value.contains(value))
+                answers += answer_element(type, 0, ask.choices[i].word, 0,
+                                          "Not this one. Compare the two counts in the worked solution.");
+        }
+    } else {
+        answers += answer_element(type, 0, "*", 0,
+                                  type == solve::Ask::Type::shape
+                                      ? "No known mistake gives this shape. Follow the tensor through each step "
+                                        "of the block, one axis at a time, and compare with the worked solution."
+                                      : "No known mistake gives this number. Recount each part of the count, and "
+                                        "compare with the worked solution.");
+    }
 
-    return fmt::format("  <question type=\"numerical\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
+    const auto [type_name, extra] = question_type(type);
+    return fmt::format("  <question type=\"{}\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
                        "{}{}    <defaultgrade>{}</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
-                       "{}    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
-                       "    <showunits>3</showunits>\n    <unitsleft>0</unitsleft>\n  </question>\n",
-                       xml_escape(variant.solved->problem.id), xml_escape(part.part.id), xml_escape(variant.student),
-                       text_element("questiontext", *text, "    "), text_element("generalfeedback", *solution, "    "),
-                       part.part.points, answers);
+                       "{}{}  </question>\n",
+                       type_name, xml_escape(variant.solved->problem.id), xml_escape(part.part.id),
+                       xml_escape(variant.student), text_element("questiontext", *text, "    "),
+                       text_element("generalfeedback", *solution, "    "), part.part.points, extra, answers);
 }
 
 } // namespace

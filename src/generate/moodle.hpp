@@ -1,6 +1,7 @@
 #pragma once
-// A Moodle XML question bank: a numerical question per student variant and part, whose extra answers carry the
-// catalogued mistakes' values, credit and feedback, so Moodle gives the same targeted feedback as headcount.
+// A Moodle XML question bank: a question per student variant and part (numerical for counts, short answer for
+// shapes, multiple choice for words), whose extra answers carry the catalogued mistakes' values, credit and
+// feedback, so Moodle gives the same targeted feedback as headcount.
 
 #include <render/templates.hpp>
 #include <solve/asks.hpp>

@@ -3,11 +3,13 @@
 // was written when it does not. Untrusted input: every failure is a short reason, never an exception or a
 // wrapped number.
 
+#include <solve/asks.hpp>
 #include <util/checked.hpp>
 
 #include <cstddef>
 #include <expected>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -47,5 +49,14 @@ inline constexpr int k_max_answer_depth = 32;
 /// for counts and byte for bytes; magnitudes past INT64_MAX are refused even when not whole.
 std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text,
                                                       AnswerUnit unit = AnswerUnit::count);
+
+/// Reads a tensor shape: (32, 8, 128, 128), [32,8,128,128], 32x8x128x128, 32 × 8 × 128 × 128, or PyTorch's
+/// torch.Size([32, 8, 128, 128]). Commas separate axes, so an axis has no thousands separator; an axis may be
+/// an expression (2*64). Untrusted input: fails with a short reason, never throws.
+std::expected<solve::Shape, std::string> parse_shape(std::string_view text);
+
+/// Reads which of `choices` an answer names, by its word or a synonym, ignoring case, punctuation and filler
+/// ("the", "dominate", ...): "Attention dominates." names attention. Fails when it names none or several.
+std::expected<std::size_t, std::string> parse_choice(std::string_view text, std::span<const solve::Choice> choices);
 
 } // namespace headcount::grade

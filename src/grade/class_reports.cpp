@@ -1,6 +1,7 @@
 #include <grade/class_reports.hpp>
 
 #include <grade/feedback.hpp>
+#include <render/answers.hpp>
 #include <render/solution.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -217,8 +218,9 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                     ++by_mistake[std::string(m->id)];
                 if (v.status == Status::incorrect && v.matches.empty()) {
                     ++unexplained;
-                    ++unexplained_values[v.parsed->integer ? with_thousands(*v.parsed->integer)
-                                                           : fmt::format("{:.6g}", v.parsed->value)];
+                    ++unexplained_values[v.read       ? render::answer_text(*part.ask, *v.read)
+                                         : v.parsed ? fmt::format("{:.6g}", v.parsed->value)
+                                                    : v.answer];
                 }
             }
             std::vector<std::pair<std::string, std::size_t>> ranked(by_mistake.begin(), by_mistake.end());
@@ -240,7 +242,7 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                 {"problem", p.problem.id}, {"id", part.part.id}, {"ask", std::string(part.ask->id)},
                 {"per_student", results.per_student_variants},
                 {"points", points_text(part.part.points)}, {"one_point", part.part.points == 1.0},
-                {"expected", with_thousands(part.answer)},
+                {"expected", render::answer_text(*part.ask, part.answer)},
                 {"unit", std::string(part.ask->unit)}, {"answered", std::to_string(answered)},
                 {"students", std::to_string(students)}, {"correct", std::to_string(correct)},
                 {"correct_share", percent(correct, answered)}, {"rounded", std::to_string(rounded)},

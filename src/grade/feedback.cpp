@@ -1,5 +1,6 @@
 #include <grade/feedback.hpp>
 
+#include <render/answers.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
 
@@ -14,14 +15,32 @@ namespace {
 
 using render::View;
 
-/// What the mistake alone does to this part's count: its value and how far that is from the right one.
+/// What the mistake alone does to this part's answer: its value and, for a count, how far that is from the
+/// right one.
 View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Mistake& mistake) {
-    const Count value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
-    const Count gap = value > part.answer ? value - part.answer : part.answer - value;
-    return View{{"value", with_thousands(value)},
-                {"effect", with_thousands(gap)},
-                {"fewer", value < part.answer},
-                {"more", value > part.answer}};
+    const solve::Answer value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
+    const Count right = part.answer.count;
+    const Count gap = value.count > right ? value.count - right : right - value.count;
+    const bool count = part.ask->type() == solve::Ask::Type::count;
+    return View{{"value", render::answer_text(*part.ask, value)},
+                {"effect", count ? with_thousands(gap) : std::string()},
+                {"fewer", count && value.count < right},
+                {"more", count && value.count > right}};
+}
+
+/// The student's shape against the right one, for an unexplained wrong shape: a different number of axes, or
+/// the right sizes in another order.
+View shape_hints(const Verdict& verdict) {
+    if (!verdict.read || verdict.expected.shape.empty())
+        return View{{"rank_differs", false}, {"given_rank", 0}, {"right_rank", 0}, {"reordered", false}};
+    solve::Shape given = verdict.read->shape, right = verdict.expected.shape;
+    const bool rank_differs = given.size() != right.size();
+    std::sort(given.begin(), given.end());
+    std::sort(right.begin(), right.end());
+    return View{{"rank_differs", rank_differs},
+                {"given_rank", given.size()},
+                {"right_rank", right.size()},
+                {"reordered", !rank_differs && given == right}};
 }
 
 /// One line per explanation, "missing_output_projection + missing_biases", for collisions.
@@ -52,10 +71,20 @@ std::string shown_answer(std::string_view answer) {
     return out;
 }
 
+/// A number for people: exact with separators when whole, else "about" the nearest whole one (16.8 MiB is
+/// about 17,616,077 bytes), or six figures for values too small or too large to round that way.
+std::string readable(double value) {
+    if (value == std::floor(value) && std::abs(value) < 9.0e15)
+        return with_thousands(static_cast<Count>(value));
+    if (std::abs(value) >= 100 && std::abs(value) < 9.0e15)
+        return "about " + with_thousands(static_cast<Count>(std::llround(value)));
+    return fmt::format("{:.6g}", value);
+}
+
 std::string typed_value(const ParsedAnswer& parsed) {
     if (parsed.integer)
         return with_thousands(*parsed.integer);
-    return fmt::format("{:.6g}", parsed.value);
+    return readable(parsed.value);
 }
 
 } // namespace
@@ -78,7 +107,17 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
                          const render::TemplateSet& templates, bool reveal) {
     Feedback feedback;
     View base = render::problem_view(solved);
-    base["part"] = View{{"id", part.part.id}, {"ask", std::string(part.ask->id)}, {"unit", std::string(part.ask->unit)}};
+    const solve::Ask& ask = *part.ask;
+    const bool is_count = ask.type() == solve::Ask::Type::count;
+    base["part"] = View{{"id", part.part.id},
+                        {"ask", std::string(ask.id)},
+                        {"unit", std::string(ask.unit)},
+                        {"is_count", is_count},
+                        {"is_shape", ask.type() == solve::Ask::Type::shape},
+                        {"is_choice", ask.type() == solve::Ask::Type::choice},
+                        {"is_bytes", ask.unit == "bytes"},
+                        {"answer", render::answer_text(ask, part.answer)},
+                        {"units", render::byte_units(part.answer.count)}};
     base["student"] = View{{"answer", shown_answer(verdict.answer)}};
     // The projections this part counts, so an explanation lists only what the student was asked about.
     View counted = View::array();
@@ -104,16 +143,22 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
 
     // The gap is always from what the student typed, so it adds up with their own number.
     const double shown = verdict.parsed ? verdict.parsed->value : 0;
-    const double gap = std::abs(shown - static_cast<double>(verdict.expected));
+    const double expected = static_cast<double>(verdict.expected.count);
+    const double gap = std::abs(shown - expected);
     const bool explained = verdict.status == Status::rounded || !verdict.matches.empty();
+    std::string value;
+    if (verdict.parsed)
+        value = typed_value(*verdict.parsed);
+    else if (verdict.read)
+        value = render::answer_text(ask, *verdict.read);
 
     View view = base;
     view.erase("student");
     view.update(View{
         {"problem", solved.problem.id},
         {"answer", shown_answer(verdict.answer)},
-        {"has_value", verdict.parsed && typed_value(*verdict.parsed) != verdict.answer},
-        {"value", verdict.parsed ? typed_value(*verdict.parsed) : std::string()},
+        {"has_value", !value.empty() && value != verdict.answer},
+        {"value", value},
         {"status", std::string(status_name(verdict.status))},
         {"correct", verdict.status == Status::correct},
         {"rounded", verdict.status == Status::rounded},
@@ -124,11 +169,17 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"points", points_text(verdict.points)},
         {"one_point", verdict.points == 1.0},
         {"reveal", reveal},
-        {"expected", with_thousands(verdict.expected)},
-        {"unit", std::string(part.ask->unit)},
-        {"difference", gap == std::floor(gap) ? with_thousands(static_cast<Count>(gap)) : fmt::format("{:.6g}", gap)},
-        {"short", shown < static_cast<double>(verdict.expected)},
-        {"over", shown > static_cast<double>(verdict.expected)},
+        {"expected", render::answer_text(ask, verdict.expected)},
+        {"unit", is_count ? std::string(ask.unit) : std::string()},
+        {"is_count", is_count},
+        {"shape", shape_hints(verdict)},
+        // The compute terms a choice between them is about; always present, so the template reads the same keys.
+        {"terms", View{{"linear", solved.flops ? with_thousands(solved.flops->linear) : std::string()},
+                       {"attention", solved.flops ? with_thousands(solved.flops->attention) : std::string()},
+                       {"unit", solved.flops ? base["flops"]["unit"].get<std::string>() : std::string()}}},
+        {"difference", readable(gap)},
+        {"short", shown < expected},
+        {"over", shown > expected},
         {"explained", explained},
         {"one_explanation", verdict.status == Status::rounded || verdict.matches.size() == 1},
         {"several", verdict.matches.size() > 1},
@@ -141,7 +192,9 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"near_miss_percent", std::abs(verdict.near_miss.value_or(0)) < 0.001
                                   ? std::string("less than 0.1%")
                                   : fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
-        {"counts_parameters", part.ask->unit == "parameters"},
+        {"counts_parameters", ask.unit == "parameters"},
+        {"counts_dimensions", ask.unit == "dimensions"},
+        {"counts_other", ask.unit != "parameters" && ask.unit != "dimensions"},
         {"mistakes", mistakes},
         {"explanations", explanation_lines(verdict)},
     });

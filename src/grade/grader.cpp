@@ -1,6 +1,7 @@
 #include <grade/grader.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace headcount::grade {
@@ -49,6 +50,22 @@ bool rounds_to(const ParsedAnswer& answer, Count value) {
     return resolution > 0 && resolution <= v / 100 && std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
 }
 
+/// One mistake explains an answer more simply than two: keeps pairs only when no single mistake matches.
+void keep_simplest(Verdict& verdict) {
+    if (std::any_of(verdict.matches.begin(), verdict.matches.end(), [](const Explanation& e) { return e.mistakes.size() == 1; }))
+        std::erase_if(verdict.matches, [](const Explanation& e) { return e.mistakes.size() > 1; });
+}
+
+/// The best credit among the matching explanations; a pair earns the smaller of its two mistakes' credits.
+void score_matches(const solve::SolvedPart& part, Verdict& verdict) {
+    for (const Explanation& e : verdict.matches) {
+        double credit = 1;
+        for (const Mistake* m : e.mistakes)
+            credit = std::min(credit, credit_for(part.part, *m));
+        verdict.score = std::max(verdict.score, verdict.points * credit);
+    }
+}
+
 } // namespace
 
 std::string_view status_name(Status status) {
@@ -81,52 +98,125 @@ double credit_for(const spec::Part& part, const Mistake& mistake) {
     return it != part.credit.end() ? it->second : mistake.credit;
 }
 
+namespace {
+
+/// A bytes answer whose decimal unit was meant as binary or the other way round (16 MB for 16 MiB), read the
+/// other way; nullopt when it has no such unit.
+std::optional<ParsedAnswer> other_unit_base(const ParsedAnswer& answer) {
+    constexpr std::array<std::pair<std::string_view, std::string_view>, 4> k_pairs{
+        {{"KB", "KiB"}, {"MB", "MiB"}, {"GB", "GiB"}, {"TB", "TiB"}}};
+    for (std::size_t level = 0; level < k_pairs.size(); ++level) {
+        const auto [decimal, binary] = k_pairs[level];
+        if (answer.unit != decimal && answer.unit != binary)
+            continue;
+        const double power = static_cast<double>(level + 1);
+        const double ratio = std::pow(1024.0, power) / std::pow(1000.0, power);
+        const double factor = answer.unit == decimal ? ratio : 1 / ratio;
+        ParsedAnswer other = answer;
+        other.unit = answer.unit == decimal ? binary : decimal;
+        other.value = answer.value * factor;
+        other.resolution = answer.resolution * factor;
+        other.integer.reset();
+        if (std::abs(other.value) < 9.0e15 && other.value == std::floor(other.value))
+            other.integer = static_cast<Count>(other.value);
+        return other;
+    }
+    return std::nullopt;
+}
+
+/// Whether a bytes answer written with a unit (16.8 MB, 16 MiB) is `value` to the figures it gives.
+bool in_units(const solve::Ask& ask, const ParsedAnswer& answer, Count value) {
+    return ask.unit == "bytes" && !answer.unit.empty() && answer.unit != "B" && rounds_to(answer, value);
+}
+
+/// Grades an answer that is exact by nature (a shape or a word), read into `verdict.read`.
+void grade_exact(const solve::SolvedProblem& solved, const solve::SolvedPart& part, Verdict& verdict) {
+    if (*verdict.read == part.answer) {
+        verdict.status = Status::correct;
+        verdict.score = verdict.points;
+        return;
+    }
+    verdict.status = Status::incorrect;
+    for (const Explanation& e : explanations(solved.problem, *part.ask, part.answer))
+        if (e.value == *verdict.read)
+            verdict.matches.push_back(e);
+}
+
+} // namespace
+
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {
     Verdict verdict;
     verdict.answer = std::string(answer);
     verdict.expected = part.answer;
     verdict.points = part.part.points;
+    const solve::Ask& ask = *part.ask;
 
-    auto parsed = parse_answer(answer, AnswerUnit::count);
+    if (ask.type() != solve::Ask::Type::count) {
+        if (ask.type() == solve::Ask::Type::shape) {
+            auto shape = parse_shape(answer);
+            if (shape) {
+                Count elements = 1;
+                CheckedArithmetic math;
+                for (Count axis : *shape)
+                    elements = math.mul(elements, axis, "the shape's elements");
+                verdict.read = solve::Answer{math.ok() ? elements : 0, *shape};
+            } else
+                verdict.unreadable_reason = shape.error();
+        } else {
+            auto choice = parse_choice(answer, ask.choices);
+            if (choice)
+                verdict.read = solve::Answer{static_cast<Count>(*choice), {}};
+            else
+                verdict.unreadable_reason = choice.error();
+        }
+        if (!verdict.read) {
+            verdict.status = Status::unreadable;
+            return verdict;
+        }
+        grade_exact(solved, part, verdict);
+        keep_simplest(verdict);
+        score_matches(part, verdict);
+        return verdict;
+    }
+
+    const Count right = part.answer.count;
+    auto parsed = parse_answer(answer, ask.unit == "bytes" ? AnswerUnit::bytes : AnswerUnit::count);
     if (!parsed) {
         verdict.status = Status::unreadable;
         verdict.unreadable_reason = parsed.error();
         return verdict;
     }
     verdict.parsed = *parsed;
+    if (parsed->integer)
+        verdict.read = solve::Answer{*parsed->integer, {}};
     const spec::Tolerance tolerance = part.part.tolerance.value_or(spec::Tolerance{});
 
-    if (within_tolerance(*parsed, part.answer, tolerance)) {
+    if (within_tolerance(*parsed, right, tolerance) || in_units(ask, *parsed, right)) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return verdict;
     }
-    const auto candidates = explanations(solved.problem, *part.ask, part.answer);
+    const auto candidates = explanations(solved.problem, ask, part.answer);
     const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), [&](const Explanation& e) {
-        return parsed->integer && *parsed->integer == e.value;
+        return parsed->integer && *parsed->integer == e.value.count;
     });
-    if (tolerance.kind == spec::Tolerance::Kind::exact && !is_a_mistake && rounds_to(*parsed, part.answer)) {
+    if (tolerance.kind == spec::Tolerance::Kind::exact && !is_a_mistake && rounds_to(*parsed, right)) {
         verdict.status = Status::rounded;
         verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
         return verdict;
     }
 
     verdict.status = Status::incorrect;
+    if (const auto other = other_unit_base(*parsed);
+        other && (within_tolerance(*other, right, tolerance) || rounds_to(*other, right)))
+        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer});
     for (const Explanation& e : candidates)
-        if (within_tolerance(*parsed, e.value, tolerance) || rounds_to(*parsed, e.value))
+        if (within_tolerance(*parsed, e.value.count, tolerance) || rounds_to(*parsed, e.value.count))
             verdict.matches.push_back(e);
-    // One mistake explains an answer more simply than two: keep pairs only when no single mistake matches.
-    if (std::any_of(verdict.matches.begin(), verdict.matches.end(), [](const Explanation& e) { return e.mistakes.size() == 1; }))
-        std::erase_if(verdict.matches, [](const Explanation& e) { return e.mistakes.size() > 1; });
-
-    for (const Explanation& e : verdict.matches) {
-        double credit = 1;
-        for (const Mistake* m : e.mistakes)
-            credit = std::min(credit, credit_for(part.part, *m));
-        verdict.score = std::max(verdict.score, verdict.points * credit);
-    }
-    if (verdict.matches.empty() && part.answer != 0) {
-        const double off = (parsed->value - static_cast<double>(part.answer)) / static_cast<double>(part.answer);
+    keep_simplest(verdict);
+    score_matches(part, verdict);
+    if (verdict.matches.empty() && right != 0) {
+        const double off = (parsed->value - static_cast<double>(right)) / static_cast<double>(right);
         if (std::abs(off) <= 0.05)
             verdict.near_miss = off;
     }

@@ -20,17 +20,21 @@ std::string_view status_name(Status status);
 struct Verdict {
     Status status = Status::unreadable;
     std::string answer;                  ///< as typed
-    std::optional<ParsedAnswer> parsed;  ///< unset when unreadable
+    std::optional<ParsedAnswer> parsed;  ///< a count ask's answer, read; unset when unreadable or not a count
+    std::optional<solve::Answer> read;   ///< what the answer denotes when it is exact: a whole count, a shape
+                                         ///< or a choice; unset when unreadable or not a whole number
     std::string unreadable_reason;       ///< why the answer could not be read
-    Count expected = 0;
+    solve::Answer expected;
     double points = 0;                   ///< the part's points
     double score = 0;                    ///< points earned: all, a mistake's credit share, or 0
     std::vector<Explanation> matches;    ///< for incorrect: every explanation whose value the answer equals
     std::optional<double> near_miss;     ///< for unexplained wrong answers within 5%: the relative difference
 };
 
-/// Grades `answer` for `part` of `solved`. Never fails: an answer that cannot be read is the verdict
-/// "unreadable" with a reason. Partial credit comes from the part's `credit:` or the catalogue's default.
+/// Grades `answer` for `part` of `solved`, read as the ask's type of answer (a count, bytes with a unit, a shape
+/// or a word). Never fails: an answer that cannot be read is the verdict "unreadable" with a reason. Partial
+/// credit comes from the part's `credit:` or the catalogue's default. For bytes, the right value written in
+/// decimal or binary units (16.8 MB, 16 MiB for 16,777,216) is right when it rounds to the exact count.
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer);
 
 /// The mistakes a verdict names, each once: `rounded` for a rounded answer, else those of every matching

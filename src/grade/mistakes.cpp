@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 22> k_catalogue{{
+const std::array<Mistake, 30> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -39,7 +39,8 @@ const std::array<Mistake, 22> k_catalogue{{
      with_bias_rule(BiasRule::article_per_head), 0, true},
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
-    {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h)},
+    {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h), 0,
+     false, "counts shapes"},
     {"missing_bias_kv", "PyTorch's bias_k and bias_v (add_bias_kv) were left out", with(&Recipe::omit_bias_kv)},
     {"biases_added", "Biases were counted on projections that have none",
      with_bias_rule(BiasRule::every_projection)},
@@ -55,14 +56,28 @@ const std::array<Mistake, 22> k_catalogue{{
      with(&Recipe::no_attention_matmuls)},
     {"n_squared_d_missed_heads_factor", "QKᵀ and AV were counted for one head (the × h is missing)",
      with(&Recipe::scores_without_heads)},
+    {"n_versus_d_rule_of_thumb", "The rule of thumb n > d was used instead of comparing the two counts",
+     with(&Recipe::dominance_by_n_vs_d), 0, false, "choices"},
+    {"heads_seq_axes_swapped", "The heads and sequence axes are swapped (the transpose after the reshape is missing)",
+     with(&Recipe::seq_before_heads), 0, false, "shapes"},
+    {"d_model_for_d_k", "d_model was used where a head's width d_k (or d_v) belongs", with(&Recipe::head_width_d_model),
+     0, false, "shapes"},
+    {"batch_axis_dropped", "The batch axis was left out", with(&Recipe::drop_batch), 0, false, "shapes"},
+    {"bits_for_bytes", "A value's size was taken in bits where bytes are asked (8 times too many)",
+     with(&Recipe::bits_for_bytes)},
+    {"bytes_per_value_missing", "The number of values was given, not bytes (× bytes per value is missing)",
+     with(&Recipe::values_for_bytes)},
+    {"kv_cache_missing_factor_2", "Only the keys were cached: the values' half of the KV cache (the factor 2) is missing",
+     with(&Recipe::kv_cache_keys_only)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
+    {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
 enum class Aspect {
     heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn,
-    count_unit, flop_projections, flop_attention
+    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache
 };
 
 struct Field {
@@ -70,7 +85,7 @@ struct Field {
     Aspect aspect;
 };
 
-constexpr std::array<Field, 17> k_fields{{
+constexpr std::array<Field, 24> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -88,6 +103,13 @@ constexpr std::array<Field, 17> k_fields{{
     {&Recipe::one_projection, Aspect::flop_projections},
     {&Recipe::no_attention_matmuls, Aspect::flop_attention},
     {&Recipe::scores_without_heads, Aspect::flop_attention},
+    {&Recipe::dominance_by_n_vs_d, Aspect::dominance},
+    {&Recipe::seq_before_heads, Aspect::axes_order},
+    {&Recipe::head_width_d_model, Aspect::head_width},
+    {&Recipe::drop_batch, Aspect::batch},
+    {&Recipe::bits_for_bytes, Aspect::value_size},
+    {&Recipe::values_for_bytes, Aspect::value_size},
+    {&Recipe::kv_cache_keys_only, Aspect::kv_cache},
 }};
 
 /// The parts of the count a recipe changes. The bias rule and a missing b_O are both about biases.
@@ -118,15 +140,25 @@ std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
     return out;
 }
 
+/// Whether the mistake's feedback speaks to this ask's type of answer.
+bool explains(const Mistake& mistake, const solve::Ask& ask) {
+    std::string_view type = "counts";
+    if (ask.type() == solve::Ask::Type::shape)
+        type = "shapes";
+    else if (ask.type() == solve::Ask::Type::choice)
+        type = "choices";
+    return mistake.answers.find(type) != std::string_view::npos;
+}
+
 } // namespace
 
 std::span<const Mistake> mistake_catalogue() { return k_catalogue; }
 
-std::optional<Count> value_under(const spec::Problem& problem, const solve::Ask& ask, const Recipe& recipe) {
+std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask, const Recipe& recipe) {
     auto solved = solve::solve_problem(problem, recipe);
     if (!solved)
         return std::nullopt;
-    return ask.answer(*solved);
+    return ask.evaluate(*solved);
 }
 
 const Mistake* find_mistake(std::string_view id) {
@@ -141,10 +173,11 @@ std::vector<std::string_view> mistake_ids() {
     return ids;
 }
 
-std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask, Count right_answer) {
+std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
+                                      const solve::Answer& right_answer) {
     std::vector<Explanation> singles;
     for (const Mistake& mistake : k_catalogue) {
-        if (mistake.id == k_rounded || (mistake.whole_block && ask.projections.size() < 2))
+        if (mistake.recipe == Recipe{} || !explains(mistake, ask) || (mistake.whole_block && ask.projections.size() < 2))
             continue;
         const auto value = value_under(problem, ask, mistake.recipe);
         if (value && *value != right_answer)

@@ -19,12 +19,17 @@ struct Mistake {
     double credit = 0;      ///< default fraction of the points; a part's `credit:` overrides it
     bool whole_block = false; ///< a way of counting the block's biases as a whole: not offered on a part that
                               ///< asks about one projection, where it would only mean "bias left out"
+    /// The types of answer whose mistakes it names, as words: "counts", "shapes", "choices". Its feedback
+    /// template is written for these.
+    std::string_view answers = "counts";
 };
 
-/// The id of the one mistake that is not a recipe: the right value, rounded.
+/// The mistakes that are not recipes but ways of writing the right value, tested on the answer itself: the right
+/// value rounded, and bytes in decimal units meant as binary ones or the other way round (16 MB for 16 MiB).
 inline constexpr std::string_view k_rounded = "rounded";
+inline constexpr std::string_view k_unit_base = "decimal_vs_binary_units";
 
-/// Every catalogued mistake, `rounded` last.
+/// Every catalogued mistake, the two that are not recipes last.
 std::span<const Mistake> mistake_catalogue();
 
 /// The mistake with this id, or nullptr.
@@ -36,16 +41,17 @@ std::vector<std::string_view> mistake_ids();
 /// One way to arrive at a wrong number: one mistake, or two independent ones made together.
 struct Explanation {
     std::vector<const Mistake*> mistakes;
-    Count value = 0; ///< what the part's ask comes to when counted this way
+    solve::Answer value; ///< what the part's ask comes to when counted this way
 };
 
 /// Every single mistake, and every pair of mistakes that change different parts of the count, evaluated for
 /// this part, keeping those whose value differs from the right answer. A pair is kept only when its value
 /// differs from each of its two mistakes alone (otherwise one of them does nothing here). Order: singles in
 /// catalogue order, then pairs. A count that overflows is skipped (no student typed it).
-std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask, Count right_answer);
+std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
+                                      const solve::Answer& right_answer);
 
 /// What `ask` comes to for `problem` when counted the mistaken way, or nullopt when that count overflows.
-std::optional<Count> value_under(const spec::Problem& problem, const solve::Ask& ask, const solve::Recipe& recipe);
+std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask, const solve::Recipe& recipe);
 
 } // namespace headcount::grade

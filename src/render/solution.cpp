@@ -1,8 +1,13 @@
 #include <render/solution.hpp>
 
+#include <render/answers.hpp>
+
 #include <util/text.hpp>
 
 #include <fmt/format.h>
+
+#include <array>
+#include <cmath>
 
 namespace headcount::render {
 
@@ -186,7 +191,61 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
                 {"attention", n(f.attention)},
                 {"total", n(f.total)},
                 {"projections_dominate", f.projections_dominate},
+                {"attention_dominates", f.attention > f.linear},
+                {"terms_equal", f.attention == f.linear},
                 {"heads", n(s.h)}};
+}
+
+View tensor_view(const solve::Tensor& t) {
+    std::string axes;
+    for (std::string_view a : t.axes)
+        axes += (axes.empty() ? "" : ", ") + std::string(a);
+    std::string shape;
+    for (Count size : t.shape)
+        shape += (shape.empty() ? "" : ", ") + std::to_string(size);
+    return View{{"shape", "(" + shape + ")"}, {"axes", "(" + axes + ")"}, {"rank", t.shape.size()},
+                {"elements", n(t.elements)}};
+}
+
+View shapes_view(const solve::ShapeSolution& s) {
+    return View{{"input", tensor_view(s.input)},
+                {"q", tensor_view(s.q)},
+                {"k", tensor_view(s.k)},
+                {"v", tensor_view(s.v)},
+                {"q_heads", tensor_view(s.q_heads)},
+                {"k_heads", tensor_view(s.k_heads)},
+                {"v_heads", tensor_view(s.v_heads)},
+                {"scores", tensor_view(s.scores)},
+                {"weights", tensor_view(s.weights)},
+                {"head_output", tensor_view(s.head_output)},
+                {"concat", tensor_view(s.concat)},
+                {"output", tensor_view(s.output)}};
+}
+
+View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const solve::MhaSolution& s) {
+    return View{{"dtype", p.dtype},
+                {"bytes_per_value", n(m.bytes_per_value)},
+                {"bits", n(p.bytes * 8)},
+                {"one_byte", m.bytes_per_value == 1},
+                {"weights_values", n(m.weights_values)},
+                {"attention_weights", n(m.attention_weights)},
+                {"attention_weights_units", byte_units(m.attention_weights)},
+                {"q_values", n(m.q_values)},
+                {"k_values", n(m.k_values)},
+                {"v_values", n(m.v_values)},
+                {"qkv_values", n(m.qkv_values)},
+                {"qkv_activations", n(m.qkv_activations)},
+                {"qkv_activations_units", byte_units(m.qkv_activations)},
+                {"kv_layers", n(m.kv_layers)},
+                {"kv_tokens", n(m.kv_tokens)},
+                {"kv_per_token", n(m.kv_per_token)},
+                {"kv_same_width", s.d_k == s.d_v},
+                {"kv_values", n(m.kv_values)},
+                {"kv_cache", n(m.kv_cache)},
+                {"kv_cache_units", byte_units(m.kv_cache)},
+                {"parameter_values", n(m.parameter_values)},
+                {"parameters", n(m.parameters)},
+                {"parameters_units", byte_units(m.parameters)}};
 }
 
 } // namespace
@@ -236,6 +295,10 @@ View problem_view(const solve::SolvedProblem& solved) {
             given.push_back(View{{"symbol", "$m$"}, {"meaning", "key/value sequence length"},
                                  {"value", n(*w->seq_len_kv)}, {"note", "given"}, {"stated", true}});
     }
+    if (const auto& p = solved.problem.precision)
+        given.push_back(View{{"symbol", "dtype"}, {"meaning", "number format of every value"},
+                             {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
+                             {"note", "given"}, {"stated", true}});
     return View{
         {"id", solved.problem.id},
         {"title", solved.problem.title},
@@ -243,6 +306,8 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"is_model", solved.model.has_value()},
         {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},
         {"model", solved.model ? model_view(*solved.model, *solved.problem.model) : View::object()},
+        {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
+        {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
         {"d_model", n(s.d_model)},
         {"h", n(s.h)},
         {"d_k", n(s.d_k)},
@@ -287,8 +352,9 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
                        {"one_point", part.part.points == 1.0},
                        {"has_text", part.part.text.has_value()},
                        {"text", part.part.text.value_or("")},
-                       {"answer", n(part.answer)},
-                       {"unit", std::string(part.ask->unit)}};
+                       {"answer", answer_text(*part.ask, part.answer)},
+                       {"unit", std::string(part.ask->unit)},
+                       {"has_unit", part.ask->type() == solve::Ask::Type::count}};
         view["part"] = part_view;
         auto body = templates.render(fmt::format("{}/{}", part.ask->kind, part.ask->id), view);
         if (!body)
@@ -337,7 +403,7 @@ nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved) {
     for (const solve::SolvedPart& part : solved.parts)
         parts.push_back({{"id", part.part.id},
                          {"ask", part.ask->id},
-                         {"answer", part.answer},
+                         {"answer", json_answer(*part.ask, part.answer)},
                          {"unit", part.ask->unit}});
     return {{"id", solved.problem.id}, {"title", solved.problem.title}, {"parts", parts}};
 }

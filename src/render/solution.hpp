@@ -27,7 +27,7 @@ Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, c
 /// one blank line in a row, and ends with exactly one newline, so templates can be laid out for reading.
 std::string tidy_markdown(const std::string& text);
 
-/// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` a JSON integer.
+/// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` as json_answer writes it.
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
 
 } // namespace headcount::render

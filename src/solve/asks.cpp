@@ -11,8 +11,28 @@ namespace {
 
 const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
 const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
+const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
+const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
 
-constexpr std::array<Ask, 22> k_asks{{
+/// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
+template <Tensor ShapeSolution::*member>
+constexpr Ask shape_ask(std::string_view id) {
+    return Ask{id,
+               "shape",
+               [](const SolvedProblem& s) { return (shapes(s).*member).elements; },
+               "",
+               "mha",
+               Ask::workload,
+               [](const SolvedProblem& s) { return (shapes(s).*member).shape; }};
+}
+
+constexpr std::array<Choice, 3> k_dominant_terms{{
+    {"projections", "projection linear linear_layers the_linear_layers qkv_projections weights"},
+    {"attention", "scores attention_matmuls qk_t quadratic self_attention"},
+    {"equal", "neither tie tied same equally"},
+}};
+
+constexpr std::array<Ask, 39> k_asks{{
     {"q_params", "parameters", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
     {"k_params", "parameters", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
     {"v_params", "parameters", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
@@ -37,11 +57,38 @@ constexpr std::array<Ask, 22> k_asks{{
     {"flops.weighted_sum", "FLOPs", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", Ask::Needs::workload},
     {"flops.output", "FLOPs", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", Ask::Needs::workload},
     {"flops.total", "FLOPs", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", Ask::Needs::workload},
+    {"flops.dominant", "term", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", Ask::workload,
+     nullptr, k_dominant_terms},
+    shape_ask<&ShapeSolution::input>("shape.input"),
+    shape_ask<&ShapeSolution::q>("shape.q"),
+    shape_ask<&ShapeSolution::k>("shape.k"),
+    shape_ask<&ShapeSolution::v>("shape.v"),
+    shape_ask<&ShapeSolution::q_heads>("shape.q_heads"),
+    shape_ask<&ShapeSolution::k_heads>("shape.k_heads"),
+    shape_ask<&ShapeSolution::v_heads>("shape.v_heads"),
+    shape_ask<&ShapeSolution::scores>("shape.scores"),
+    shape_ask<&ShapeSolution::weights>("shape.attention_weights"),
+    shape_ask<&ShapeSolution::head_output>("shape.head_output"),
+    shape_ask<&ShapeSolution::concat>("shape.concat"),
+    shape_ask<&ShapeSolution::output>("shape.output"),
+    {"memory.attention_weights", "bytes", [](const SolvedProblem& s) { return memory(s).attention_weights; }, "",
+     "mha", Ask::workload | Ask::dtype},
+    {"memory.qkv_activations", "bytes", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
+     "mha", Ask::workload | Ask::dtype},
+    {"memory.kv_cache", "bytes", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha",
+     Ask::workload | Ask::dtype},
+    {"memory.parameters", "bytes", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
+     Ask::dtype},
 }};
+
 
 } // namespace
 
 std::span<const Ask> asks() { return k_asks; }
+
+Answer Ask::evaluate(const SolvedProblem& solved) const {
+    return Answer{answer(solved), shape ? shape(solved) : Shape{}};
+}
 
 const Ask* find_ask(std::string_view id) {
     const auto it = std::find_if(k_asks.begin(), k_asks.end(), [&](const Ask& a) { return a.id == id; });
@@ -70,11 +117,25 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(flops.error());
         solved.flops = *flops;
     }
+    if (problem.workload) {
+        auto shapes = solve_shapes(*mha, *problem.workload, recipe);
+        if (!shapes)
+            return located(shapes.error());
+        solved.shapes = std::move(*shapes);
+    }
     if (problem.model) {
         auto model = solve_model(problem.given, *problem.model, recipe);
         if (!model)
             return located(model.error());
         solved.model = std::move(*model);
+    }
+    if (problem.precision) {
+        auto memory = solve_memory(*mha, solved.model ? &*solved.model : nullptr,
+                                   problem.model ? &*problem.model : nullptr,
+                                   problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
+        if (!memory)
+            return located(memory.error());
+        solved.memory = *memory;
     }
     for (const spec::Part& part : problem.parts) {
         const Ask* ask = find_ask(part.ask);
@@ -85,14 +146,19 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  fmt::format("ask '{}' is about a whole transformer; this problem is kind: {}",
                                              part.ask, problem.kind)});
-        if (ask->needs == Ask::Needs::workload && !problem.workload)
+        if ((ask->needs & Ask::workload) && !problem.workload)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about compute: give seq_len (and batch) in given",
+                                 fmt::format("ask '{}' is about tensors over a sequence: give seq_len (and batch) "
+                                             "in given",
                                              part.ask)});
-        if (ask->needs == Ask::Needs::encoder_decoder && problem.model->decoder_layers == 0)
+        if ((ask->needs & Ask::dtype) && !problem.precision)
+            return located(Error{at_ask.file, at_ask.line, at_ask.column,
+                                 fmt::format("ask '{}' is about memory: give dtype (fp32, fp16, bf16, int8) in given",
+                                             part.ask)});
+        if ((ask->needs & Ask::encoder_decoder) && problem.model->decoder_layers == 0)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
                                  fmt::format("ask '{}' needs encoder_layers and decoder_layers", part.ask)});
-        solved.parts.push_back({part, ask, ask->answer(solved)});
+        solved.parts.push_back({part, ask, ask->evaluate(solved)});
     }
     return solved;
 }

@@ -3,8 +3,10 @@
 // A new ask is one row here plus a template named after it (templates/<kind>/<ask>.mustache).
 
 #include <solve/flops.hpp>
+#include <solve/memory.hpp>
 #include <solve/mha.hpp>
 #include <solve/model.hpp>
+#include <solve/shapes.hpp>
 
 #include <optional>
 #include <span>
@@ -16,17 +18,43 @@ namespace headcount::solve {
 
 struct SolvedProblem;
 
+/// A tensor's shape, outermost axis first.
+using Shape = std::vector<Count>;
+
+/// An ask's answer. For a count ask, `count` is the number; for a shape ask, `shape` holds the axes (and `count`
+/// their product, the tensor's elements); for a choice ask, `count` is the index of the word in Ask::choices.
+struct Answer {
+    Count count = 0;
+    Shape shape;
+    auto operator<=>(const Answer&) const = default;
+};
+
+/// One word a choice ask may be answered with, and other words a student may use for it.
+struct Choice {
+    std::string_view word;     ///< as printed in solutions and keys
+    std::string_view synonyms; ///< space-separated, lower case: words and short phrases joined by '_'
+};
+
 /// One askable quantity.
 struct Ask {
     std::string_view id;   ///< as written in a spec's `ask:`, and the template's file name
-    std::string_view unit; ///< "parameters", "dimensions", ...
-    Count (*answer)(const SolvedProblem&);
+    std::string_view unit; ///< "parameters", "dimensions", "bytes", "shape", ...
+    Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
-    /// What the problem must give for this ask to have an answer.
-    enum class Needs { nothing, workload, encoder_decoder };
-    Needs needs = Needs::nothing;  ///< workload: seq_len (compute asks); encoder_decoder: decoder layers
+    /// What the problem must give for this ask to have an answer; flags, combined with |.
+    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4 };
+    unsigned needs = nothing; ///< workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype
+    Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
+    std::span<const Choice> choices = {};            ///< set for a choice ask: the words it is answered with
+
+    enum class Type { count, shape, choice };
+    [[nodiscard]] constexpr Type type() const {
+        return shape ? Type::shape : (choices.empty() ? Type::count : Type::choice);
+    }
+    /// This ask's answer for a solved problem.
+    [[nodiscard]] Answer evaluate(const SolvedProblem& solved) const;
 };
 
 /// Every ask of every kind, mha first.
@@ -42,7 +70,7 @@ std::vector<std::string_view> ask_ids();
 struct SolvedPart {
     spec::Part part;
     const Ask* ask = nullptr;
-    Count answer = 0;
+    Answer answer;
 };
 
 /// A problem with its solution and every part answered.
@@ -51,6 +79,8 @@ struct SolvedProblem {
     MhaSolution mha;                   ///< the attention block (of every layer, for a transformer)
     std::optional<ModelSolution> model; ///< set for kind: transformer
     std::optional<FlopsSolution> flops; ///< set when the problem gives a workload (seq_len)
+    std::optional<ShapeSolution> shapes; ///< set when the problem gives a workload
+    std::optional<MemorySolution> memory; ///< set when the problem gives a dtype
     std::vector<SolvedPart> parts;
 };
 

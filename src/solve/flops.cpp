@@ -38,6 +38,10 @@ Result<FlopsSolution> solve_flops(const MhaSolution& block, const spec::Workload
     f.attention = add(add(f.scores, f.softmax), f.weighted_sum);
     f.total = add(f.linear, f.attention);
     f.projections_dominate = f.linear > f.attention;
+    if (recipe.dominance_by_n_vs_d) // the rule of thumb: projections grow as n d^2, attention as n^2 d
+        f.dominant = w.seq_len < block.d_model ? 0 : (w.seq_len > block.d_model ? 1 : 2);
+    else
+        f.dominant = f.linear > f.attention ? 0 : (f.attention > f.linear ? 1 : 2);
     if (!math.ok())
         return std::unexpected(math.error());
     return f;

@@ -21,6 +21,9 @@ struct FlopsSolution {
     Count linear = 0;         ///< projections + output: what a module-hook counter sees
     Count attention = 0;      ///< scores + softmax + weighted_sum
     bool projections_dominate = false; ///< linear > attention (short sequences); else attention dominates
+    /// Which term dominates: 0 the linear layers, 1 attention, 2 neither (equal). Without softmax or biases
+    /// attention / linear = n / 2d for self-attention, so attention dominates from n > 2 d_model on.
+    Count dominant = 0;
 };
 
 /// Solves the compute of `block` over `workload`; with a recipe, the way a mistaken student would count.

@@ -54,6 +54,15 @@ struct Recipe {
     bool one_projection = false;      ///< only one of the Q, K, V projections counted
     bool no_attention_matmuls = false; ///< only the linear layers counted, as module-hook counters do
     bool scores_without_heads = false; ///< QK^T and AV counted as n^2 d_k, the x h forgotten
+    bool dominance_by_n_vs_d = false;  ///< which compute term dominates judged by n against d_model alone
+    // Shape mistakes.
+    bool seq_before_heads = false;     ///< per-head tensors laid out (batch, query, heads, ...): no transpose
+    bool head_width_d_model = false;   ///< per-head widths taken as d_model instead of d_k and d_v
+    bool drop_batch = false;           ///< the batch axis left off every tensor
+    // Memory mistakes.
+    bool bits_for_bytes = false;       ///< a value's size taken in bits (32 for fp32) where bytes are asked
+    bool values_for_bytes = false;     ///< the number of values given as the bytes (x bytes per value missing)
+    bool kv_cache_keys_only = false;   ///< the KV cache counted with keys only (the factor 2 missing)
 
     bool operator==(const Recipe&) const = default;
 };

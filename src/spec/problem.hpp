@@ -74,6 +74,12 @@ struct Workload {
     bool biases = false;               ///< count one addition per output element of a biased projection
 };
 
+/// The number format a model's values are stored in, for memory asks.
+struct Precision {
+    std::string dtype; ///< fp64, fp32, fp16, bf16 or int8, as written
+    Count bytes = 0;   ///< bytes per value
+};
+
 /// How close an answer must be to count as right. Counts default to exact.
 struct Tolerance {
     enum class Kind { exact, relative, sigfigs };
@@ -109,6 +115,7 @@ struct Problem {
     MhaGivens given;                 ///< the attention block (for kind: transformer, that of every layer)
     std::optional<ModelGivens> model; ///< set exactly when kind is transformer
     std::optional<Workload> workload; ///< set when `given` has seq_len
+    std::optional<Precision> precision; ///< set when `given` has dtype
     std::vector<Part> parts;
     std::vector<Variation> vary; ///< empty: every student gets `given` as written
     bool distinct = false;       ///< every student of a class must get different numbers

@@ -17,15 +17,15 @@ namespace headcount::spec {
 namespace {
 
 constexpr std::array<std::string_view, 7> k_top_keys{"id", "title", "kind", "given", "parts", "vary", "distinct"};
-constexpr std::array<std::string_view, 15> k_given_keys{
+constexpr std::array<std::string_view, 16> k_given_keys{
     "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
-    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases"};
+    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"};
 constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
 constexpr std::array<std::string_view, 2> k_kinds{"mha", "transformer"};
 // A transformer's `given`: its attention block's keys, then the rest of the model.
-constexpr std::array<std::string_view, 27> k_model_keys{
-    "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases",
+constexpr std::array<std::string_view, 28> k_model_keys{
+    "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype",
     "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
     "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
     "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"};
@@ -340,6 +340,20 @@ Result<Enum> choice(const Reader& r, const YAML::Node& node, std::string_view ke
                                         node.IsScalar() ? did_you_mean(node.Scalar(), words) : std::string()));
 }
 
+/// `dtype:` in a `given`, or nullopt when it has none.
+Result<std::optional<Precision>> read_precision(const Reader& r, const YAML::Node& given) {
+    const YAML::Node dtype = given["dtype"];
+    if (!dtype)
+        return std::optional<Precision>{};
+    auto bytes = choice(r, dtype, "dtype",
+                        std::array{std::pair{std::string_view("fp64"), Count{8}}, std::pair{std::string_view("fp32"), Count{4}},
+                                   std::pair{std::string_view("fp16"), Count{2}}, std::pair{std::string_view("bf16"), Count{2}},
+                                   std::pair{std::string_view("int8"), Count{1}}});
+    if (!bytes)
+        return std::unexpected(bytes.error());
+    return std::optional<Precision>{Precision{dtype.Scalar(), *bytes}};
+}
+
 /// The model part of a transformer's `given` (its attention keys are read by read_mha_givens).
 Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) {
     using M = ModelGivens;
@@ -544,6 +558,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (!workload)
         return std::unexpected(workload.error());
     problem.workload = *workload;
+    auto precision = read_precision(r, *given);
+    if (!precision)
+        return std::unexpected(precision.error());
+    problem.precision = *precision;
     if (transformer) {
         auto model = read_model_givens(r, *given);
         if (!model)

@@ -1,0 +1,72 @@
+#include <render/answers.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
+#include <cmath>
+
+namespace headcount::render {
+
+namespace {
+
+/// Axes are separated by commas, so they carry no thousands separators: (32, 8, 4096).
+std::string shape_text(const solve::Shape& shape) { return fmt::format("({})", fmt::join(shape, ", ")); }
+
+std::string choice_word(const solve::Ask& ask, const solve::Answer& answer) {
+    const auto index = static_cast<std::size_t>(answer.count);
+    return index < ask.choices.size() ? std::string(ask.choices[index].word) : std::string("?");
+}
+
+} // namespace
+
+nlohmann::ordered_json byte_units(Count bytes) {
+    constexpr std::array<std::string_view, 4> k_decimal{"KB", "MB", "GB", "TB"}, k_binary{"KiB", "MiB", "GiB", "TiB"};
+    auto in = [&](double base, const std::array<std::string_view, 4>& names) {
+        double unit = 1;
+        std::size_t level = 0;
+        while (level < names.size() && static_cast<double>(bytes) >= unit * base) {
+            unit *= base;
+            ++level;
+        }
+        if (level == 0)
+            return fmt::format("= {} B", bytes);
+        const double value = static_cast<double>(bytes) / unit;
+        const bool exact = value == std::floor(value);
+        return exact ? fmt::format("= {} {}", static_cast<Count>(value), names[level - 1])
+                     : fmt::format("≈ {:.2f} {}", value, names[level - 1]);
+    };
+    return nlohmann::ordered_json{{"decimal", in(1000, k_decimal)}, {"binary", in(1024, k_binary)}};
+}
+
+std::string answer_text(const solve::Ask& ask, const solve::Answer& answer) {
+    switch (ask.type()) {
+    case solve::Ask::Type::shape:
+        return shape_text(answer.shape);
+    case solve::Ask::Type::choice:
+        return choice_word(ask, answer);
+    case solve::Ask::Type::count:
+        break;
+    }
+    return with_thousands(answer.count);
+}
+
+std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer) {
+    return ask.type() == solve::Ask::Type::count ? std::to_string(answer.count) : answer_text(ask, answer);
+}
+
+nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer) {
+    switch (ask.type()) {
+    case solve::Ask::Type::shape:
+        return answer.shape;
+    case solve::Ask::Type::choice:
+        return choice_word(ask, answer);
+    case solve::Ask::Type::count:
+        break;
+    }
+    return answer.count;
+}
+
+} // namespace headcount::render
