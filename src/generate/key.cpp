@@ -2,6 +2,7 @@
 
 #include <generate/variants.hpp>
 #include <render/answers.hpp>
+#include <spec/givens.hpp>
 #include <util/csv.hpp>
 
 #include <fmt/format.h>
@@ -57,7 +58,7 @@ variants_from_key(const std::vector<solve::SolvedProblem>& problems, std::string
         if (problem == problems.end())
             return std::unexpected(Error{file, 0, 0, fmt::format("the key names problem '{}', which no spec given has",
                                                                  problem_id)});
-        std::vector<spec::MhaGivens> candidates{problem->problem.given};
+        std::vector<spec::Givens> candidates{spec::givens_of(problem->problem)};
         if (!problem->problem.vary.empty()) {
             auto valid = valid_variants(problem->problem);
             if (!valid)
@@ -65,10 +66,8 @@ variants_from_key(const std::vector<solve::SolvedProblem>& problems, std::string
             candidates = std::move(*valid);
         }
         std::vector<solve::SolvedProblem> solved;
-        for (const spec::MhaGivens& given : candidates) {
-            spec::Problem variant = problem->problem;
-            variant.given = given;
-            if (auto s = solve::solve_problem(variant))
+        for (const spec::Givens& givens : candidates) {
+            if (auto s = solve::solve_problem(spec::with_givens(problem->problem, givens)))
                 solved.push_back(std::move(*s));
         }
         for (const auto& [student, answers] : students) {

@@ -48,23 +48,31 @@ SplitMix64 variant_stream(std::string_view seed, std::string_view problem_id, st
     return SplitMix64(fnv1a64(key));
 }
 
-Result<std::vector<spec::MhaGivens>> valid_variants(const spec::Problem& problem) {
+Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     std::size_t combinations = 1;
     for (const spec::Variation& v : problem.vary) {
+        if (const auto why = spec::cannot_vary(problem, v.key))
+            return std::unexpected(Error{problem.file, v.mark.line, v.mark.column, *why});
         if (combinations > k_max_combinations / v.values.size())
             return std::unexpected(Error{problem.file, v.mark.line, v.mark.column,
                                          fmt::format("vary allows more than {} combinations; narrow the lists",
                                                      with_thousands(k_max_combinations))});
         combinations *= v.values.size();
     }
-    std::vector<spec::MhaGivens> valid;
+    const spec::Givens written = spec::givens_of(problem);
+    spec::Problem variant = problem; // one copy, its givens replaced by each combination's in turn
+    variant.vary.clear();            // solving copies the problem; its value lists are not needed to solve it
+    std::vector<spec::Givens> valid;
     std::vector<std::size_t> index(problem.vary.size(), 0);
     for (std::size_t n = 0; n < combinations; ++n) {
-        spec::MhaGivens given = problem.given;
+        spec::Givens givens = written;
         for (std::size_t k = 0; k < problem.vary.size(); ++k)
-            spec::set_given(given, problem.vary[k].key, problem.vary[k].values[index[k]]);
-        if (!spec::check_givens(given) && solve::solve_mha(given))
-            valid.push_back(given);
+            spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
+        if (!spec::check_givens(givens.given)) {
+            variant = spec::with_givens(std::move(variant), givens);
+            if (solve::solve_problem(variant))
+                valid.push_back(givens);
+        }
         for (std::size_t k = problem.vary.size(); k-- > 0;) { // odometer, last key fastest
             if (++index[k] < problem.vary[k].values.size())
                 break;
@@ -82,7 +90,7 @@ Result<std::vector<spec::MhaGivens>> valid_variants(const spec::Problem& problem
 Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
                                                                     std::span<const std::string> students,
                                                                     std::string_view seed) {
-    std::vector<spec::MhaGivens> variants{problem.given};
+    std::vector<spec::Givens> variants{spec::givens_of(problem)};
     if (!problem.vary.empty()) {
         auto valid = valid_variants(problem);
         if (!valid)
@@ -104,9 +112,7 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::
         while (problem.distinct && taken.contains(pick))
             pick = stream.below(variants.size());
         taken.insert(pick);
-        spec::Problem variant = problem;
-        variant.given = variants[pick];
-        auto solved = solve::solve_problem(variant);
+        auto solved = solve::solve_problem(spec::with_givens(problem, variants[pick]));
         if (!solved)
             return std::unexpected(solved.error());
         out.emplace(student, std::move(*solved));

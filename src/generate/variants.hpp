@@ -33,10 +33,12 @@ class SplitMix64 {
 /// "headcount-variant-v1" NUL seed NUL problem-id NUL student-id.
 SplitMix64 variant_stream(std::string_view seed, std::string_view problem_id, std::string_view student);
 
-/// Every combination of the spec's `vary:` values that passes the same checks as a hand-written spec and
-/// solves without overflow, in a fixed order (the product of the value lists in spec order, last key fastest).
-/// Errors: more than 1,000,000 combinations, or none valid.
-Result<std::vector<spec::MhaGivens>> valid_variants(const spec::Problem& problem);
+/// Every combination of the spec's `vary:` values that passes the same checks as a hand-written spec and whose
+/// whole problem solves (no count overflowing), as the givens to put in the spec (spec::with_givens), in a fixed
+/// order: the product of the value lists in spec order, last key fastest. Errors: a key this problem cannot vary
+/// (spec::cannot_vary; the reader rejects it first, this guards problems built by hand), more than 1,000,000
+/// combinations, or none valid.
+Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem);
 
 /// Each student's variant of `problem`, solved. Without `vary:` everyone gets the problem as written.
 /// With `distinct: true`, students are served in id order and a student whose draw is taken draws again from

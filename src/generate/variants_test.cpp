@@ -23,6 +23,39 @@ spec::Problem varied(std::vector<spec::Variation> vary, bool distinct = false) {
     return p;
 }
 
+/// BERT-base as problems/model-bert-base.yaml gives it, asking for the whole model's parameters.
+spec::Problem bert_base(std::vector<spec::Variation> vary) {
+    spec::Problem p = varied(std::move(vary));
+    p.id = "bert";
+    p.kind = "transformer";
+    p.given.d_model = 768;
+    p.given.h = 12;
+    spec::ModelGivens m;
+    m.d_ff = 3072;
+    m.layers = 12;
+    m.vocab = 30522;
+    m.max_positions = 512;
+    m.type_vocab = 2;
+    m.embedding_norm = true;
+    m.pooler = true;
+    p.model = m;
+    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}}};
+    return p;
+}
+
+/// Each valid variant of `problem`, solved, in valid_variants order.
+std::vector<solve::SolvedProblem> solved_variants(const spec::Problem& problem) {
+    auto variants = valid_variants(problem);
+    REQUIRE(variants.has_value());
+    std::vector<solve::SolvedProblem> out;
+    for (const spec::Givens& givens : *variants) {
+        auto solved = solve::solve_problem(spec::with_givens(problem, givens));
+        REQUIRE(solved.has_value());
+        out.push_back(std::move(*solved));
+    }
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("FNV-1a 64 matches the published test vectors", "[generate]") {
@@ -55,9 +88,9 @@ TEST_CASE("valid variants pass the hand-written spec's checks", "[generate]") {
     REQUIRE(variants.has_value());
     CHECK(variants->size() == 7);
     for (const auto& g : *variants)
-        CHECK_FALSE(spec::check_givens(g).has_value());
-    CHECK(variants->front().d_model == 256);
-    CHECK(variants->front().h == 4);
+        CHECK_FALSE(spec::check_givens(g.given).has_value());
+    CHECK(variants->front().given.d_model == 256);
+    CHECK(variants->front().given.h == 4);
 
     auto none = valid_variants(varied({{"d_model", {250, 130}, {}}, {"h", {4, 8}, {}}}));
     REQUIRE_FALSE(none.has_value());
@@ -75,7 +108,7 @@ TEST_CASE("a student's variant depends only on seed, student and problem", "[gen
     auto other = assign_variants(problem, renamed, "fall-2026");
     REQUIRE(first.has_value());
     REQUIRE(other.has_value());
-    for (const std::string& s : {"alice", "bob", "chen"}) {
+    for (const char* s : {"alice", "bob", "chen"}) {
         CHECK(first->at(s).mha.total == again->at(s).mha.total);
         CHECK(first->at(s).mha.total == other->at(s).mha.total); // renaming dana changes nobody else
     }
@@ -105,4 +138,64 @@ TEST_CASE("distinct: true gives every student different numbers, or says why it 
     REQUIRE_FALSE(error.has_value());
     CHECK(error.error().message == "distinct: true needs a variant per student, but vary admits only 12 valid "
                                    "variants for 13 students");
+}
+
+TEST_CASE("varying a transformer's layers adds or removes whole layers", "[generate]") {
+    // One BERT-base layer, by hand: attention 4 (768^2 + 768) = 2,362,368; FFN 2 * 768 * 3072 + 3072 + 768 =
+    // 4,722,432; two LayerNorms 2 * 2 * 768 = 3,072; in all 7,087,872. At 12 layers the model is Hugging Face's
+    // published BertModel count, 109,482,240, so 6 layers are 109,482,240 - 6 * 7,087,872 = 66,955,008 and 24 are
+    // 109,482,240 + 12 * 7,087,872 = 194,536,704.
+    const auto solved = solved_variants(bert_base({{"layers", {6, 12, 24}, {}}}));
+    REQUIRE(solved.size() == 3);
+    CHECK(solved[0].problem.model->layers == 6);
+    CHECK(solved[0].parts[0].answer == 66'955'008);
+    CHECK(solved[1].parts[0].answer == 109'482'240);
+    CHECK(solved[2].parts[0].answer == 194'536'704);
+    CHECK(solved[1].parts[0].answer - solved[0].parts[0].answer == 6 * 7'087'872);
+    CHECK(solved[2].parts[0].answer - solved[1].parts[0].answer == 12 * 7'087'872);
+    for (const auto& s : solved)
+        CHECK(s.model->layer == 7'087'872); // the layer itself is the same in every variant
+
+    // d_ff and layers together, last key fastest: (6, 2048), (6, 3072), (12, 2048), (12, 3072). d_ff 2048 takes
+    // 1024 * (2 * 768 + 1) = 1,573,888 from each layer's FFN.
+    const auto both = solved_variants(bert_base({{"layers", {6, 12}, {}}, {"d_ff", {2048, 3072}, {}}}));
+    REQUIRE(both.size() == 4);
+    CHECK(both[0].parts[0].answer == 66'955'008 - 6 * 1'573'888);
+    CHECK(both[1].parts[0].answer == 66'955'008);
+    CHECK(both[2].parts[0].answer == 109'482'240 - 12 * 1'573'888);
+    CHECK(both[3].parts[0].answer == 109'482'240);
+}
+
+TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is left out", "[generate]") {
+    // The lesson's block (problems/mha-flops-long-context.yaml): d = 4096, h = 32, total 8 n d^2 + 4 n^2 d FLOPs
+    // for one sequence. n = 1024: 137,438,953,472 + 17,179,869,184 = 154,618,822,656; n = 2048: 274,877,906,944 +
+    // 68,719,476,736 = 343,597,383,680 (the lesson's figure). n = 3,000,000,000 makes 4 n^2 d about 1.47e23, past
+    // 2^63, so that combination is not a variant. A batch of 4 is 4 sequences: 4 times the FLOPs.
+    spec::Problem p = varied({{"batch", {1, 4}, {}}, {"seq_len", {1024, 2048, 3'000'000'000}, {}}});
+    p.given.d_model = 4096;
+    p.given.h = 32;
+    p.workload = spec::Workload{};
+    p.workload->seq_len = 2048;
+    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}}};
+    const auto solved = solved_variants(p);
+    REQUIRE(solved.size() == 4);
+    CHECK(solved[0].problem.workload->batch == 1);
+    CHECK(solved[0].problem.workload->seq_len == 1024);
+    CHECK(solved[0].parts[0].answer == 154'618'822'656);
+    CHECK(solved[1].parts[0].answer == 343'597'383'680);
+    CHECK(solved[2].problem.workload->batch == 4);
+    CHECK(solved[2].parts[0].answer == 4 * 154'618'822'656);
+    CHECK(solved[3].parts[0].answer == 4 * 343'597'383'680);
+}
+
+TEST_CASE("valid_variants refuses a key the problem cannot vary", "[generate]") {
+    // The reader rejects these first; a problem built by hand gets the same sentence, at the key.
+    auto mha = valid_variants(varied({{"layers", {6, 12}, {3, 5}}}));
+    REQUIRE_FALSE(mha.has_value());
+    CHECK(mha.error().to_string() ==
+          "p.yaml:3:5: 'layers' describes a whole transformer; add 'kind: transformer' to the spec");
+    auto positions = valid_variants(bert_base({{"type_vocab", {1, 2}, {}}, {"seq_len", {128}, {4, 3}}}));
+    REQUIRE_FALSE(positions.has_value());
+    CHECK(positions.error().to_string() == "p.yaml:4:3: cannot vary seq_len: given has no seq_len to change (vary "
+                                           "changes the sizes a spec gives; it does not add them)");
 }

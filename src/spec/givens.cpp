@@ -2,13 +2,31 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 namespace headcount::spec {
 
 namespace {
-constexpr std::array<std::string_view, 9> k_varying{"d_model", "h",    "d_k",        "d_v",        "kdim",
-                                                    "vdim",    "bias", "n_kv_heads", "add_bias_kv"};
+// The attention block's keys (those of an MHA spec's given), a transformer's sizes, then the workload's.
+constexpr std::array<std::string_view, 19> k_varying{
+    "d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv",
+    "d_ff", "layers", "encoder_layers", "decoder_layers", "vocab", "max_positions", "type_vocab",
+    "batch", "seq_len", "seq_len_kv"};
+// The attention keys a transformer's given has (its other attention widths are d_model's).
+constexpr std::array<std::string_view, 4> k_transformer_attention{"d_model", "h", "n_kv_heads", "bias"};
+
+/// The transformer size named `key` (d_ff, layers, ..., type_vocab), or nullptr when `key` is not one.
+Count* model_size(ModelGivens& m, std::string_view key) {
+    for (auto [name, slot] : {std::pair{"d_ff", &m.d_ff}, {"layers", &m.layers}, {"encoder_layers", &m.encoder_layers},
+                              {"decoder_layers", &m.decoder_layers}, {"vocab", &m.vocab},
+                              {"max_positions", &m.max_positions}, {"type_vocab", &m.type_vocab}})
+        if (key == name)
+            return slot;
+    return nullptr;
+}
+
+bool is_workload_key(std::string_view key) { return key == "batch" || key == "seq_len" || key == "seq_len_kv"; }
 } // namespace
 
 std::optional<GivensProblem> check_givens(const MhaGivens& g) {
@@ -31,9 +49,40 @@ std::optional<GivensProblem> check_givens(const MhaGivens& g) {
 
 std::span<const std::string_view> varying_keys() { return k_varying; }
 
+std::optional<std::string> cannot_vary(const Problem& problem, std::string_view key) {
+    const auto not_given = [&] {
+        return fmt::format("cannot vary {0}: given has no {0} to change (vary changes the sizes a spec gives; it does "
+                           "not add them)",
+                           key);
+    };
+    if (is_workload_key(key)) {
+        if (!problem.workload && key == "batch")
+            return fmt::format("{} describes a workload; give seq_len too", key); // the reader's words for given
+        if (!problem.workload || (key == "seq_len_kv" && !problem.workload->seq_len_kv))
+            return not_given();
+        return std::nullopt;
+    }
+    ModelGivens model = problem.model.value_or(ModelGivens{});
+    if (const Count* size = model_size(model, key)) {
+        if (!problem.model) // the reader's words for a model key in an MHA spec's given
+            return fmt::format("'{}' describes a whole transformer; add 'kind: transformer' to the spec", key);
+        // 0 is how a spec says "none" (no token embedding, no learned positions): nothing to change. A positive
+        // size stays positive, so a variant keeps the spec's stack(s) and embeddings, and the reader's checks on
+        // them (layers or encoder_layers + decoder_layers, an lm_head's vocab) hold for every variant.
+        return *size == 0 ? std::optional(not_given()) : std::nullopt;
+    }
+    if (problem.model &&
+        std::find(k_transformer_attention.begin(), k_transformer_attention.end(), key) == k_transformer_attention.end())
+        return fmt::format("cannot vary {0}: a transformer's given has no {0} (its attention block takes d_model, "
+                           "h, n_kv_heads and bias)",
+                           key);
+    return std::nullopt;
+}
+
 bool is_flag_key(std::string_view key) { return key == "bias" || key == "add_bias_kv"; }
 
-void set_given(MhaGivens& g, std::string_view key, std::int64_t value) {
+void set_given(Givens& givens, std::string_view key, std::int64_t value) {
+    MhaGivens& g = givens.given;
     if (key == "d_model")
         g.d_model = value;
     else if (key == "h")
@@ -53,6 +102,23 @@ void set_given(MhaGivens& g, std::string_view key, std::int64_t value) {
         g.bias_given_per_projection = false;
     } else if (key == "add_bias_kv")
         g.add_bias_kv = value != 0;
+    else if (key == "batch" && givens.workload)
+        givens.workload->batch = value;
+    else if (key == "seq_len" && givens.workload)
+        givens.workload->seq_len = value;
+    else if (key == "seq_len_kv" && givens.workload)
+        givens.workload->seq_len_kv = value;
+    else if (Count* size = givens.model ? model_size(*givens.model, key) : nullptr)
+        *size = value;
+}
+
+Givens givens_of(const Problem& problem) { return {problem.given, problem.model, problem.workload}; }
+
+Problem with_givens(Problem problem, const Givens& givens) {
+    problem.given = givens.given;
+    problem.model = givens.model;
+    problem.workload = givens.workload;
+    return problem;
 }
 
 } // namespace headcount::spec

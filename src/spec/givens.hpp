@@ -1,6 +1,6 @@
 #pragma once
-// The rules an MHA block's givens obey, shared by the YAML reader (hand-written specs) and the variant
-// generator (generated ones), so both are held to the same standard.
+// The rules a spec's givens obey, and which of them `vary:` may change, shared by the YAML reader (hand-written
+// specs) and the variant generator (generated ones), so both are held to the same standard.
 
 #include <spec/problem.hpp>
 
@@ -22,13 +22,27 @@ struct GivensProblem {
 /// n_kv_heads not dividing h), or nullopt when they do. Sizes are assumed positive (the reader checks that).
 std::optional<GivensProblem> check_givens(const MhaGivens& given);
 
-/// The givens a spec's `vary:` may name.
+/// The givens a spec's `vary:` may name: the attention block's, a transformer's sizes (d_ff, layers, vocab, ...)
+/// and the workload's (batch, seq_len, seq_len_kv). Which of them a particular spec admits is cannot_vary's call.
 std::span<const std::string_view> varying_keys();
+
+/// Why `key` (one of varying_keys()) cannot vary in `problem`, as one sentence without position, or nullopt when it
+/// can: a key the spec's kind cannot give, or a model or workload size the spec does not give (batch needs only
+/// seq_len, as it defaults to 1). Vary changes the sizes a spec gives; it never adds one, so a variant keeps the
+/// spec's shape (one stack or encoder-decoder, which embeddings, whether there is a workload).
+std::optional<std::string> cannot_vary(const Problem& problem, std::string_view key);
 
 /// Whether a varying key is a true/false flag (bias, add_bias_kv) rather than a size.
 bool is_flag_key(std::string_view key);
 
-/// Sets the given named `key` (one of varying_keys(); flags take 0 or 1).
-void set_given(MhaGivens& given, std::string_view key, std::int64_t value);
+/// Sets the given named `key` (flags take 0 or 1). The key must be one cannot_vary admits for the problem these
+/// givens come from; a model or workload key on givens without a model or workload changes nothing.
+void set_given(Givens& givens, std::string_view key, std::int64_t value);
+
+/// The givens of `problem` (what its variants change).
+Givens givens_of(const Problem& problem);
+
+/// `problem` with `givens` in place of its own: one variant of it.
+Problem with_givens(Problem problem, const Givens& givens);
 
 } // namespace headcount::spec

@@ -106,6 +106,14 @@ struct Variation {
     Mark mark; ///< where the key stands in `vary:`
 };
 
+/// Everything a `vary:` may change, i.e. one student's variant: the attention block, the rest of a transformer
+/// and the workload, laid out as in Problem (a variant shares every other field with its spec).
+struct Givens {
+    MhaGivens given;
+    std::optional<ModelGivens> model;
+    std::optional<Workload> workload;
+};
+
 /// One problem spec file.
 struct Problem {
     std::string file; ///< path as given on the command line, for messages

@@ -466,8 +466,9 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
     return std::optional<Workload>{w};
 }
 
-/// `vary:` maps givens to the values they take: a list, or for sizes {from, to, step}.
-Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node) {
+/// `vary:` maps givens to the values they take: a list, or for sizes {from, to, step}. `problem` holds the givens
+/// already read, which decide the keys it may name (cannot_vary).
+Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node, const Problem& problem) {
     if (!node.IsMap() || node.size() == 0)
         return r.error_at(node, "vary must map givens to their values, e.g. {h: [4, 8, 16]}");
     if (auto ok = r.check_keys(node, varying_keys(), "vary"); !ok)
@@ -475,6 +476,8 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
     std::vector<Variation> out;
     for (const auto& entry : node) {
         Variation v{entry.first.Scalar(), {}, mark_of(entry.first)};
+        if (const auto why = cannot_vary(problem, v.key))
+            return r.error_at(entry.first, *why);
         const YAML::Node values = entry.second;
         const bool flag = is_flag_key(v.key);
         if (values.IsSequence() && values.size() > 0) {
@@ -570,7 +573,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     }
 
     if (const YAML::Node vary = root["vary"]) {
-        auto variations = read_vary(r, vary);
+        auto variations = read_vary(r, vary, problem);
         if (!variations)
             return std::unexpected(variations.error());
         problem.vary = std::move(*variations);

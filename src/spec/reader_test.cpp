@@ -206,3 +206,79 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, d_ff: 2048}\n" + parts) ==
           "p.yaml:3:29: 'd_ff' describes a whole transformer; add 'kind: transformer' to the spec");
 }
+
+TEST_CASE("vary may name a transformer's sizes and the workload the spec gives", "[spec]") {
+    const std::string head = "id: p\ntitle: t\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n";
+    const std::string parts = "parts: [{id: a, ask: d_k}]\n";
+    auto bert = spec::parse_problem(head + "  layers: 12\n  vocab: 30522\n  max_positions: 512\n  type_vocab: 2\n"
+                                           "  seq_len: 128\n"
+                                           "vary:\n"
+                                           "  d_ff: {from: 1024, to: 4096, step: 1024}\n"
+                                           "  layers: [6, 12, 24]\n"
+                                           "  vocab: [30522, 50257]\n"
+                                           "  max_positions: [512, 1024]\n"
+                                           "  type_vocab: [1, 2]\n"
+                                           "  h: [8, 12]\n"
+                                           "  batch: [1, 8]\n" // not given, but it defaults to 1 beside a seq_len
+                                           "  seq_len: [128, 512]\n" +
+                                        parts,
+                                    "p.yaml", k_words);
+    REQUIRE(bert.has_value());
+    REQUIRE(bert->vary.size() == 8);
+    CHECK(bert->vary[0].key == "d_ff");
+    CHECK(bert->vary[0].values == std::vector<std::int64_t>{1024, 2048, 3072, 4096});
+    CHECK(bert->vary[1].key == "layers");
+    CHECK(bert->vary[1].values == std::vector<std::int64_t>{6, 12, 24});
+    CHECK(bert->vary[1].mark.line == 15);
+    CHECK(bert->vary[1].mark.column == 3);
+    CHECK(bert->vary[6].key == "batch");
+    CHECK(bert->vary[7].key == "seq_len");
+
+    auto enc_dec = spec::parse_problem(head + "  encoder_layers: 6\n  decoder_layers: 6\n"
+                                              "vary: {encoder_layers: [2, 6], decoder_layers: [2, 6]}\n" + parts,
+                                       "p.yaml", k_words);
+    REQUIRE(enc_dec.has_value());
+    CHECK(enc_dec->vary.size() == 2);
+
+    auto cross = spec::parse_problem("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, seq_len: 1024, seq_len_kv: 4096}\n"
+                                     "vary: {seq_len_kv: [1024, 4096], batch: [1, 2]}\n" + parts,
+                                     "p.yaml", k_words);
+    REQUIRE(cross.has_value());
+    CHECK(cross->vary[0].key == "seq_len_kv");
+    CHECK(cross->vary[1].values == std::vector<std::int64_t>{1, 2});
+}
+
+TEST_CASE("vary may not add a given, nor name one the spec's kind cannot give", "[spec]") {
+    const std::string head = "id: p\ntitle: t\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n";
+    const std::string mha = "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\n";
+    const std::string parts = "parts: [{id: a, ask: d_k}]\n";
+    // An encoder-decoder has no one stack of layers to vary (line 11: the vary key).
+    CHECK(error_of(head + "  encoder_layers: 6\n  decoder_layers: 6\nvary:\n  layers: [6, 12]\n" + parts) ==
+          "p.yaml:11:3: cannot vary layers: given has no layers to change (vary changes the sizes a spec gives; it "
+          "does not add them)");
+    // No learned positions (the key stands after "vary: {", column 8); vocab: 0 is "no token embedding".
+    CHECK(error_of(head + "  layers: 12\nvary: {max_positions: [512, 1024]}\n" + parts) ==
+          "p.yaml:9:8: cannot vary max_positions: given has no max_positions to change (vary changes the sizes a spec "
+          "gives; it does not add them)");
+    CHECK(error_of(head + "  layers: 12\n  vocab: 0\nvary:\n  vocab: [1000]\n" + parts) ==
+          "p.yaml:11:3: cannot vary vocab: given has no vocab to change (vary changes the sizes a spec gives; it does "
+          "not add them)");
+    // A transformer's attention block has no kdim to vary, as its given has none.
+    CHECK(error_of(head + "  layers: 12\nvary:\n  kdim: [256]\n" + parts) ==
+          "p.yaml:10:3: cannot vary kdim: a transformer's given has no kdim (its attention block takes d_model, h, "
+          "n_kv_heads and bias)");
+    CHECK(error_of(head + "  layers: 12\nvary: {layer: [6]}\n" + parts) ==
+          "p.yaml:9:8: unknown key 'layer' in vary (did you mean 'layers'?)");
+    // A model key in an MHA spec's vary: the same words as in its given ("vary: {h: [4, 8], " is 18 characters).
+    CHECK(error_of(mha + "vary: {h: [4, 8], d_ff: [1024, 2048]}\n" + parts) ==
+          "p.yaml:4:19: 'd_ff' describes a whole transformer; add 'kind: transformer' to the spec");
+    // Workload keys need a workload; seq_len_kv needs one of its own.
+    CHECK(error_of(mha + "vary:\n  batch: [1, 2]\n" + parts) ==
+          "p.yaml:5:3: batch describes a workload; give seq_len too");
+    CHECK(error_of(mha + "vary:\n  seq_len: [512, 1024]\n" + parts) ==
+          "p.yaml:5:3: cannot vary seq_len: given has no seq_len to change (vary changes the sizes a spec gives; it "
+          "does not add them)");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, seq_len: 1024}\nvary:\n  seq_len_kv: [512]\n" +
+                   parts) == "p.yaml:5:3: cannot vary seq_len_kv: given has no seq_len_kv to change (vary changes the "
+                             "sizes a spec gives; it does not add them)");
+}
