@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Checks headcount's Moodle XML question bank against the structure Moodle's XML import expects.
 
-Usage: check_moodle_xml.py HEADCOUNT_BINARY SOURCE_DIR. Generates the shipped week-3 problem for the sample
-roster in both formats and checks: the file is well-formed UTF-8 XML with a <quiz> root; every question is a
-category or a numerical question with name, questiontext, generalfeedback, defaultgrade and answers; each
-answer has text, tolerance and feedback and a fraction Moodle accepts; exactly one 100% answer, and it equals
-key.csv's answer for that student and part (the two formats agree); a catch-all '*' answer comes last.
+Usage: check_moodle_xml.py HEADCOUNT_BINARY SOURCE_DIR. Generates shipped problems (counts, shapes and a word
+answer) for the sample roster in both formats and checks: the file is well-formed UTF-8 XML with a <quiz> root;
+every question is a category or a numerical, shortanswer or multichoice question with name, questiontext,
+generalfeedback, defaultgrade and answers; each answer has text and feedback and a fraction Moodle accepts, and a
+numerical answer a tolerance; the 100% answers agree with key.csv for that student and part (numerical and
+multichoice: exactly one, equal to it; shortanswer: the key's form is among them, and every one is the same shape
+written another way); numerical and shortanswer questions end with a catch-all '*' answer; multichoice offers
+each word once.
 """
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,7 +31,8 @@ def fail(message):
 def main():
     binary, source = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as out:
-        common = ["problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed", "fall-2026"]
+        common = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml",
+                  "problems/mha-flops-long-context.yaml", "--roster", "tests/class/roster.csv", "--seed", "fall-2026"]
         for fmt, folder in (("moodle-xml", "xml"), ("markdown", "md")):
             run = subprocess.run([binary, "generate", *common, "--out", os.path.join(out, folder), "--format", fmt],
                                  cwd=source, capture_output=True, text=True)
@@ -40,7 +45,7 @@ def main():
     if root.tag != "quiz":
         fail(f"root element is <{root.tag}>, not <quiz>")
     category = None
-    numerical = 0
+    questions = {"numerical": 0, "shortanswer": 0, "multichoice": 0}
     for question in root:
         if question.tag != "question":
             fail(f"unexpected <{question.tag}> under <quiz>")
@@ -50,11 +55,11 @@ def main():
             if not category or not category.startswith("$course$/"):
                 fail(f"category text {category!r}")
             continue
-        if kind != "numerical":
+        if kind not in questions:
             fail(f"question type {kind!r}")
         if category is None:
             fail("a question before any category")
-        numerical += 1
+        questions[kind] += 1
         name = question.findtext("name/text")
         for path in ("questiontext/text", "generalfeedback/text", "defaultgrade"):
             if not (question.findtext(path) or "").strip():
@@ -67,17 +72,30 @@ def main():
         for answer in answers:
             if answer.get("fraction") not in ALLOWED:
                 fail(f"{name}: fraction {answer.get('fraction')} is not one Moodle accepts")
-            for path in ("text", "tolerance", "feedback/text"):
+            for path in ("text", "feedback/text") + (("tolerance",) if kind == "numerical" else ()):
                 if answer.find(path) is None:
                     fail(f"{name}: an answer has no {path}")
+        expected = key[(student, problem, part)]
         right = [a.findtext("text") for a in answers if a.get("fraction") == "100"]
-        if right != [key[(student, problem, part)]]:
-            fail(f"{name}: 100% answer {right} but key.csv says {key[(student, problem, part)]}")
-        if answers[-1].findtext("text") != "*":
+        if kind == "shortanswer":
+            if expected not in right or len({axes(r) for r in right}) != 1:
+                fail(f"{name}: 100% answers {right} are not all key.csv's shape {expected}")
+        elif right != [expected]:
+            fail(f"{name}: 100% answer {right} but key.csv says {expected}")
+        texts = [a.findtext("text") for a in answers]
+        if kind == "multichoice":
+            if len(texts) != len(set(texts)):
+                fail(f"{name}: a word offered twice: {texts}")
+        elif texts[-1] != "*":
             fail(f"{name}: the catch-all answer is not last")
-    if numerical != len(key):
-        fail(f"{numerical} numerical questions for {len(key)} key rows")
-    print(f"moodle xml: {numerical} numerical questions checked")
+    if sum(questions.values()) != len(key) or 0 in questions.values():
+        fail(f"questions {questions} for {len(key)} key rows (every type expected)")
+    print(f"moodle xml: {questions} checked")
+
+
+def axes(text):
+    """The numbers of a shape however it is written: (32, 8) -> (32, 8); torch.Size([32, 8]) -> (32, 8)."""
+    return tuple(int(t) for t in re.findall(r"[0-9]+", text.replace("torch.Size", "")))
 
 
 if __name__ == "__main__":

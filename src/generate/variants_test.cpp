@@ -148,11 +148,11 @@ TEST_CASE("varying a transformer's layers adds or removes whole layers", "[gener
     const auto solved = solved_variants(bert_base({{"layers", {6, 12, 24}, {}}}));
     REQUIRE(solved.size() == 3);
     CHECK(solved[0].problem.model->layers == 6);
-    CHECK(solved[0].parts[0].answer == 66'955'008);
-    CHECK(solved[1].parts[0].answer == 109'482'240);
-    CHECK(solved[2].parts[0].answer == 194'536'704);
-    CHECK(solved[1].parts[0].answer - solved[0].parts[0].answer == 6 * 7'087'872);
-    CHECK(solved[2].parts[0].answer - solved[1].parts[0].answer == 12 * 7'087'872);
+    CHECK(solved[0].parts[0].answer.count == 66'955'008);
+    CHECK(solved[1].parts[0].answer.count == 109'482'240);
+    CHECK(solved[2].parts[0].answer.count == 194'536'704);
+    CHECK(solved[1].parts[0].answer.count - solved[0].parts[0].answer.count == 6 * 7'087'872);
+    CHECK(solved[2].parts[0].answer.count - solved[1].parts[0].answer.count == 12 * 7'087'872);
     for (const auto& s : solved)
         CHECK(s.model->layer == 7'087'872); // the layer itself is the same in every variant
 
@@ -160,10 +160,10 @@ TEST_CASE("varying a transformer's layers adds or removes whole layers", "[gener
     // 1024 * (2 * 768 + 1) = 1,573,888 from each layer's FFN.
     const auto both = solved_variants(bert_base({{"layers", {6, 12}, {}}, {"d_ff", {2048, 3072}, {}}}));
     REQUIRE(both.size() == 4);
-    CHECK(both[0].parts[0].answer == 66'955'008 - 6 * 1'573'888);
-    CHECK(both[1].parts[0].answer == 66'955'008);
-    CHECK(both[2].parts[0].answer == 109'482'240 - 12 * 1'573'888);
-    CHECK(both[3].parts[0].answer == 109'482'240);
+    CHECK(both[0].parts[0].answer.count == 66'955'008 - 6 * 1'573'888);
+    CHECK(both[1].parts[0].answer.count == 66'955'008);
+    CHECK(both[2].parts[0].answer.count == 109'482'240 - 12 * 1'573'888);
+    CHECK(both[3].parts[0].answer.count == 109'482'240);
 }
 
 TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is left out", "[generate]") {
@@ -181,11 +181,11 @@ TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is
     REQUIRE(solved.size() == 4);
     CHECK(solved[0].problem.workload->batch == 1);
     CHECK(solved[0].problem.workload->seq_len == 1024);
-    CHECK(solved[0].parts[0].answer == 154'618'822'656);
-    CHECK(solved[1].parts[0].answer == 343'597'383'680);
+    CHECK(solved[0].parts[0].answer.count == 154'618'822'656);
+    CHECK(solved[1].parts[0].answer.count == 343'597'383'680);
     CHECK(solved[2].problem.workload->batch == 4);
-    CHECK(solved[2].parts[0].answer == 4 * 154'618'822'656);
-    CHECK(solved[3].parts[0].answer == 4 * 343'597'383'680);
+    CHECK(solved[2].parts[0].answer.count == 4 * 154'618'822'656);
+    CHECK(solved[3].parts[0].answer.count == 4 * 343'597'383'680);
 }
 
 TEST_CASE("valid_variants refuses a key the problem cannot vary", "[generate]") {

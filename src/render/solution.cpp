@@ -169,6 +169,7 @@ void add_model_rows(View& rows, const spec::ModelGivens& m) {
 
 View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const solve::MhaSolution& s) {
     return View{{"batch", n(w.batch)},
+                {"one_sequence", w.batch == 1},
                 {"seq_len", n(w.seq_len)},
                 {"seq_len_kv", n(w.seq_len_kv.value_or(w.seq_len))},
                 {"cross", w.seq_len_kv.has_value()},
