@@ -127,10 +127,10 @@ Result<int> run_grade(const GradeOptions& options) {
         return std::unexpected(files.error());
     if (auto ok = write_files(*files); !ok)
         return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: {} rows in: {} graded, {} rejected, {} superseded; {} students; wrote {}\n",
-               results->rows.size(), results->count(grade::RowOutcome::graded),
+    fmt::print(stderr, "headcount: {} row{} in: {} graded, {} rejected, {} superseded; {} student{}; wrote {}\n",
+               results->rows.size(), results->rows.size() == 1 ? "" : "s", results->count(grade::RowOutcome::graded),
                results->count(grade::RowOutcome::rejected), results->count(grade::RowOutcome::superseded),
-               results->students.size(), options.out);
+               results->students.size(), results->students.size() == 1 ? "" : "s", options.out);
     return k_exit_ok;
 }
 
