@@ -51,8 +51,8 @@ std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text,
                                                       AnswerUnit unit = AnswerUnit::count);
 
 /// Reads a tensor shape: (32, 8, 128, 128), [32,8,128,128], 32x8x128x128, 32 × 8 × 128 × 128, or PyTorch's
-/// torch.Size([32, 8, 128, 128]). Commas separate axes, so an axis has no thousands separator; an axis may be
-/// an expression (2*64). Untrusted input: fails with a short reason, never throws.
+/// torch.Size([32, 8, 128, 128]); a trailing comma is allowed, as in Python's (4096,). Commas separate axes, so an
+/// axis has no thousands separator; an axis may be an expression (2*64). Untrusted input: fails with a short reason, never throws.
 std::expected<solve::Shape, std::string> parse_shape(std::string_view text);
 
 /// Reads which of `choices` an answer names, by its word or a synonym, ignoring case, punctuation and filler

@@ -89,7 +89,7 @@ std::expected<solve::Shape, std::string> parse_shape(std::string_view text) {
     std::vector<std::string_view> items;
     if (s.find(',') != std::string_view::npos) {
         items = split(s, ",");
-        if (items.size() == 2 && trim(items[1]).empty()) // Python's one-axis tuple: (4096,)
+        if (items.size() >= 2 && trim(items.back()).empty()) // Python's trailing comma: (4096,), (32, 8,)
             items.pop_back();
     } else {
         items = split_by_times(s);
@@ -118,6 +118,8 @@ std::expected<std::size_t, std::string> parse_choice(std::string_view text, std:
         listed += (listed.empty() ? "" : ", ") + std::string(c.word);
     if (text.size() > k_max_answer_bytes)
         return std::unexpected(fmt::format("answer longer than {} bytes", k_max_answer_bytes));
+    if (!is_valid_utf8(text))
+        return std::unexpected(std::string("the answer is not valid UTF-8 text"));
     // Words of ASCII letters and digits; anything else separates them.
     std::vector<std::string> words;
     std::string word;

@@ -27,7 +27,7 @@ constexpr Ask shape_ask(std::string_view id) {
 }
 
 constexpr std::array<Choice, 3> k_dominant_terms{{
-    {"projections", "projection linear linear_layers the_linear_layers qkv_projections weights"},
+    {"projections", "projection linear linear_layers the_linear_layers qkv_projections"},
     {"attention", "scores attention_matmuls qk_t quadratic self_attention"},
     {"equal", "neither tie tied same equally"},
 }};

@@ -106,8 +106,12 @@ std::string neutralise_cell(std::string_view value) {
 }
 
 std::string printable(std::string_view text) {
+    // Cut before a UTF-8 continuation byte rather than through a character: messages end up in JSON.
+    std::size_t cut = std::min<std::size_t>(text.size(), 60);
+    while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+        --cut;
     std::string out;
-    for (char c : text.substr(0, 60))
+    for (char c : text.substr(0, cut))
         out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c;
     return text.size() > 60 ? out + "…" : out;
 }

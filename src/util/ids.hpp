@@ -29,7 +29,8 @@ std::optional<std::string> student_id_problem(std::string_view id);
 /// do not pass numbers the tool computed itself. Quoting for CSV is separate (csv_field).
 std::string neutralise_cell(std::string_view value);
 
-/// Untrusted text to quote in a message: control characters shown as '?', cut to 60 bytes with "…".
+/// Untrusted text to quote in a message: control characters shown as '?', cut to at most 60 bytes (never
+/// inside a UTF-8 character) with "…".
 std::string printable(std::string_view text);
 
 } // namespace headcount

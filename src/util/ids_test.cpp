@@ -98,3 +98,17 @@ TEST_CASE("cells that a spreadsheet would run as a formula get a leading quote",
     CHECK(neutralise_cell("a=b") == "a=b");
     CHECK(neutralise_cell("") == "");
 }
+
+TEST_CASE("text quoted in a message is cut at 60 bytes, never inside a character", "[ids]") {
+    using headcount::printable;
+    CHECK(printable("ab\x01"
+                    "c") == "ab?c");
+    CHECK(printable(std::string(60, 'a')) == std::string(60, 'a'));
+    CHECK(printable(std::string(61, 'a')) == std::string(60, 'a') + "…");
+    // 59 bytes then é (2 bytes, C3 A9): byte 60 would be the é's first half, so the cut falls before the é.
+    CHECK(printable(std::string(59, 'a') + "éz") == std::string(59, 'a') + "…");
+    // 58 bytes then é: it fits whole in 60 bytes.
+    CHECK(printable(std::string(58, 'a') + "éz") == std::string(58, 'a') + "é…");
+    // A 4-byte character straddling byte 60 (bytes 58..61) is left out whole.
+    CHECK(printable(std::string(57, 'a') + "\U0001F600z") == std::string(57, 'a') + "…");
+}

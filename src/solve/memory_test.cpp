@@ -1,0 +1,236 @@
+#include <solve/asks.hpp>
+#include <spec/reader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+using namespace headcount;
+using solve::Recipe;
+
+namespace {
+
+/// Reads a spec from YAML, as `headcount solve` would, and solves it (with a recipe: the mistaken way).
+solve::SolvedProblem solve_yaml(const std::string& yaml, const Recipe& recipe = {}) {
+    const std::vector<std::string_view> asks = solve::ask_ids();
+    const spec::Vocabulary words{asks, {}};
+    auto problem = spec::parse_problem(yaml, "memory.yaml", words);
+    INFO((problem ? std::string("read") : problem.error().to_string()));
+    REQUIRE(problem.has_value());
+    auto solved = solve::solve_problem(*problem, recipe);
+    INFO((solved ? std::string("solved") : solved.error().to_string()));
+    REQUIRE(solved.has_value());
+    return *solved;
+}
+
+/// The bytes an ask comes to, read the way the grader reads it.
+Count bytes(const solve::SolvedProblem& solved, std::string_view ask) {
+    const solve::Ask* a = solve::find_ask(ask);
+    REQUIRE(a != nullptr);
+    CHECK(a->unit == "bytes");
+    return a->evaluate(solved).count;
+}
+
+const std::string k_parts = R"(parts:
+  - {id: a, ask: memory.attention_weights}
+  - {id: b, ask: memory.qkv_activations}
+  - {id: c, ask: memory.kv_cache}
+  - {id: d, ask: memory.parameters}
+)";
+
+/// The lesson's block: d_model 512, 8 heads, a batch of 32 sequences of 128 tokens, in `dtype`.
+std::string lesson(std::string_view dtype) {
+    return "id: lesson\ntitle: Memory of one block\ngiven:\n  d_model: 512\n  h: 8\n  batch: 32\n  seq_len: "
+           "128\n"
+           "  dtype: " +
+           std::string(dtype) + "\n" + k_parts;
+}
+
+/// LLaMA-2-7B as problems/model-llama-2-7b.yaml gives it, generating `tokens` tokens for one sequence in
+/// fp16; with `n_kv_heads`, Mistral-7B's grouped-query attention and FFN width instead.
+std::string seven_b(Count tokens, bool mistral = false) {
+    return "id: seven-b\ntitle: A 7B model\nkind: transformer\ngiven:\n  d_model: 4096\n  h: 32\n" +
+           std::string(mistral ? "  n_kv_heads: 8\n  d_ff: 14336\n" : "  d_ff: 11008\n") +
+           "  bias: false\n  layers: 32\n  vocab: 32000\n  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n"
+           "  final_norm: true\n  lm_head: linear\n  tied_embeddings: false\n  batch: 1\n  seq_len: " +
+           std::to_string(tokens) + "\n  dtype: fp16\n" + k_parts;
+}
+
+} // namespace
+
+TEST_CASE("the lesson's worked example: attention weights of b 32, h 8, n 128 in fp32", "[memory]") {
+    // b h n n = 32 x 8 x 128 x 128 = 4,194,304 weights, 4 bytes each: 16,777,216 bytes = 16 x 2^20 = 16 MiB.
+    const auto solved = solve_yaml(lesson("fp32"));
+    REQUIRE(solved.memory.has_value());
+    CHECK(solved.memory->bytes_per_value == 4);
+    CHECK(solved.memory->weights_values == 4'194'304);
+    CHECK(bytes(solved, "memory.attention_weights") == 16'777'216);
+    CHECK(bytes(solved, "memory.attention_weights") == 16 * 1024 * 1024);
+    // The parts hold the same numbers as the asks evaluated on their own.
+    REQUIRE(solved.parts.size() == 4);
+    CHECK(solved.parts[0].answer.count == 16'777'216);
+}
+
+TEST_CASE("Q, K and V activations, the block's KV cache and its parameters in fp32", "[memory]") {
+    // Q, K, V are each (b, n, h d_k) = 32 x 128 x 512 = 2,097,152 values; 6,291,456 together, x 4 bytes =
+    // 25,165,824 bytes = 24 MiB.
+    const auto solved = solve_yaml(lesson("fp32"));
+    CHECK(solved.memory->q_values == 2'097'152);
+    CHECK(solved.memory->k_values == 2'097'152);
+    CHECK(solved.memory->v_values == 2'097'152);
+    CHECK(bytes(solved, "memory.qkv_activations") == 25'165'824);
+    // One block caches K and V for every position: b x n x (h d_k + h d_v) = 32 x 128 x 1,024 = 4,194,304
+    // values, 16,777,216 bytes (the same as the weights here only because h n = 2 d_model: 8 x 128 = 1,024).
+    CHECK(solved.memory->kv_layers == 1);
+    CHECK(solved.memory->kv_per_token == 1'024);
+    CHECK(bytes(solved, "memory.kv_cache") == 16'777'216);
+    // The block's 4 x 512 x 513 = 1,050,624 parameters, 4 bytes each: 4,202,496 bytes.
+    CHECK(bytes(solved, "memory.parameters") == 4'202'496);
+}
+
+TEST_CASE("every dtype's bytes per value", "[memory]") {
+    // 4,194,304 attention weights at 1, 2, 2, 4 and 8 bytes.
+    for (const auto& [dtype, per_value] : std::vector<std::pair<std::string, Count>>{
+             {"int8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}, {"fp64", 8}}) {
+        INFO(dtype);
+        const auto solved = solve_yaml(lesson(dtype));
+        CHECK(solved.memory->bytes_per_value == per_value);
+        CHECK(bytes(solved, "memory.attention_weights") == 4'194'304 * per_value);
+        CHECK(bytes(solved, "memory.parameters") == 1'050'624 * per_value);
+    }
+}
+
+TEST_CASE("LLaMA-2-7B's KV cache at 4,096 tokens in fp16 is 2 GiB, half a MiB per token", "[memory]") {
+    // 32 layers x 1 sequence x 4,096 tokens x (32 heads x 128 keys + 32 x 128 values = 8,192) = 1,073,741,824
+    // values; x 2 bytes = 2,147,483,648 = 2 GiB. The published rule: 2 x 32 x 4,096 x 2 bytes = 0.5 MiB per
+    // token.
+    const auto solved = solve_yaml(seven_b(4096));
+    CHECK(solved.memory->kv_layers == 32);
+    CHECK(solved.memory->kv_tokens == 4096);
+    CHECK(solved.memory->kv_per_token == 8192);
+    CHECK(bytes(solved, "memory.kv_cache") == 2'147'483'648);
+    // Per token: the same model at one token.
+    CHECK(bytes(solve_yaml(seven_b(1)), "memory.kv_cache") == 512 * 1024);
+    // The weights in fp16: 2 x 6,738,415,616 (Hugging Face's parameter count) = 13,476,831,232 bytes.
+    CHECK(solved.memory->parameter_values == 6'738'415'616);
+    CHECK(bytes(solved, "memory.parameters") == 13'476'831'232);
+}
+
+TEST_CASE("a grouped-query model caches n_kv heads: Mistral-7B at 128 KiB per token", "[memory]") {
+    // 32 layers x 8 KV heads x (128 + 128) x 2 bytes = 131,072 bytes = 128 KiB per token, a quarter of
+    // LLaMA-2's (32 / 8 = 4 query heads share each KV head). At 4,096 tokens: 536,870,912 bytes = 512 MiB.
+    CHECK(bytes(solve_yaml(seven_b(1, true)), "memory.kv_cache") == 128 * 1024);
+    const auto solved = solve_yaml(seven_b(4096, true));
+    CHECK(solved.memory->kv_per_token == 2048);
+    CHECK(bytes(solved, "memory.kv_cache") == 536'870'912);
+    // Hugging Face's count for Mistral-7B, 7,241,732,096, at 2 bytes.
+    CHECK(bytes(solved, "memory.parameters") == 14'483'464'192);
+    // The attention weights do not depend on the KV heads: 32 query heads x 4,096^2 x 2 bytes = 1 GiB per
+    // layer.
+    CHECK(bytes(solved, "memory.attention_weights") == 1'073'741'824);
+}
+
+TEST_CASE("cross-attention caches the m key positions", "[memory]") {
+    // d_model 512, h 8, one sequence of n 10 queries over m 300 keys, fp16: the cache holds 300 x 1,024
+    // values = 614,400 bytes; the weights b h n m = 8 x 10 x 300 = 24,000 values = 48,000 bytes; Q is 10 x
+    // 512, K and V 300 x 512 each: 312,320 values = 624,640 bytes.
+    const auto solved =
+        solve_yaml("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, seq_len: 10, seq_len_kv: 300, "
+                   "dtype: fp16}\n" +
+                   k_parts);
+    CHECK(bytes(solved, "memory.kv_cache") == 614'400);
+    CHECK(bytes(solved, "memory.attention_weights") == 48'000);
+    CHECK(bytes(solved, "memory.qkv_activations") == 624'640);
+}
+
+TEST_CASE("memory mistakes change what their recipes say", "[memory]") {
+    const std::string yaml = lesson("fp32");
+    SECTION("bits_for_bytes: 32 'bytes' per fp32 value, eight times too many") {
+        Recipe r;
+        r.bits_for_bytes = true;
+        const auto s = solve_yaml(yaml, r);
+        CHECK(bytes(s, "memory.attention_weights") == 134'217'728); // 4,194,304 x 32 = 128 MiB
+        CHECK(bytes(s, "memory.parameters") == 1'050'624 * 32);
+        // In fp16 it is 16: LLaMA-2's cache 1,073,741,824 values x 16 = 2^34 = 17,179,869,184.
+        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 17'179'869'184);
+    }
+    SECTION("values_for_bytes: the number of values given as the bytes") {
+        Recipe r;
+        r.values_for_bytes = true;
+        const auto s = solve_yaml(yaml, r);
+        CHECK(bytes(s, "memory.attention_weights") == 4'194'304);
+        CHECK(bytes(s, "memory.qkv_activations") == 6'291'456);
+        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 1'073'741'824);
+    }
+    SECTION("kv_cache_keys_only: keys cached, values forgotten (n_kv d_k per token, not n_kv (d_k + d_v))") {
+        // d_k 64, d_v 32 so that keys only is not simply half: 8 x 64 = 512 of 8 x 96 = 768 values per token.
+        // b 2, n 10, fp32: right 2 x 10 x 768 x 4 = 61,440 bytes; keys only 2 x 10 x 512 x 4 = 40,960.
+        const std::string dk_dv = "id: x\ntitle: x\ngiven: {d_model: 512, h: 8, d_k: 64, d_v: 32, batch: 2, "
+                                  "seq_len: 10, dtype: fp32}\n" +
+                                  k_parts;
+        CHECK(bytes(solve_yaml(dk_dv), "memory.kv_cache") == 61'440);
+        Recipe r;
+        r.kv_cache_keys_only = true;
+        const auto s = solve_yaml(dk_dv, r);
+        CHECK(bytes(s, "memory.kv_cache") == 40'960);
+        // Nothing but the cache changes: weights 2 x 8 x 10 x 10 x 4 = 6,400 bytes either way.
+        CHECK(bytes(s, "memory.attention_weights") == 6'400);
+        CHECK(bytes(s, "memory.qkv_activations") == bytes(solve_yaml(dk_dv), "memory.qkv_activations"));
+        // LLaMA-2 (d_k = d_v): exactly half, 1 GiB.
+        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 1'073'741'824);
+    }
+    SECTION("kv_heads_as_h: a grouped-query cache counted with h heads") {
+        Recipe r;
+        r.kv_heads_as_h = true;
+        // Mistral-7B's cache as if it had LLaMA-2's 32 KV heads: 2 GiB instead of 512 MiB.
+        const auto s = solve_yaml(seven_b(4096, true), r);
+        CHECK(bytes(s, "memory.kv_cache") == 2'147'483'648);
+        CHECK(bytes(s, "memory.attention_weights") == 1'073'741'824);
+    }
+}
+
+TEST_CASE("memory asks need a dtype, and those over tensors a workload", "[memory]") {
+    const std::vector<std::string_view> asks = solve::ask_ids();
+    const spec::Vocabulary words{asks, {}};
+    auto error_of = [&](const std::string& yaml) {
+        auto problem = spec::parse_problem(yaml, "m.yaml", words);
+        REQUIRE(problem.has_value());
+        auto solved = solve::solve_problem(*problem);
+        REQUIRE_FALSE(solved.has_value());
+        return solved.error().to_string();
+    };
+    CHECK_THAT(error_of("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, seq_len: 128}\nparts:\n"
+                        "  - {id: a, ask: memory.attention_weights}\n"),
+               Catch::Matchers::Contains("give dtype"));
+    CHECK_THAT(error_of("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, dtype: fp16}\nparts:\n"
+                        "  - {id: a, ask: memory.kv_cache}\n"),
+               Catch::Matchers::Contains("give seq_len"));
+    // The parameters need no workload: 1,050,624 x 2 bytes.
+    const auto params = solve_yaml("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, dtype: fp16}\nparts:\n"
+                                   "  - {id: a, ask: memory.parameters}\n");
+    CHECK(params.parts[0].answer.count == 2'101'248);
+}
+
+TEST_CASE("memory that overflows 64 bits is an error, not a wrapped number", "[memory]") {
+    // b h n n with b = 2^40, h = 2^3, n = 2^10: 2^(40+3+20) = 2^63 values, one past INT64_MAX.
+    spec::MhaGivens g;
+    g.d_model = 512;
+    g.h = 8;
+    auto block = solve::solve_mha(g);
+    REQUIRE(block.has_value());
+    spec::Workload w;
+    w.batch = Count{1} << 40;
+    w.seq_len = 1024;
+    const spec::Precision int8{"int8", 1};
+    auto memory = solve::solve_memory(*block, nullptr, nullptr, &w, int8);
+    REQUIRE_FALSE(memory.has_value());
+    CHECK_THAT(memory.error().message, Catch::Matchers::Contains("too large"));
+    // Values that fit but bytes that do not: 2^60 values in fp64 are 2^63 bytes. b = 2^37: 2^(37+3+20) =
+    // 2^60.
+    w.batch = Count{1} << 37;
+    CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
+    const spec::Precision fp64{"fp64", 8};
+    CHECK_FALSE(solve::solve_memory(*block, nullptr, nullptr, &w, fp64).has_value());
+}
