@@ -91,3 +91,32 @@ TEST_CASE("key.csv holds shapes and words, and grade --key recovers each student
     CHECK(gradebook.find("\nchen,0,0,0,2,0,2,6\n") != std::string::npos);
     CHECK(read_text(dir + "/graded/feedback/bob.md").find("heads_seq_axes_swapped") != std::string::npos);
 }
+
+TEST_CASE("memory of a block's parameters renders, and bytes mistakes speak in bytes", "[e2e][solve][memory]") {
+    // mha-gqa-shapes part f: 2 x 4096^2 + 2 x 4096 x 1024 = 41,943,040 parameters x 2 bytes (bf16) = 83,886,080.
+    const auto solved = run_headcount({"solve", "problems/mha-gqa-shapes.yaml"});
+    REQUIRE(solved.exit_code == 0);
+    CHECK(solved.out.find("**Answer: 83,886,080 bytes.**") != std::string::npos);
+    // GQA is not plain self-attention: the n / 2d crossover is not claimed for it.
+    CHECK(solved.out.find("n / 2d") == std::string::npos);
+    // 41,943,040 x 16 = 671,088,640: bits used as bytes.
+    const auto bits = run_headcount({"check", "problems/mha-gqa-shapes.yaml", "--part", "f", "--answer", "671088640"});
+    CHECK(bits.out.find("(`bits_for_bytes`)") != std::string::npos);
+}
+
+TEST_CASE("an answer that is not UTF-8 gets a JSON verdict, not a crash", "[e2e][check]") {
+    const auto run = run_headcount(
+        {"check", k_shapes, "--part", "a", "--answer", std::string("(32,\xff") + "8)", "--format", "json"});
+    CHECK(run.exit_code == 1);
+    const auto doc = nlohmann::json::parse(run.out);
+    CHECK(doc["status"] == "unreadable");
+    CHECK(doc["answer"] == "\xEF\xBF\xBD"); // U+FFFD
+}
+
+TEST_CASE("a word answer that turns itself around is refused, not guessed", "[e2e][check][flops]") {
+    const auto run = run_headcount(
+        {"check", "problems/mha-flops-long-context.yaml", "--part", "d", "--answer", "attention does not dominate"});
+    CHECK(run.exit_code == 1);
+    CHECK(run.out.find("could not read this answer") != std::string::npos);
+    CHECK(run.out.find("'not' makes the answer hard to read for sure") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <generate/roster.hpp>
 #include <grade/feedback.hpp>
 #include <render/answers.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -31,7 +32,10 @@ struct CheckOptions {
 
 nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
                                   const grade::Verdict& verdict, const grade::Feedback& feedback, bool reveal) {
-    nlohmann::ordered_json out{{"problem", solved.problem.id}, {"part", part.part.id}, {"answer", verdict.answer}};
+    // The answer is untrusted: JSON must be UTF-8, so bytes that are not are shown as U+FFFD.
+    nlohmann::ordered_json out{{"problem", solved.problem.id},
+                               {"part", part.part.id},
+                               {"answer", is_valid_utf8(verdict.answer) ? verdict.answer : std::string("\uFFFD")}};
     if (verdict.read)
         out["value"] = render::json_answer(*part.ask, *verdict.read);
     else if (verdict.parsed)

@@ -97,7 +97,7 @@ std::pair<std::string_view, std::string_view> question_type(solve::Ask::Type typ
     case solve::Ask::Type::shape:
         return {"shortanswer", "    <usecase>0</usecase>\n"};
     case solve::Ask::Type::choice:
-        return {"multichoice", "    <single>true</single>\n    <shuffleanswers>0</shuffleanswers>\n"
+        return {"multichoice", "    <single>true</single>\n    <shuffleanswers>1</shuffleanswers>\n"
                                "    <answernumbering>abc</answernumbering>\n"};
     case solve::Ask::Type::count:
         break;

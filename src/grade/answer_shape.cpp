@@ -133,6 +133,11 @@ std::expected<std::size_t, std::string> parse_choice(std::string_view text, std:
         words.push_back(word);
     if (words.empty())
         return std::unexpected(fmt::format("empty answer; answer with one of: {}", listed));
+    // A negation or a comparison turns a word around ("not attention", "attention is smaller"): ask for the word.
+    for (std::string_view turn : {"not", "no", "isn", "doesn", "don", "never", "less", "smaller", "fewer", "than"})
+        if (std::find(words.begin(), words.end(), turn) != words.end())
+            return std::unexpected(fmt::format("'{}' makes the answer hard to read for sure; answer with one of: {}",
+                                               turn, listed));
     std::string joined = "_";
     for (const std::string& w : words)
         joined += w + "_";

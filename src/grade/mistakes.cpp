@@ -40,7 +40,7 @@ const std::array<Mistake, 30> k_catalogue{{
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
     {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h), 0,
-     false, "counts shapes"},
+     false, "counts shapes bytes"},
     {"missing_bias_kv", "PyTorch's bias_k and bias_v (add_bias_kv) were left out", with(&Recipe::omit_bias_kv)},
     {"biases_added", "Biases were counted on projections that have none",
      with_bias_rule(BiasRule::every_projection)},
@@ -64,11 +64,11 @@ const std::array<Mistake, 30> k_catalogue{{
      0, false, "shapes"},
     {"batch_axis_dropped", "The batch axis was left out", with(&Recipe::drop_batch), 0, false, "shapes"},
     {"bits_for_bytes", "A value's size was taken in bits where bytes are asked (8 times too many)",
-     with(&Recipe::bits_for_bytes)},
+     with(&Recipe::bits_for_bytes), 0, false, "bytes"},
     {"bytes_per_value_missing", "The number of values was given, not bytes (× bytes per value is missing)",
-     with(&Recipe::values_for_bytes)},
+     with(&Recipe::values_for_bytes), 0, false, "bytes"},
     {"kv_cache_missing_factor_2", "Only the keys were cached: the values' half of the KV cache (the factor 2) is missing",
-     with(&Recipe::kv_cache_keys_only)},
+     with(&Recipe::kv_cache_keys_only), 0, false, "bytes"},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
     {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
 }};
@@ -142,7 +142,7 @@ std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
 
 /// Whether the mistake's feedback speaks to this ask's type of answer.
 bool explains(const Mistake& mistake, const solve::Ask& ask) {
-    std::string_view type = "counts";
+    std::string_view type = ask.unit == "bytes" ? "bytes" : "counts";
     if (ask.type() == solve::Ask::Type::shape)
         type = "shapes";
     else if (ask.type() == solve::Ask::Type::choice)

@@ -19,8 +19,8 @@ struct Mistake {
     double credit = 0;      ///< default fraction of the points; a part's `credit:` overrides it
     bool whole_block = false; ///< a way of counting the block's biases as a whole: not offered on a part that
                               ///< asks about one projection, where it would only mean "bias left out"
-    /// The types of answer whose mistakes it names, as words: "counts", "shapes", "choices". Its feedback
-    /// template is written for these.
+    /// The types of answer whose mistakes it names, as words: "counts" (parameters, dimensions, FLOPs), "bytes",
+    /// "shapes", "choices". Its feedback template is written for these, in their units.
     std::string_view answers = "counts";
 };
 

@@ -194,6 +194,8 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
                 {"projections_dominate", f.projections_dominate},
                 {"attention_dominates", f.attention > f.linear},
                 {"terms_equal", f.attention == f.linear},
+                // attention / projections = n / 2d holds only for this case: square self-attention, no extras.
+                {"plain_self_attention", !w.seq_len_kv && s.square && !w.softmax && !w.biases},
                 {"heads", n(s.h)}};
 }
 
@@ -306,7 +308,9 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"given", given},
         {"is_model", solved.model.has_value()},
         {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},
-        {"model", solved.model ? model_view(*solved.model, *solved.problem.model) : View::object()},
+        // A block has no model; the empty breakdown lets a template name it in a section that never renders.
+        {"model", solved.model ? model_view(*solved.model, *solved.problem.model)
+                               : View{{"breakdown", View::array()}, {"total", ""}}},
         {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
         {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
         {"d_model", n(s.d_model)},

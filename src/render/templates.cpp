@@ -49,6 +49,12 @@ struct Keys {
     std::set<std::string> empty_lists;
 };
 
+/// The last name of a dotted path: "model.breakdown" -> "breakdown", as empty lists are recorded.
+std::string leaf(std::string_view name) {
+    const auto dot = name.rfind('.');
+    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
+}
+
 void collect_keys(const View& view, Keys& keys, std::set<std::string>& filled_lists) {
     if (view.is_object()) {
         for (const auto& [key, value] : view.items()) {
@@ -194,7 +200,7 @@ Result<void> TemplateSet::check_tags(const Source& source, const View& view, int
             continue;
         if (tag.sigil == '/') {
             if (!sections.empty()) {
-                unrenderable -= keys.empty_lists.contains(sections.back()) ? 1 : 0;
+                unrenderable -= keys.empty_lists.contains(leaf(sections.back())) ? 1 : 0;
                 sections.pop_back();
             }
             continue;
@@ -225,7 +231,7 @@ Result<void> TemplateSet::check_tags(const Source& source, const View& view, int
         }
         if (tag.sigil == '#' || tag.sigil == '^') {
             sections.push_back(tag.name);
-            unrenderable += tag.sigil == '#' && keys.empty_lists.contains(tag.name) ? 1 : 0;
+            unrenderable += tag.sigil == '#' && keys.empty_lists.contains(leaf(tag.name)) ? 1 : 0;
         }
     }
     return {};

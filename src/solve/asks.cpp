@@ -76,7 +76,7 @@ constexpr std::array<Ask, 39> k_asks{{
     {"memory.qkv_activations", "bytes", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
      "mha", Ask::workload | Ask::dtype},
     {"memory.kv_cache", "bytes", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha",
-     Ask::workload | Ask::dtype},
+     Ask::workload | Ask::dtype | Ask::one_stack},
     {"memory.parameters", "bytes", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
      Ask::dtype},
 }};
@@ -153,7 +153,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
                                              part.ask)});
         if ((ask->needs & Ask::dtype) && !problem.precision)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about memory: give dtype (fp32, fp16, bf16, int8) in given",
+                                 fmt::format("ask '{}' is about memory: give dtype (fp64, fp32, fp16, bf16, int8) in given",
+                                             part.ask)});
+        if ((ask->needs & Ask::one_stack) && problem.model && problem.model->decoder_layers > 0)
+            return located(Error{at_ask.file, at_ask.line, at_ask.column,
+                                 fmt::format("ask '{}' is about one stack of layers (decoder-only or one block); an "
+                                             "encoder-decoder's cache also holds cross-attention keys, which "
+                                             "headcount does not model",
                                              part.ask)});
         if ((ask->needs & Ask::encoder_decoder) && problem.model->decoder_layers == 0)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,

@@ -44,8 +44,10 @@ struct Ask {
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
     /// What the problem must give for this ask to have an answer; flags, combined with |.
-    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4 };
-    unsigned needs = nothing; ///< workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype
+    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8 };
+    /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an
+    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled)
+    unsigned needs = nothing;
     Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
     std::span<const Choice> choices = {};            ///< set for a choice ask: the words it is answered with
 

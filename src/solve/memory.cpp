@@ -25,8 +25,8 @@ Result<MemorySolution> solve_memory(const MhaSolution& s, const ModelSolution* m
 
         // Generation caches every layer's keys and values for every position so far.
         out.kv_layers = 1;
-        if (model_givens)
-            out.kv_layers = model_givens->layers > 0 ? model_givens->layers : model_givens->decoder_layers;
+        if (model_givens) // one stack (memory.kv_cache refuses encoder-decoders)
+            out.kv_layers = model_givens->layers;
         out.kv_tokens = m;
         out.kv_per_token = recipe.kv_cache_keys_only ? mul(s.n_kv, s.d_k) : mul(s.n_kv, add(s.d_k, s.d_v));
         out.kv_values = mul(mul(out.kv_layers, w->batch), mul(out.kv_tokens, out.kv_per_token));

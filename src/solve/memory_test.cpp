@@ -207,6 +207,12 @@ TEST_CASE("memory asks need a dtype, and those over tensors a workload", "[memor
     CHECK_THAT(error_of("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, dtype: fp16}\nparts:\n"
                         "  - {id: a, ask: memory.kv_cache}\n"),
                Catch::Matchers::Contains("give seq_len"));
+    // An encoder-decoder's cache also holds cross-attention keys; headcount refuses rather than undercount. The
+    // ask stands on line 6, column 18 (after "  - {id: a, ask: ").
+    CHECK(error_of("id: x\ntitle: x\nkind: transformer\ngiven: {d_model: 512, h: 8, d_ff: 2048, encoder_layers: 6, "
+                   "decoder_layers: 6, seq_len: 100, dtype: fp32}\nparts:\n  - {id: a, ask: memory.kv_cache}\n") ==
+          "m.yaml:6:18: ask 'memory.kv_cache' is about one stack of layers (decoder-only or one block); an "
+          "encoder-decoder's cache also holds cross-attention keys, which headcount does not model");
     // The parameters need no workload: 1,050,624 x 2 bytes.
     const auto params = solve_yaml("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, dtype: fp16}\nparts:\n"
                                    "  - {id: a, ask: memory.parameters}\n");
