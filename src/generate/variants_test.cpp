@@ -2,6 +2,8 @@
 
 #include <spec/givens.hpp>
 
+#include <spec/test_givens.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -30,15 +32,7 @@ spec::Problem bert_base(std::vector<spec::Variation> vary) {
     p.kind = "transformer";
     p.given.d_model = 768;
     p.given.h = 12;
-    spec::ModelGivens m;
-    m.d_ff = 3072;
-    m.layers = 12;
-    m.vocab = 30522;
-    m.max_positions = 512;
-    m.type_vocab = 2;
-    m.embedding_norm = true;
-    m.pooler = true;
-    p.model = m;
+    p.model = testing::bert_base();
     p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}}};
     return p;
 }

@@ -115,7 +115,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
                         {"is_count", is_count},
                         {"is_shape", ask.type() == solve::Ask::Type::shape},
                         {"is_choice", ask.type() == solve::Ask::Type::choice},
-                        {"is_bytes", ask.unit == "bytes"},
+                        {"is_bytes", ask.in_bytes()},
                         {"answer", render::answer_text(ask, part.answer)},
                         {"units", render::byte_units(part.answer.count)}};
     base["student"] = View{{"answer", shown_answer(verdict.answer)}};

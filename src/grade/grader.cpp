@@ -126,7 +126,7 @@ std::optional<ParsedAnswer> other_unit_base(const ParsedAnswer& answer) {
 
 /// Whether a bytes answer written with a unit (16.8 MB, 16 MiB) is `value` to the figures it gives.
 bool in_units(const solve::Ask& ask, const ParsedAnswer& answer, Count value) {
-    return ask.unit == "bytes" && !answer.unit.empty() && answer.unit != "B" && rounds_to(answer, value);
+    return ask.in_bytes() && !answer.unit.empty() && answer.unit != "B" && rounds_to(answer, value);
 }
 
 /// Grades an answer that is exact by nature (a shape or a word), read into `verdict.read`.
@@ -180,7 +180,7 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
     }
 
     const Count right = part.answer.count;
-    auto parsed = parse_answer(answer, ask.unit == "bytes" ? AnswerUnit::bytes : AnswerUnit::count);
+    auto parsed = parse_answer(answer, ask.in_bytes() ? AnswerUnit::bytes : AnswerUnit::count);
     if (!parsed) {
         verdict.status = Status::unreadable;
         verdict.unreadable_reason = parsed.error();

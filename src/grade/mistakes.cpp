@@ -142,7 +142,7 @@ std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
 
 /// Whether the mistake's feedback speaks to this ask's type of answer.
 bool explains(const Mistake& mistake, const solve::Ask& ask) {
-    std::string_view type = ask.unit == "bytes" ? "bytes" : "counts";
+    std::string_view type = ask.in_bytes() ? "bytes" : "counts";
     if (ask.type() == solve::Ask::Type::shape)
         type = "shapes";
     else if (ask.type() == solve::Ask::Type::choice)

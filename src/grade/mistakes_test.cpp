@@ -1,5 +1,7 @@
 #include <grade/grader.hpp>
 
+#include <spec/test_givens.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -24,12 +26,7 @@ spec::Problem problem(spec::MhaGivens given, std::string ask) {
     return p;
 }
 
-spec::MhaGivens mha(Count d_model, Count h) {
-    spec::MhaGivens g;
-    g.d_model = d_model;
-    g.h = h;
-    return g;
-}
+using testing::mha;
 
 /// The mistake-id sets that explain `value` for this problem's one part ({"a"} or {"a", "b"} per explanation).
 std::set<std::set<std::string>> explained_by(const spec::Problem& p, Count value) {
@@ -212,17 +209,7 @@ spec::ModelGivens gpt2() {
     return m;
 }
 
-spec::ModelGivens bert() {
-    spec::ModelGivens m;
-    m.d_ff = 3072;
-    m.layers = 12;
-    m.vocab = 30522;
-    m.max_positions = 512;
-    m.type_vocab = 2;
-    m.embedding_norm = true;
-    m.pooler = true;
-    return m;
-}
+spec::ModelGivens bert() { return testing::bert_base(); }
 
 spec::ModelGivens llama(Count d_ff) {
     spec::ModelGivens m;

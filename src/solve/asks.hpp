@@ -55,6 +55,8 @@ struct Ask {
     [[nodiscard]] constexpr Type type() const {
         return shape ? Type::shape : (choices.empty() ? Type::count : Type::choice);
     }
+    /// Whether the answer is a number of bytes, which students may write with units (16 MiB).
+    [[nodiscard]] constexpr bool in_bytes() const { return unit == "bytes"; }
     /// This ask's answer for a solved problem.
     [[nodiscard]] Answer evaluate(const SolvedProblem& solved) const;
 };

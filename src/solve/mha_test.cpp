@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
 
+#include <spec/test_givens.hpp>
+
 #include <catch2/catch.hpp>
 
 using namespace headcount;
@@ -7,12 +9,7 @@ using headcount::solve::solve_mha;
 
 namespace {
 
-spec::MhaGivens mha(Count d_model, Count h) {
-    spec::MhaGivens g;
-    g.d_model = d_model;
-    g.h = h;
-    return g;
-}
+using testing::mha;
 
 Count total(const spec::MhaGivens& g) {
     auto s = solve_mha(g);

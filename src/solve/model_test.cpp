@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
 
+#include <spec/test_givens.hpp>
+
 #include <catch2/catch.hpp>
 
 using namespace headcount;
@@ -19,13 +21,8 @@ spec::MhaGivens attention(Count d_model, Count h, bool bias = true) {
 /// A default-config Hugging Face BERT-style encoder: vocab 30,522, 512 positions, 2 token types, d 768, 12
 /// layers, d_ff 3072, LayerNorm after the embeddings.
 M bert_like() {
-    M m;
-    m.d_ff = 3072;
-    m.layers = 12;
-    m.vocab = 30522;
-    m.max_positions = 512;
-    m.type_vocab = 2;
-    m.embedding_norm = true;
+    M m = testing::bert_base();
+    m.pooler = false;
     return m;
 }
 

@@ -1,5 +1,7 @@
 #include <solve/shapes.hpp>
 
+#include <spec/test_givens.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <string_view>
@@ -14,12 +16,7 @@ using Axes = std::vector<std::string_view>;
 
 namespace {
 
-spec::MhaGivens mha(Count d_model, Count h) {
-    spec::MhaGivens g;
-    g.d_model = d_model;
-    g.h = h;
-    return g;
-}
+using testing::mha;
 
 spec::Workload workload(Count batch, Count seq_len, std::optional<Count> seq_len_kv = {}) {
     spec::Workload w;

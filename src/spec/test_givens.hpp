@@ -1,0 +1,31 @@
+#pragma once
+// Givens the unit tests share, written once. Test-only: included by *_test.cpp files, never by the library.
+// Each figure a test expects from these is derived in that test.
+
+#include <spec/problem.hpp>
+
+namespace headcount::testing {
+
+/// An attention block of width d_model with h heads; everything else at its default (all four biases).
+inline spec::MhaGivens mha(Count d_model, Count h) {
+    spec::MhaGivens g;
+    g.d_model = d_model;
+    g.h = h;
+    return g;
+}
+
+/// Hugging Face's BERT-base beyond its attention block (d_model 768, h 12): vocab 30,522, 512 learned positions,
+/// 2 token types, 12 layers, d_ff 3072, a LayerNorm after the embeddings, and the pooler.
+inline spec::ModelGivens bert_base() {
+    spec::ModelGivens m;
+    m.d_ff = 3072;
+    m.layers = 12;
+    m.vocab = 30522;
+    m.max_positions = 512;
+    m.type_vocab = 2;
+    m.embedding_norm = true;
+    m.pooler = true;
+    return m;
+}
+
+} // namespace headcount::testing
