@@ -107,8 +107,8 @@ Result<int> run_generate(const GenerateOptions& options) {
     }
     if (auto ok = write_files(files); !ok)
         return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} files to {}\n", problems->size(),
-               problems->size() == 1 ? "" : "s", roster->size(), files.size(), options.out);
+    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} file{} to {}\n", problems->size(),
+               problems->size() == 1 ? "" : "s", roster->size(), files.size(), files.size() == 1 ? "" : "s", options.out);
     return k_exit_ok;
 }
 

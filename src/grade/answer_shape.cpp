@@ -94,7 +94,9 @@ std::expected<solve::Shape, std::string> parse_shape(std::string_view text) {
     } else {
         items = split_by_times(s);
         if (items.size() == 1 && !bracketed)
-            return std::unexpected(fmt::format("this is one number, not a shape; {}", k_shape_hint));
+            return std::unexpected(parse_answer(s, AnswerUnit::count)
+                                       ? fmt::format("this is one number, not a shape; {}", k_shape_hint)
+                                       : fmt::format("no axes found: separate them with commas or x; {}", k_shape_hint));
     }
     solve::Shape shape;
     for (std::size_t i = 0; i < items.size(); ++i) {

@@ -86,6 +86,8 @@ TEST_CASE("shapes that are not shapes are refused with the reason", "[answer][sh
     // One plain number is an element count, not a shape.
     for (const char* text : {"4194304", "  128 ", "4.194304e6", "2^22"})
         CHECK_THAT(shape_reason(text), Contains("one number, not a shape"));
+    // Words between the numbers are not a separator headcount knows; it does not call that one number.
+    CHECK_THAT(shape_reason("32 by 8 by 128 by 64"), Contains("no axes found: separate them with commas or x"));
     // Commas separate axes (documented), so a count written with thousands separators reads as three axes.
     CHECK(shape("4,194,304") == Shape{4, 194, 304});
     // Symbols instead of numbers: the reason names the first one and its axis.
