@@ -25,13 +25,18 @@ std::expected<ParsedAnswer, std::string> AnswerParser::answer() {
     auto value = expression();
     if (!value)
         return std::unexpected(value.error());
-    if (peek_word() == WordKind::count_noun)
-        advance();
+    skip_trailing_words();
     if (peek_is(TokenKind::dot)) // a sentence's full stop
         advance();
     if (!peek_is(TokenKind::end))
         return std::unexpected(unexpected_here());
     return finish(*value, std::move(out));
+}
+
+// "parameters", "learnable parameters in total", "weights and biases", "FLOPs": what a count is of, said after it.
+void AnswerParser::skip_trailing_words() {
+    while (peek_word() == WordKind::count_noun || peek_word() == WordKind::filler)
+        advance();
 }
 
 // After a number, parenthesis or power: an optional scale word (1.05 million) then an optional unit (16 MiB).

@@ -15,7 +15,8 @@ enum class WordKind {
     bytes_unit,       ///< B, bytes, KB, MiB...: a unit of bytes with its factor
     bits_unit,        ///< Mb, Gb, bits, Mbit...: almost always a mistake for bytes
     ambiguous_prefix, ///< K, M, G, T alone in a bytes answer: decimal or binary cannot be told
-    count_noun,       ///< parameters, params, weights: allowed after a count and ignored
+    count_noun,       ///< parameters, params, weights, biases, FLOPs, dimensions: allowed after a count and ignored
+    filler,           ///< and, in, total, all: joins the words after a number ("weights and biases in total")
     approx_marker,    ///< about, approx, approximately, roughly, around
     multiply,         ///< x or X between factors (4x512)
     other,
