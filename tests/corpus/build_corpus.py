@@ -243,6 +243,7 @@ row(P, "b", "16,896", "incorrect", "single_head_only", 32 * 512 + 512, 0, "one h
 row(P, "b", "1,052,672", "incorrect", "heads_times_full_matrices output_projection_per_head", 8 * O_, 0,
     "a W_O per head: 8(256·512 + 512)")
 row(P, "b", "131,328", "incorrect", "other_quantity", V_, 0, "W_V's count for W_O")
+row(P, "b", "h \\cdot d_v \\cdot d_{model} + d_{model}", "unreadable", why="the formula in symbols, not numbers")
 row(P, "b", "262,144", "incorrect", "missing_biases missing_output_bias output_projection_square", 512**2, 0,
     "512²: W_O square and its bias left out (a pair)")
 for typed in ["788,224", "2 \\cdot 512 \\cdot 513 + 2 \\cdot (256 \\cdot 512) + 256 + 512", "788224 parameters"]:
@@ -296,6 +297,7 @@ for typed in ["128", "4096/32", "\\frac{4096}{32}", "2^7"]:
     row(P, "a", typed, "correct", value=128, why="d_k = d_model / h = 4096 / 32")
 row(P, "a", "512", "incorrect", "", 512, 0, "4096 / 8 (divided by the key/value heads): nothing catalogued")
 row(P, "a", "4096", "incorrect", "", 4096, 0, "d_model itself")
+row(P, "a", "d_model/h", "unreadable", why="symbols, not numbers")
 row(P, "a", "130", "incorrect", "", 130, 0, "a plain integer with 2 significant figures is not read as rounded")
 row(P, "a", "≈130", "rounded", "rounded", 130, 10, "marked approximate with 2 figures: 128 → 130")
 for typed in ["4,194,304", "4096 \\times 1024", "4096 \\cdot 8 \\cdot 128", "2^{22}"]:
@@ -519,6 +521,7 @@ row(P, "b", "(8, 1024, 128)", "incorrect", "batch_axis_dropped", (8, 1024, 128),
 row(P, "b", "(4, 1024, 32, 128)", "incorrect", "kv_heads_ignored heads_seq_axes_swapped", (4, 1024, 32, 128), 0,
     "32 heads and no transpose: a pair")
 row(P, "b", "(4, 1024, 1024)", "incorrect", "other_quantity", (4, 1024, 1024), 0, "K before the split")
+row(P, "b", "(b, n_kv, n, d_k)", "unreadable", why="symbols, not sizes")
 row(P, "c", "(4, 32, 1024, 1024)", "correct", value=(4, 32, 1024, 1024), why="(b, h, n, n)")
 row(P, "c", "(4, 8, 1024, 1024)", "incorrect", "", (4, 8, 1024, 1024), 0, "n_kv heads for the scores: not catalogued")
 row(P, "c", "(4, 1024, 32, 1024)", "incorrect", "heads_seq_axes_swapped", (4, 1024, 32, 1024), 0, "no transpose")
@@ -539,6 +542,7 @@ row(P, "e", "67,108,864", "incorrect", "kv_heads_ignored", 4 * KV, 0, "32 heads 
 row(P, "e", "128 MiB", "incorrect", "bits_for_bytes", 128 * MiB, 0, "16 bits per value as bytes")
 row(P, "e", "16 MB", "incorrect", "decimal_vs_binary_units", 16 * MB, MB, "MB for MiB", other_unit=16 * MiB)
 row(P, "e", "256 MiB", "incorrect", "other_quantity", 256 * MiB, 0, "the attention weights: 4·32·1024²·2 bytes")
+row(P, "e", "16 Mb", "unreadable", why="megabits")
 PB = 41_943_040 * 2
 for typed, v, r in [("80 MiB", PB, 0), ("83,886,080", PB, 0), ("83.9 MB", 83_900_000, 100_000),
                     ("41,943,040 \\times 2", PB, 0)]:
@@ -688,6 +692,7 @@ row(P, "b", "8,047,038,464", "incorrect", "kv_heads_ignored", 7_241_732_096 + 32
     "32 layers × 2·4096·(4096 − 1024) more")
 row(P, "b", "8.05B", "incorrect", "kv_heads_ignored", 8_050_000_000, 10**7, "8,047,038,464 to 3 figures")
 row(P, "b", "7B", "incorrect", "", 7 * 10**9, 0, "one significant figure")
+row(P, "b", "7,241,732,096 MiB", "unreadable", why="a unit of bytes on a count of parameters")
 row(P, "b", "5,362,683,904", "incorrect", "gated_ffn_two_matrices", 7_241_732_096 - 32 * 4096 * 14336, 0,
     "two FFN matrices")
 
@@ -778,6 +783,7 @@ row(P, "b", "16 GiB", "incorrect", "bits_for_bytes", 16 * GiB, 0, "16 bits per v
 row(P, "b", "0.5 MiB", "incorrect", "", MiB // 2, 0, "the cache per token, not for 4096 tokens")
 row(P, "b", "4 GiB", "incorrect", "", 4 * GiB, 0, "4 bytes per value: not catalogued")
 row(P, "b", "2.14 GB", "incorrect", "", 2_140_000_000, 10**7, "2.147 truncated")
+row(P, "b", "2 Gb", "unreadable", why="gigabits")
 
 
 # =================================================================================================================
