@@ -584,11 +584,15 @@ row(P, "b", "7.1M", "rounded", "rounded", 7_100_000, 100_000, "2 figures")
 for typed in ["109,482,240", "109482240 parameters"]:
     row(P, "c", typed, "correct", value=109_482_240, why="embeddings + 12 layers + pooler")
 row(P, "c", "110M", "rounded", "rounded", 110_000_000, 10_000_000,
-    "the published '110M': the integer mantissa's trailing zero is not significant, so 2 figures")
+    "the published '110M': a mantissa's trailing zeros are not significant (as in 1,050,000), so 2 figures")
 row(P, "c", "109.5M", "rounded", "rounded", 109_500_000, 100_000, "4 figures")
 row(P, "c", "109M", "rounded", "rounded", 109_000_000, 1_000_000, "3 figures")
 row(P, "c", "1.09e8", "rounded", "rounded", 109_000_000, 1_000_000, "3 figures")
 row(P, "c", "≈110 million", "rounded", "rounded", 110_000_000, 10_000_000, "marked approximate, 2 figures")
+row(P, "c", "≈ 110,000,000", "rounded", "rounded", 110_000_000, 10_000_000,
+    "marked approximate, 2 figures: the same verdict as ≈110 million")
+row(P, "c", "110,000,000", "incorrect", "", 110_000_000, 0,
+    "a plain integer with 2 significant figures is not read as rounded (110M, with a scale letter, is)")
 row(P, "c", "108,891,648", "incorrect", "", 109_482_240 - 768 * 769, 0, "the pooler left out: not catalogued")
 row(P, "c", "7,087,872 \\times 12 + 23,837,184", "incorrect", "", 108_891_648, 0, "the pooler left out, as LaTeX")
 row(P, "c", "109,089,024", "incorrect", "missing_position_embeddings", 109_482_240 - 512 * 768, 0, "− 512·768")
