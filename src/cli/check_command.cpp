@@ -153,7 +153,8 @@ Command add_check_command(CLI::App& app) {
     CLI::App* check = app.add_subcommand("check", "Check one answer to one part, and name the mistake behind it.");
     check->add_option("spec", options->spec, "The problem spec (.yaml)")->required();
     check->add_option("--part", options->part, "The part's id, e.g. b")->required();
-    check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 4*512*513, 1.05M; bytes as 16 MiB; a shape as (32, 8, 128, 64); or the word asked for")
+    check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 4*512*513, 4(512^2+512), 1.05M, 4 \\times 262{,}656; bytes as 16 MiB; "
+                      "a shape as (32, 8, 128, 64); or the word asked for")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");
@@ -162,10 +163,12 @@ Command add_check_command(CLI::App& app) {
         ->needs(seed);
     seed->needs(student);
     student->needs(seed);
-    check->add_flag("--reveal", options->reveal, "Also show the expected value");
+    check->add_flag("--reveal", options->reveal,
+                    "Show the feedback in full, the expected value included, whatever the spec's feedback policy");
     check->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
-    check->footer("Exit status: 0 correct, 1 not correct (including rounded or unreadable answers), 2 bad input or "
-                  "usage.");
+    check->footer("What the feedback shows follows the spec's feedback policy: hints (default: the mistake named, no "
+                  "number derived from the answer), gaps (the difference too) or full. Exit status: 0 correct, 1 not "
+                  "correct (including rounded or unreadable answers), 2 bad input or usage.");
     return {check, [options] { return run_check(*options); }};
 }
 
