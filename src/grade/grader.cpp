@@ -6,6 +6,11 @@
 
 namespace headcount::grade {
 
+using answer::AnswerUnit;
+using answer::parse_answer;
+using answer::parse_choice;
+using answer::parse_shape;
+
 namespace {
 double resolution_of(const ParsedAnswer& answer);
 } // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // Grades one typed answer to one part: right, rounded, wrong (with the mistakes that explain it) or unreadable.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 #include <grade/mistakes.hpp>
 
 #include <optional>
@@ -9,6 +9,8 @@
 #include <vector>
 
 namespace headcount::grade {
+
+using answer::ParsedAnswer;
 
 /// The outcome of one answer.
 enum class Status { correct, rounded, incorrect, unreadable };

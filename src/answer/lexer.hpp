@@ -3,14 +3,14 @@
 // spaces, superscript exponents, digit-group separators and the TeX students paste from their notes ($...$,
 // \times, \cdot, ^{...}, 262{,}656, \frac, \text{...}); the parser in answer.cpp only sees tokens.
 
-#include <grade/rational.hpp>
+#include <answer/rational.hpp>
 
 #include <expected>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 enum class TokenKind {
     number,
@@ -56,4 +56,4 @@ inline constexpr int k_max_literal_exponent = 100'000;
 /// braces as parentheses, except those of \text{...} and its kin, whose words stand as typed.
 std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text);
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

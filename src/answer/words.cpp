@@ -1,10 +1,10 @@
-#include <grade/answer_words.hpp>
+#include <answer/words.hpp>
 
 #include <algorithm>
 #include <array>
 #include <string>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 namespace {
 
@@ -134,4 +134,4 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
     return {};
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,11 +1,11 @@
-#include <grade/answer_parser.hpp>
+#include <answer/parser.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 std::string describe(RationalError error) {
     switch (error) {
@@ -200,4 +200,4 @@ Step AnswerParser::literal(const Token& token) {
     return out;
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

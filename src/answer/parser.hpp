@@ -2,17 +2,17 @@
 // The answer parser shared by answer.cpp (the answer around the number: markers, scale words, units, the
 // result) and answer_expression.cpp (the arithmetic). Internal to grade.
 
-#include <grade/answer.hpp>
-#include <grade/answer_lexer.hpp>
-#include <grade/answer_words.hpp>
-#include <grade/rational.hpp>
+#include <answer/answer.hpp>
+#include <answer/lexer.hpp>
+#include <answer/words.hpp>
+#include <answer/rational.hpp>
 
 #include <expected>
 #include <optional>
 #include <span>
 #include <string>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 /// How precisely a literal was written. It survives a sign, a scale word, a unit and "× 10^k", so 1.05M and
 /// 1.05 × 10^6 both keep three significant figures; any other operation makes the value exact.
@@ -90,4 +90,4 @@ class AnswerParser {
     std::string m_unit_text;
 };
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,13 +1,13 @@
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
-#include <grade/answer_parser.hpp>
+#include <answer/parser.hpp>
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <limits>
 
-namespace headcount::grade {
+namespace headcount::answer {
 
 namespace detail {
 
@@ -125,4 +125,4 @@ std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, Ans
     return detail::AnswerParser(*tokens, unit).answer();
 }
 
-} // namespace headcount::grade
+} // namespace headcount::answer

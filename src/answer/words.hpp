@@ -3,12 +3,12 @@
 // nouns a count may carry (parameters) and approximation markers. The unit of the ask decides the ambiguous
 // ones.
 
-#include <grade/answer.hpp>
-#include <grade/rational.hpp>
+#include <answer/answer.hpp>
+#include <answer/rational.hpp>
 
 #include <string_view>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 enum class WordKind {
     scale,            ///< thousand, million, k, M, bn...: multiplies the number before it
@@ -34,4 +34,4 @@ struct WordMeaning {
 /// (Kb, Mb, Gb, Tb, Mib) reads as bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
 WordMeaning classify_word(std::string_view word, AnswerUnit unit);
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

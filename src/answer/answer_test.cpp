@@ -1,6 +1,6 @@
 // The forms students type, each with its value worked out by hand in the comment beside it.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <string_view>
 
 using headcount::Count;
-using headcount::grade::AnswerUnit;
-using headcount::grade::parse_answer;
-using headcount::grade::ParsedAnswer;
+using headcount::answer::AnswerUnit;
+using headcount::answer::parse_answer;
+using headcount::answer::ParsedAnswer;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include <grade/answer_lexer.hpp>
+#include <answer/lexer.hpp>
 
 #include <util/utf8.hpp>
 
@@ -8,7 +8,7 @@
 #include <array>
 #include <optional>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 namespace {
 
@@ -389,4 +389,4 @@ std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text)
     return Lexer(text, std::move(*points)).run();
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,7 +1,7 @@
 // Hostile and broken answers: each must come back as a reason, never a crash, a hang, a throw or a wrapped
 // number.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -10,8 +10,8 @@
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::grade::AnswerUnit;
-using headcount::grade::parse_answer;
+using headcount::answer::AnswerUnit;
+using headcount::answer::parse_answer;
 
 namespace {
 
