@@ -107,7 +107,7 @@ TEST_CASE("bad input exits 2 with one line on stderr and no output", "[e2e]") {
         const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--format", "pdf"});
         CHECK(run.exit_code == 2);
         CHECK(run.out.empty());
-        CHECK(run.err.starts_with("headcount: --format: pdf not in {markdown,json}"));
+        CHECK(run.err.starts_with("headcount: --format: pdf not in {markdown,html,json}"));
         CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
     }
     SECTION("no subcommand") {

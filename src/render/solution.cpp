@@ -1,6 +1,7 @@
 #include <render/solution.hpp>
 
 #include <render/answers.hpp>
+#include <render/diagram.hpp>
 
 #include <util/text.hpp>
 
@@ -251,6 +252,22 @@ View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const
                 {"parameters_units", byte_units(m.parameters)}};
 }
 
+/// The pictures a solution's templates may place: {"shapes": token or ""}.
+View figure_view(const solve::SolvedProblem& solved, std::vector<HtmlBlock>* figures) {
+    View view{{"shapes", ""}};
+    if (!figures)
+        return view;
+    auto add = [&](const std::string& name, std::string html) {
+        // Letters and digits only: CommonMark keeps the token as the paragraph's whole text.
+        const std::string token = fmt::format("hcfigure{}x", figures->size());
+        figures->push_back({token, std::move(html)});
+        view[name] = "\n\n" + token + "\n\n";
+    };
+    if (solved.shapes)
+        add("shapes", shapes_figure(*solved.shapes, solved.mha, solved.problem.workload->seq_len_kv.has_value()));
+    return view;
+}
+
 } // namespace
 
 std::string tidy_markdown(const std::string& text) {
@@ -348,8 +365,10 @@ View problem_view(const solve::SolvedProblem& solved) {
     };
 }
 
-Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates) {
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                      std::vector<HtmlBlock>* figures) {
     View view = problem_view(solved);
+    view["figures"] = figure_view(solved, figures);
     View parts = View::array();
     for (const solve::SolvedPart& part : solved.parts) {
         View part_view{{"id", part.part.id},
