@@ -56,8 +56,8 @@ std::string draw(const Box& b) {
            svg::text(b.x, b.top() + 51, b.axes, "middle", 11, "#57606a");
 }
 
-/// An arrow from the bottom of `from` to the top of `to`, labelled beside its middle.
-std::string arrow(const Box& from, const Box& to, std::string_view label) {
+/// An arrow from the bottom of `from` to the top of `to`, labelled beside its middle (used on straight arrows).
+std::string arrow(const Box& from, const Box& to, std::string_view label = "") {
     const int x1 = from.x, y1 = from.bottom(), x2 = to.x, y2 = to.top() - 2;
     std::string out = svg::line(x1, y1, x2, y2, "#57606a", true);
     if (!label.empty())
@@ -68,41 +68,41 @@ std::string arrow(const Box& from, const Box& to, std::string_view label) {
 } // namespace
 
 std::string shapes_diagram_svg(const solve::ShapeSolution& s, const solve::MhaSolution& block, bool cross) {
-    const Box x = tensor_box(cross ? k_q : k_k, 0, cross ? "X: queries' input" : "X: input", s.input);
-    const Box q = tensor_box(k_q, 1, "Q", s.q);
-    const Box k = tensor_box(k_k, 1, "K", s.k);
-    const Box v = tensor_box(k_v, 1, "V", s.v);
-    const Box qh = tensor_box(k_q, 2, "Q per head", s.q_heads);
-    const Box kh = tensor_box(k_k, 2, "K per head", s.k_heads);
-    const Box vh = tensor_box(k_v, 2, "V per head", s.v_heads);
-    const Box scores = tensor_box(k_qk, 3, "scores", s.scores);
-    const Box weights = tensor_box(k_qk, 4, "A: attention weights", s.weights);
-    const Box head_output = tensor_box(k_kv, 5, "A V per head", s.head_output);
+    // Each box is titled with the operation that makes it, so the arrows need no labels but "split heads".
+    const std::string source = cross ? "S" : "X";
+    const Box x = tensor_box(cross ? k_q : k_k, 0, cross ? "X: the queries' input" : "X: input", s.input);
+    const Box q = tensor_box(k_q, 1, "Q = X W_Q", s.q);
+    const Box k = tensor_box(k_k, 1, "K = " + source + " W_K", s.k);
+    const Box v = tensor_box(k_v, 1, "V = " + source + " W_V", s.v);
+    const Box qh = tensor_box(k_q, 2, "Q split into heads", s.q_heads);
+    const Box kh = tensor_box(k_k, 2, "K split into heads", s.k_heads);
+    const Box vh = tensor_box(k_v, 2, "V split into heads", s.v_heads);
+    const Box scores = tensor_box(k_qk, 3, "scores = Q Kᵀ / √d_k", s.scores);
+    const Box weights = tensor_box(k_qk, 4, "A = softmax(scores)", s.weights);
+    const Box head_output = tensor_box(k_kv, 5, "A V, per head", s.head_output);
     const Box concat = tensor_box(k_kv, 6, "heads concatenated", s.concat);
-    const Box output = tensor_box(k_kv, 7, "output", s.output);
+    const Box output = tensor_box(k_kv, 7, "output = concat W_O", s.output);
     const int height = output.bottom() + k_margin;
 
     std::string out = svg::open(k_width, height, "The tensors of the attention block, from input to output") +
                       svg::arrow_marker();
-    out += arrow(x, q, "× W_Q");
+    out += arrow(x, q);
     if (cross) {
-        // K and V are projections of the key/value source, not of X; it is drawn as a box of its own.
+        // K and V are projections of the key/value source S, not of X: a box of its own.
         const std::string batch = std::to_string(s.k.shape.front()), m = std::to_string(s.k.shape[1]);
         const bool one_width = block.kdim == block.vdim;
         const std::string widths = one_width ? std::to_string(block.kdim)
                                              : fmt::format("{} | {}", block.kdim, block.vdim);
-        const Box source{k_kv, 0, "S: keys' and values' input", fmt::format("({}, {}, {})", batch, m, widths),
-                         one_width ? "(b, m, kdim)" : "(b, m, kdim | vdim)"};
-        out += draw(source);
-        out += arrow(source, k, "× W_K") + arrow(source, v, "× W_V");
+        const Box s_box{k_kv, 0, "S: the keys' and values' input", fmt::format("({}, {}, {})", batch, m, widths),
+                        one_width ? "(b, m, kdim)" : "(b, m, kdim | vdim)"};
+        out += arrow(s_box, k) + arrow(s_box, v) + draw(s_box);
     } else {
-        out += arrow(x, k, "× W_K") + arrow(x, v, "× W_V");
+        out += arrow(x, k) + arrow(x, v);
     }
     out += arrow(q, qh, "split heads") + arrow(k, kh, "split heads") + arrow(v, vh, "split heads");
-    out += arrow(qh, scores, "") + arrow(kh, scores, "Q Kᵀ / √d_k");
-    out += arrow(scores, weights, "softmax");
-    out += arrow(weights, head_output, "") + arrow(vh, head_output, "A V");
-    out += arrow(head_output, concat, "merge heads") + arrow(concat, output, "× W_O");
+    out += arrow(qh, scores) + arrow(kh, scores) + arrow(scores, weights);
+    out += arrow(weights, head_output) + arrow(vh, head_output);
+    out += arrow(head_output, concat) + arrow(concat, output);
     for (const Box* box : {&x, &q, &k, &v, &qh, &kh, &vh, &scores, &weights, &head_output, &concat, &output})
         out += draw(*box);
     return out + svg::close();

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -15,6 +16,13 @@ namespace headcount::render {
 namespace {
 
 std::string n(Count value) { return with_thousands(value); }
+
+/// An ask id as a template key: "flops.total" -> "flops_total" (a dot would be read as a path).
+std::string earlier_key(std::string_view ask_id) {
+    std::string key(ask_id);
+    std::replace(key.begin(), key.end(), '.', '_');
+    return key;
+}
 
 
 std::string points_text(double points) {
@@ -130,6 +138,9 @@ View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
                 {"layers_total", n(s.layers_total)},
                 {"final_norms", n(s.final_norms)},
                 {"total", n(s.total)},
+                {"total_in_words", in_words(s.total)},
+                {"has_pooler", m.pooler},
+                {"has_final_norm", s.final_norms > 0},
                 {"breakdown", breakdown}};
 }
 
@@ -192,6 +203,7 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
                 {"linear", n(f.linear)},
                 {"attention", n(f.attention)},
                 {"total", n(f.total)},
+                {"total_in_words", in_words(f.total)},
                 {"projections_dominate", f.projections_dominate},
                 {"attention_dominates", f.attention > f.linear},
                 {"terms_equal", f.attention == f.linear},
@@ -250,6 +262,53 @@ View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const
                 {"parameter_values", n(m.parameter_values)},
                 {"parameters", n(m.parameters)},
                 {"parameters_units", byte_units(m.parameters)}};
+}
+
+/// What the parts before this one asked, so a part can build on them ("from part (a): 787,968"): for every ask
+/// (dots as underscores: flops_total) and for the groups shapes, flops, memory and heads (the first part of its
+/// kind; heads: one that explains why the heads do not change the count), {"asked", "part_id", "answer"}.
+View no_earlier_parts() {
+    const View none{{"asked", false}, {"part_id", ""}, {"answer", ""}};
+    View earlier = View::object();
+    for (const solve::Ask& ask : solve::asks())
+        earlier[earlier_key(ask.id)] = none;
+    for (const char* group : {"shapes", "flops", "memory", "heads"})
+        earlier[group] = none;
+    return earlier;
+}
+
+/// The asks whose shipped templates explain why the heads do not change the count (partials/heads).
+constexpr std::array<std::string_view, 10> k_explain_heads{"q_params",     "k_params",         "v_params",
+                                                           "o_params",     "qkv_params",       "weight_params",
+                                                           "total_params", "attention_params", "layer_params",
+                                                           "model_params"};
+
+/// Records `part` in `earlier` (see no_earlier_parts).
+void note_part(View& earlier, const solve::SolvedPart& part, const std::string& answer) {
+    const View seen{{"asked", true}, {"part_id", part.part.id}, {"answer", answer}};
+    const solve::Ask& ask = *part.ask;
+    View& mine = earlier[earlier_key(ask.id)];
+    if (!mine["asked"].get<bool>())
+        mine = seen;
+    const bool heads = std::find(k_explain_heads.begin(), k_explain_heads.end(), ask.id) != k_explain_heads.end();
+    const std::string_view group = ask.type() == solve::Ask::Type::shape ? "shapes"
+                                   : ask.id.starts_with("flops.")       ? "flops"
+                                   : ask.id.starts_with("memory.")      ? "memory"
+                                   : heads                              ? "heads"
+                                                                        : "";
+    if (!group.empty() && !earlier[std::string(group)]["asked"].get<bool>())
+        earlier[std::string(group)] = seen;
+}
+
+/// How the block's count scales: {"known", "d_model", "total", "ratio"} for twice the width.
+View scaling_view(const solve::SolvedProblem& solved) {
+    if (!solved.doubled_width)
+        return View{{"known", false}, {"d_model", ""}, {"total", ""}, {"ratio", ""}};
+    const solve::MhaSolution& twice = *solved.doubled_width;
+    return View{{"known", true},
+                {"d_model", n(twice.d_model)},
+                {"total", n(twice.total)},
+                {"ratio", ratio_text(twice.total, solved.mha.total, 3)}};
 }
 
 /// The pictures a solution's templates may place: {"shapes": token or ""}.
@@ -361,6 +420,12 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"biases", n(s.biases)},
         {"total", n(s.total)},
         {"total_by_unit", n(s.total_by_unit)},
+        {"weights_share", percent_text(s.weights, s.total)},
+        {"biases_share", percent_text(s.biases, s.total)},
+        {"scaling", scaling_view(solved)},
+        // Numbers inside TeX, where a thousands comma would be typeset as a list separator.
+        {"tex", View{{"d_model", std::to_string(s.d_model)}, {"h", std::to_string(s.h)}, {"d_k", std::to_string(s.d_k)},
+                     {"d_v", std::to_string(s.d_v)}, {"hd_v", std::to_string(s.o().in)}}},
         {"closed_form", n(s.closed_form)},
     };
 }
@@ -370,7 +435,9 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
     View view = problem_view(solved);
     view["figures"] = figure_view(solved, figures);
     View parts = View::array();
+    View earlier = no_earlier_parts();
     for (const solve::SolvedPart& part : solved.parts) {
+        view["earlier"] = earlier;
         View part_view{{"id", part.part.id},
                        {"points", points_text(part.part.points)},
                        {"one_point", part.part.points == 1.0},
@@ -385,8 +452,11 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
             return body;
         part_view["body"] = *body;
         parts.push_back(part_view);
+        note_part(earlier, part, part_view["answer"].get<std::string>());
     }
     view.erase("part");
+    view["earlier"] = earlier;
+    view["several_parts"] = solved.parts.size() > 1;
     view["parts"] = parts;
     auto document = templates.render("solution", view);
     if (!document)

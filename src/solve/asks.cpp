@@ -110,7 +110,17 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, {}};
+    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt};
+    if (mha->square && !problem.model && recipe == Recipe{}) {
+        spec::MhaGivens doubled = problem.given;
+        doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
+        // A width that overflows when doubled gets no scaling remark; it is not an error.
+        if (auto width = checked_mul(doubled.d_model, 2, "d_model")) {
+            doubled.d_model = *width;
+            if (auto twice = solve_mha(doubled))
+                solved.doubled_width = *twice;
+        }
+    }
     if (problem.workload) {
         auto flops = solve_flops(*mha, *problem.workload, recipe);
         if (!flops)

@@ -86,6 +86,9 @@ struct SolvedProblem {
     std::optional<ShapeSolution> shapes; ///< set when the problem gives a workload
     std::optional<MemorySolution> memory; ///< set when the problem gives a dtype
     std::vector<SolvedPart> parts;
+    /// How the count scales: the same block at twice d_model (heads and biases as given, d_k = d_v = d_model / h).
+    /// Set for a square block (MhaSolution::square) that is not part of a model.
+    std::optional<MhaSolution> doubled_width;
 };
 
 /// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the
