@@ -212,6 +212,36 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
                 {"heads", n(s.h)}};
 }
 
+View model_flops_view(const solve::ModelFlopsSolution& f, const spec::ModelGivens& m) {
+    const bool head = m.lm_head != spec::ModelGivens::Head::none;
+    return View{{"tokens", n(f.tokens)},
+                {"layers", n(f.layers)},
+                {"layer_linear", n(f.layer_linear)},
+                {"layer_ffn", n(f.layer_ffn)},
+                {"layer_attention", n(f.layer_attention)},
+                {"linear", n(f.linear)},
+                {"has_head", head},
+                {"tied_head", head && m.tied_embeddings},
+                {"head", n(f.head)},
+                {"forward", n(f.forward)},
+                {"forward_in_words", in_words(f.forward)},
+                {"attention", n(f.attention)},
+                {"attention_share", percent_text(f.attention, f.forward)},
+                {"per_token", n(f.per_token)},
+                {"per_sequence", n(f.per_sequence)},
+                {"backward", n(f.backward)},
+                {"training", n(f.training)},
+                {"training_in_words", in_words(f.training)},
+                {"training_per_token", n(f.training_per_token)},
+                {"parameters", n(f.parameters)},
+                {"rule_per_token", n(f.rule_per_token)},
+                {"rule_forward", n(f.rule_forward)},
+                {"rule_training", n(f.rule_training)},
+                {"rule_share", percent_text(f.rule_forward, f.forward)},
+                {"rule_short", f.rule_gap > 0},
+                {"rule_gap", n(f.rule_gap > 0 ? f.rule_gap : -f.rule_gap)}};
+}
+
 View tensor_view(const solve::Tensor& t) {
     std::string axes;
     for (std::string_view a : t.axes)
@@ -389,6 +419,8 @@ View problem_view(const solve::SolvedProblem& solved) {
                                : View{{"breakdown", View::array()}, {"total", ""}}},
         {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
         {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
+        {"model_flops", solved.model_flops ? model_flops_view(*solved.model_flops, *solved.problem.model)
+                                           : View::object()},
         {"d_model", n(s.d_model)},
         {"h", n(s.h)},
         {"d_k", n(s.d_k)},

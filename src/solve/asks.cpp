@@ -13,6 +13,7 @@ const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
 const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
 const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
 const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
+const ModelFlopsSolution& model_flops(const SolvedProblem& s) { return *s.model_flops; }
 
 /// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
 template <Tensor ShapeSolution::*member>
@@ -32,7 +33,7 @@ constexpr std::array<Choice, 3> k_dominant_terms{{
     {"equal", "neither tie tied same equally"},
 }};
 
-constexpr std::array<Ask, 39> k_asks{{
+constexpr std::array<Ask, 41> k_asks{{
     {"q_params", "parameters", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
     {"k_params", "parameters", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
     {"v_params", "parameters", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
@@ -79,6 +80,10 @@ constexpr std::array<Ask, 39> k_asks{{
      Ask::workload | Ask::dtype | Ask::one_stack},
     {"memory.parameters", "bytes", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
      Ask::dtype},
+    {"flops.model_forward", "FLOPs", [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO",
+     "transformer", Ask::workload | Ask::one_stack | Ask::self_attention},
+    {"flops.training", "FLOPs", [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO",
+     "transformer", Ask::workload | Ask::one_stack | Ask::self_attention},
 }};
 
 
@@ -110,7 +115,8 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt};
+    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
+                         std::nullopt};
     if (mha->square && !problem.model && recipe == Recipe{}) {
         spec::MhaGivens doubled = problem.given;
         doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
@@ -138,6 +144,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         if (!model)
             return located(model.error());
         solved.model = std::move(*model);
+    }
+    const auto& w = problem.workload;
+    if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
+        auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
+        if (!flops)
+            return located(flops.error());
+        solved.model_flops = *flops;
     }
     if (problem.precision) {
         auto memory = solve_memory(*mha, solved.model ? &*solved.model : nullptr,
@@ -170,6 +183,11 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
                                  fmt::format("ask '{}' is about one stack of layers (decoder-only or one block); an "
                                              "encoder-decoder's cache also holds cross-attention keys, which "
                                              "headcount does not model",
+                                             part.ask)});
+        if ((ask->needs & Ask::self_attention) && problem.workload && problem.workload->seq_len_kv)
+            return located(Error{at_ask.file, at_ask.line, at_ask.column,
+                                 fmt::format("ask '{}' is about a forward pass over the sequence itself; seq_len_kv "
+                                             "(cross-attention, or a cache) is not modelled for it",
                                              part.ask)});
         if ((ask->needs & Ask::encoder_decoder) && problem.model->decoder_layers == 0)
             return located(Error{at_ask.file, at_ask.line, at_ask.column,
