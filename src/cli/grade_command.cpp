@@ -160,7 +160,9 @@ Command add_grade_command(CLI::App& app) {
                       "Grade each student against their row of a key.csv from `headcount generate` (instead of "
                       "--seed and --roster); their numbers are recovered from the spec's variants")
         ->excludes(seed);
-    grade->add_flag("--reveal", options->reveal, "State the expected values in the feedback");
+    grade->add_flag("--reveal", options->reveal,
+                    "Feedback in full, expected values included, whatever the specs' feedback policy (default: each "
+                    "part's policy, hints unless the spec says otherwise)");
     grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "
                   "(student, problem, part) counts on its last row. Exit status: 0 graded, 2 bad input or usage.");

@@ -123,7 +123,8 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
             verdict.matches.push_back({{m}, value});
             credit = std::max(credit, grade::credit_for(part.part, *m));
         }
-        auto feedback = grade::explain(one, one.parts.front(), verdict, templates, false);
+        auto feedback = grade::explain(one, one.parts.front(), verdict, templates,
+                                       one.problem.reveal_for(one.parts.front().part));
         if (!feedback)
             return std::unexpected(feedback.error());
         std::string text;

@@ -87,6 +87,68 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     return valid;
 }
 
+namespace {
+
+/// distinct: true. Every student gets answers that differ from every other student's in every part: students are
+/// served in id order, and one whose draw would repeat an answer already handed out draws again from their own
+/// stream. Fails, saying which part, when some part has fewer different answers than there are students, or when
+/// the students served first leave no variant whose answers are all unused.
+Result<std::map<std::string, solve::SolvedProblem>> assign_distinct(const spec::Problem& problem,
+                                                                    const std::vector<spec::Givens>& variants,
+                                                                    const std::vector<std::string>& order,
+                                                                    std::string_view seed) {
+    std::vector<solve::SolvedProblem> solved;
+    solved.reserve(variants.size());
+    for (const spec::Givens& givens : variants) {
+        auto one = solve::solve_problem(spec::with_givens(problem, givens));
+        if (!one)
+            return std::unexpected(one.error());
+        solved.push_back(std::move(*one));
+    }
+    const std::size_t parts = problem.parts.size();
+    for (std::size_t p = 0; p < parts; ++p) {
+        std::set<solve::Answer> answers;
+        for (const solve::SolvedProblem& s : solved)
+            answers.insert(s.parts[p].answer);
+        if (answers.size() < order.size())
+            return std::unexpected(Error{
+                problem.file, problem.parts[p].ask_mark.line, problem.parts[p].ask_mark.column,
+                fmt::format("distinct: true gives every student different answers, but part '{}' ({}) has only {} "
+                            "different answer{} across the {} variant{} of vary, for {} students: vary a given this "
+                            "part depends on",
+                            problem.parts[p].id, problem.parts[p].ask, answers.size(), answers.size() == 1 ? "" : "s",
+                            solved.size(), solved.size() == 1 ? "" : "s", order.size())});
+    }
+    std::vector<std::set<solve::Answer>> used(parts);
+    const auto free = [&](std::size_t v) {
+        for (std::size_t p = 0; p < parts; ++p)
+            if (used[p].contains(solved[v].parts[p].answer))
+                return false;
+        return true;
+    };
+    std::map<std::string, solve::SolvedProblem> out;
+    for (std::size_t served = 0; served < order.size(); ++served) {
+        std::size_t available = 0;
+        for (std::size_t v = 0; v < solved.size(); ++v)
+            available += free(v) ? 1 : 0;
+        if (available == 0)
+            return std::unexpected(Error{problem.file, 0, 0,
+                                         fmt::format("distinct: true: after {} of the {} students no variant is left "
+                                                     "whose answers all differ from theirs; vary needs more values",
+                                                     served, order.size())});
+        SplitMix64 stream = variant_stream(seed, problem.id, order[served]);
+        std::uint64_t pick = stream.below(solved.size());
+        while (!free(pick))
+            pick = stream.below(solved.size());
+        for (std::size_t p = 0; p < parts; ++p)
+            used[p].insert(solved[pick].parts[p].answer);
+        out.emplace(order[served], solved[pick]);
+    }
+    return out;
+}
+
+} // namespace
+
 Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
                                                                     std::span<const std::string> students,
                                                                     std::string_view seed) {
@@ -99,25 +161,21 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::
     }
     std::vector<std::string> order(students.begin(), students.end());
     std::sort(order.begin(), order.end());
-    if (problem.distinct && variants.size() < order.size())
-        return std::unexpected(Error{problem.file, 0, 0,
-                                     fmt::format("distinct: true needs a variant per student, but vary admits only {} "
-                                                 "valid variant{} for {} students",
-                                                 variants.size(), variants.size() == 1 ? "" : "s", order.size())});
-    std::set<std::uint64_t> taken;
     std::map<std::string, solve::SolvedProblem> out;
-    for (const std::string& student : order) {
-        SplitMix64 stream = variant_stream(seed, problem.id, student);
-        std::uint64_t pick = stream.below(variants.size());
-        while (problem.distinct && taken.contains(pick))
-            pick = stream.below(variants.size());
-        taken.insert(pick);
-        auto solved = solve::solve_problem(spec::with_givens(problem, variants[pick]));
-        if (!solved)
-            return std::unexpected(solved.error());
-        out.emplace(student, std::move(*solved));
+    if (!problem.distinct) {
+        for (const std::string& student : order) {
+            SplitMix64 stream = variant_stream(seed, problem.id, student);
+            auto solved = solve::solve_problem(spec::with_givens(problem, variants[stream.below(variants.size())]));
+            if (!solved)
+                return std::unexpected(solved.error());
+            out.emplace(student, std::move(*solved));
+        }
+        return out;
     }
-    return out;
+    auto distinct = assign_distinct(problem, variants, order, seed);
+    if (!distinct)
+        return std::unexpected(distinct.error());
+    return distinct;
 }
 
 } // namespace headcount::generate

@@ -80,7 +80,8 @@ Result<View> part_view(const ClassResults& results, const solve::SolvedProblem& 
               {"feedback", ""}};
     if (const GradedRow* row = results.find(student, problem.problem.id, part.part.id)) {
         // The row's own variant: with seeded variants it differs from `problem`.
-        auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates, reveal);
+        auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates,
+                                      effective_reveal(row->solved->problem, row->solved_part->part, reveal));
         if (!feedback)
             return std::unexpected(feedback.error());
         view["answered"] = true;
@@ -292,7 +293,8 @@ Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
             std::string output = "No answer was submitted for this part.";
             double score = 0;
             if (row) {
-                auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates, reveal);
+                auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates,
+                                      effective_reveal(row->solved->problem, row->solved_part->part, reveal));
                 if (!feedback)
                     return std::unexpected(feedback.error());
                 output = (*feedback)->text;

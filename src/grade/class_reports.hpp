@@ -21,7 +21,8 @@ std::string gradebook_csv(const ClassResults& results, const std::vector<solve::
 /// status, score, points and mistake ids; for the others the reason.
 std::string results_jsonl(const ClassResults& results);
 
-/// One student's feedback (templates/student_feedback.mustache): every part, answered or not, explained.
+/// One student's feedback (templates/student_feedback.mustache): every part, answered or not, explained under
+/// each part's reveal policy, or in full when `reveal` (the instructor's --reveal).
 Result<std::string> student_feedback(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
                                      const std::string& student, const render::TemplateSet& templates, bool reveal,
                                      FeedbackCache& cache);

@@ -1,7 +1,7 @@
 #pragma once
 // Grades one typed answer to one part: right, rounded, wrong (with the mistakes that explain it) or unreadable.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 #include <grade/mistakes.hpp>
 
 #include <optional>
@@ -9,6 +9,8 @@
 #include <vector>
 
 namespace headcount::grade {
+
+using answer::ParsedAnswer;
 
 /// The outcome of one answer.
 enum class Status { correct, rounded, incorrect, unreadable };
@@ -36,6 +38,10 @@ struct Verdict {
 /// credit comes from the part's `credit:` or the catalogue's default. For bytes, the right value written in
 /// decimal or binary units (16.8 MB, 16 MiB for 16,777,216) is right when it rounds to the exact count.
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer);
+
+/// The significant figures of an answer written as a rounded number (1.05M: 3; 1,050,000: 3), 0 when it is exact
+/// (arithmetic, or a whole number without trailing zeros).
+int written_figures(const ParsedAnswer& answer);
 
 /// The mistakes a verdict names, each once: `rounded` for a rounded answer, else those of every matching
 /// explanation in the order found. Feedback, results and the report all list them this way.

@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 34> k_catalogue{{
+const std::array<Mistake, 35> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -36,7 +36,7 @@ const std::array<Mistake, 34> k_catalogue{{
     {"output_projection_square", "W_O was taken as d_model × d_model instead of h·d_v × d_model",
      with(&Recipe::o_square)},
     {"bias_formula_per_head", "The biases were counted as h(3·d_k + d_v) + d_model",
-     with_bias_rule(BiasRule::article_per_head), 0, true},
+     with_bias_rule(BiasRule::article_per_head), 0, true, "counts", with_bias_rule(BiasRule::article_whole)},
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
     {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h), 0,
@@ -79,6 +79,8 @@ const std::array<Mistake, 34> k_catalogue{{
      with(&Recipe::parameter_rule)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
     {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
+    {k_other_quantity, "This is the answer to another question about the same problem", Recipe{}, 0, false,
+     "counts shapes bytes"},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
@@ -186,27 +188,63 @@ std::vector<std::string_view> mistake_ids() {
     return ids;
 }
 
+std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, const solve::Ask& ask) {
+    std::vector<Explanation> out;
+    const Mistake* other = find_mistake(k_other_quantity);
+    const solve::Answer right = ask.evaluate(solved);
+    for (const solve::Ask& candidate : solve::asks()) {
+        if (&candidate == &ask || candidate.unit != ask.unit || candidate.type() != ask.type() ||
+            solve::cannot_ask(candidate, solved.problem))
+            continue;
+        const solve::Answer value = candidate.evaluate(solved);
+        if (value == right)
+            continue;
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Explanation& e) { return e.value == value; });
+        if (same != out.end())
+            same->others.push_back(&candidate);
+        else
+            out.push_back({{other}, value, {&candidate}});
+    }
+    return out;
+}
+
 std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
                                       const solve::Answer& right_answer) {
     std::vector<Explanation> singles;
+    std::vector<Recipe> recipes; // singles[i] counted this way
     for (const Mistake& mistake : k_catalogue) {
         if (mistake.recipe == Recipe{} || !explains(mistake, ask) || (mistake.whole_block && ask.projections.size() < 2))
             continue;
-        const auto value = value_under(problem, ask, mistake.recipe);
-        if (value && *value != right_answer)
-            singles.push_back({{&mistake}, *value});
+        const std::size_t first = singles.size();
+        for (const auto& recipe : {std::optional<Recipe>(mistake.recipe), mistake.alternative}) {
+            if (!recipe)
+                continue;
+            const auto value = value_under(problem, ask, *recipe);
+            const bool seen = std::any_of(singles.begin() + static_cast<std::ptrdiff_t>(first), singles.end(),
+                                          [&](const Explanation& e) { return value && e.value == *value; });
+            if (value && *value != right_answer && !seen) {
+                singles.push_back({{&mistake}, *value, {}});
+                recipes.push_back(*recipe);
+            }
+        }
     }
     std::vector<Explanation> out = singles;
     for (std::size_t i = 0; i < singles.size(); ++i) {
         for (std::size_t j = i + 1; j < singles.size(); ++j) {
             const Mistake& a = *singles[i].mistakes[0];
             const Mistake& b = *singles[j].mistakes[0];
-            const auto recipe = combine(a.recipe, b.recipe);
+            if (&a == &b)
+                continue;
+            const auto recipe = combine(recipes[i], recipes[j]);
             if (!recipe)
                 continue;
             const auto value = value_under(problem, ask, *recipe);
-            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value)
-                out.push_back({{&a, &b}, *value});
+            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value &&
+                std::none_of(out.begin() + static_cast<std::ptrdiff_t>(singles.size()), out.end(),
+                             [&](const Explanation& e) {
+                                 return e.value == *value && e.mistakes[0] == &a && e.mistakes[1] == &b;
+                             }))
+                out.push_back({{&a, &b}, *value, {}});
         }
     }
     return out;

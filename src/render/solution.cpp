@@ -2,6 +2,7 @@
 
 #include <render/answers.hpp>
 #include <render/diagram.hpp>
+#include <render/hints.hpp>
 
 #include <util/text.hpp>
 
@@ -437,6 +438,13 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"heads_cancel", s.h * s.d_k == s.d_model && s.h * s.d_v == s.d_model},
         {"all_bias", s.bias_vectors == 4},
         {"no_bias", s.bias_vectors == 0},
+        {"some_bias", s.bias_vectors > 0 && s.bias_vectors < 4},
+        {"biases_present", bias_names(s, "QKVO")},
+        {"qkv_biases", bias_names(s, "QKV")},
+        {"qkv_all_bias", s.q().has_bias && s.k().has_bias && s.v().has_bias},
+        // Keys and values come from a second input S under cross-attention (kdim/vdim, or another length).
+        {"cross_attention", s.given.kdim || s.given.vdim ||
+                                (solved.problem.workload && solved.problem.workload->seq_len_kv)},
         {"bias_vectors", n(s.bias_vectors)},
         {"add_bias_kv", s.given.add_bias_kv},
         {"bias_k", n(s.bias_k)},

@@ -193,20 +193,23 @@ Result<void> TemplateSet::check_tags(const Source& source, const View& view, int
         return std::unexpected(Error{source.path, 0, 0, "partials nest more than 16 deep (a partial includes itself?)"});
     const Keys keys = collect_keys(view);
     const std::vector<std::string_view> key_list(keys.all.begin(), keys.all.end());
-    std::vector<std::string> sections; // open sections, innermost last
-    int unrenderable = 0;              // how many open sections iterate over an always-empty list
+    std::vector<bool> sections; // open sections, innermost last: whether each iterates over an always-empty list
+    int unrenderable = 0;       // how many open sections do
     for (const Tag& tag : scan_tags(source.text)) {
         if (tag.sigil == '!' || tag.sigil == '=' || tag.name == ".")
             continue;
         if (tag.sigil == '/') {
             if (!sections.empty()) {
-                unrenderable -= keys.empty_lists.contains(leaf(sections.back())) ? 1 : 0;
+                unrenderable -= sections.back() ? 1 : 0;
                 sections.pop_back();
             }
             continue;
         }
-        if (unrenderable > 0) // checked whenever the list has items; here it cannot render
+        if (unrenderable > 0) { // checked whenever the list has items; here it cannot render
+            if (tag.sigil == '#' || tag.sigil == '^') // keep nesting, so its closing tag closes it, not ours
+                sections.push_back(false);
             continue;
+        }
         if (tag.sigil == '>') {
             const auto partial = m_partials.find(tag.name);
             if (partial == m_partials.end()) {
@@ -230,8 +233,9 @@ Result<void> TemplateSet::check_tags(const Source& source, const View& view, int
             rest = rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
         }
         if (tag.sigil == '#' || tag.sigil == '^') {
-            sections.push_back(tag.name);
-            unrenderable += tag.sigil == '#' && keys.empty_lists.contains(leaf(tag.name)) ? 1 : 0;
+            const bool empty = tag.sigil == '#' && keys.empty_lists.contains(leaf(tag.name));
+            sections.push_back(empty);
+            unrenderable += empty ? 1 : 0;
         }
     }
     return {};

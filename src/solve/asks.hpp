@@ -40,6 +40,9 @@ struct Choice {
 struct Ask {
     std::string_view id;   ///< as written in a spec's `ask:`, and the template's file name
     std::string_view unit; ///< "parameters", "dimensions", "bytes", "shape", ...
+    /// What it asks for, to follow "the answer for" in feedback ("the whole block, $W_O$ included"): a student whose
+    /// number is another ask's answer is told which quantity they computed.
+    std::string_view noun;
     Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
@@ -62,6 +65,10 @@ struct Ask {
     /// This ask's answer for a solved problem.
     [[nodiscard]] Answer evaluate(const SolvedProblem& solved) const;
 };
+
+/// Why `problem` cannot ask `ask` (a transformer's ask in a block, no workload, no dtype, ...) as one sentence,
+/// or nullopt when it can.
+std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& problem);
 
 /// Every ask of every kind, mha first.
 std::span<const Ask> asks();

@@ -29,6 +29,7 @@ enum class BiasRule {
     single_vector,    ///< one d_model vector for the whole block
     every_projection, ///< a bias on every projection, whatever the spec says
     article_per_head, ///< h(3 d_k + d_v) for Q, K, V together plus d_model for O, as a well-read article has it
+    article_whole,    ///< the article's whole h(3 d_k + d_v) + d_model added to any part with Q (its part (a) slip)
 };
 
 /// How a count is carried out. The default is the correct count; the grader's mistakes are recipes that differ

@@ -1,4 +1,5 @@
 #include <util/text.hpp>
+
 #include <util/utf8.hpp>
 
 #include <fmt/format.h>
@@ -41,6 +42,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return d[a.size()][b.size()];
 }
 } // namespace
+
+std::string byte_size(std::uint64_t bytes) {
+    constexpr std::array<std::string_view, 3> k_units{"GiB", "MiB", "KiB"};
+    for (int i = 0; i < 3; ++i) {
+        const std::uint64_t unit = std::uint64_t{1} << (10 * (3 - i));
+        if (bytes >= unit && bytes % unit == 0)
+            return fmt::format("{} {}", with_thousands(static_cast<std::int64_t>(bytes / unit)), k_units[i]);
+    }
+    return fmt::format("{} byte{}", with_thousands(static_cast<std::int64_t>(bytes)), bytes == 1 ? "" : "s");
+}
 
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
     // A typo is at most a third of the word's letters away (at least 1, so "hh" -> "h" is found).

@@ -11,6 +11,9 @@ namespace headcount {
 /// 1050624 -> "1,050,624"; negative numbers keep their sign ("-2,048").
 std::string with_thousands(std::int64_t value);
 
+/// A size for messages: "64 MiB" when a whole number of KiB/MiB/GiB, else "1,000 bytes".
+std::string byte_size(std::uint64_t bytes);
+
 /// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 

@@ -1,15 +1,16 @@
 #pragma once
 // Splits a typed answer into tokens. Everything about characters lives here: UTF-8, Unicode operators and
-// spaces, superscript exponents and digit-group separators; the parser in answer.cpp only sees tokens.
+// spaces, superscript exponents, digit-group separators and the TeX students paste from their notes ($...$,
+// \times, \cdot, ^{...}, 262{,}656, \frac, \text{...}); the parser in answer.cpp only sees tokens.
 
-#include <grade/rational.hpp>
+#include <answer/rational.hpp>
 
 #include <expected>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 enum class TokenKind {
     number,
@@ -24,6 +25,7 @@ enum class TokenKind {
     equals,
     approx,
     dot,
+    frac, ///< TeX's \frac: the two groups after it are numerator and denominator
     end
 };
 
@@ -49,8 +51,9 @@ struct Token {
 inline constexpr int k_max_literal_exponent = 100'000;
 
 /// The tokens of `text` ending with one TokenKind::end; or a reason: "not valid UTF-8", a NUL byte, a
-/// misplaced group separator, a hexadecimal literal, an exponent without digits, or an unexpected character
-/// and its position. Superscript exponents (10⁶) come out as power and number tokens.
+/// misplaced group separator, a hexadecimal literal, an exponent without digits, an unknown TeX command, or an
+/// unexpected character and its position. Superscript exponents (10⁶) come out as power and number tokens; TeX
+/// braces as parentheses, except those of \text{...} and its kin, whose words stand as typed.
 std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text);
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

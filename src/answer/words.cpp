@@ -1,10 +1,10 @@
-#include <grade/answer_words.hpp>
+#include <answer/words.hpp>
 
 #include <algorithm>
 #include <array>
 #include <string>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 namespace {
 
@@ -64,7 +64,18 @@ constexpr std::array k_byte_names{
 constexpr std::array<std::string_view, 13> k_bit_names{"bit",     "kbit",    "mbit",   "gbit",  "tbit",
                                                        "kibit",   "mibit",   "gibit",  "tibit", "kilobit",
                                                        "megabit", "gigabit", "terabit"};
-constexpr std::array<std::string_view, 3> k_count_nouns{"parameter", "param", "weight"};
+// Singular forms: "biases" loses its s to "biase".
+constexpr std::array<std::string_view, 11> k_count_nouns{"parameter", "param", "weight",    "bias",  "biase", "flop",
+                                                         "learnable", "trainable", "dimension", "dim", "element"};
+constexpr std::array<std::string_view, 4> k_fillers{"and", "in", "total", "all"};
+// GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
+constexpr std::array k_flop_scales{
+    Entry{"kflop", k_thousand, ""},
+    Entry{"mflop", k_thousand* k_thousand, ""},
+    Entry{"gflop", k_thousand* k_thousand* k_thousand, ""},
+    Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
+};
 constexpr std::array<std::string_view, 5> k_approx_words{"about", "approx", "approximately", "roughly",
                                                          "around"};
 
@@ -95,6 +106,11 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
         return {WordKind::approx_marker, 1, ""};
     if (unit == AnswerUnit::count && contains(k_count_nouns, singular))
         return {WordKind::count_noun, 1, ""};
+    if (contains(k_fillers, lower))
+        return {WordKind::filler, 1, ""};
+    if (unit == AnswerUnit::count)
+        if (const Entry* e = find(k_flop_scales, singular))
+            return {WordKind::scale, e->factor, ""};
     if (const Entry* e = find(k_scale_words, lower))
         return {WordKind::scale, e->factor, ""};
     if (unit == AnswerUnit::count) {
@@ -118,4 +134,4 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
     return {};
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

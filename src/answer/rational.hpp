@@ -4,7 +4,7 @@
 
 #include <expected>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 __extension__ typedef __int128 Wide;
 
@@ -42,4 +42,4 @@ bool exceeds_one(const Rational& a);
 /// The nearest double (exact for whole numbers up to 2^53).
 double to_double(const Rational& a);
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,10 +1,11 @@
-#include <grade/answer_parser.hpp>
+#include <answer/parser.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 std::string describe(RationalError error) {
     switch (error) {
@@ -50,9 +51,10 @@ Step AnswerParser::expression() {
 
 Step AnswerParser::term() {
     auto left = unary();
-    while (left &&
-           (peek_is(TokenKind::times) || peek_is(TokenKind::divide) || peek_word() == WordKind::multiply)) {
-        const Token& op = advance();
+    while (left && (peek_is(TokenKind::times) || peek_is(TokenKind::divide) || peek_word() == WordKind::multiply ||
+                    implicit_product())) {
+        // 4(512^2 + 512) multiplies as on paper: the '(' is the next factor, not an operator to skip.
+        const Token& op = implicit_product() ? peek() : advance();
         auto right = unary();
         if (!right)
             return right;
@@ -137,9 +139,26 @@ Step AnswerParser::raise(Value base) {
     return Value{*result, std::nullopt, false, base.is_ten};
 }
 
+bool AnswerParser::implicit_product() const { return peek_is(TokenKind::open) || peek_is(TokenKind::frac); }
+
 Step AnswerParser::primary() {
     if (peek_is(TokenKind::number))
         return literal(advance());
+    if (peek_is(TokenKind::frac)) { // \frac{a}{b}: two groups, divided
+        const Token& frac = advance();
+        auto numerator = primary();
+        if (!numerator)
+            return numerator;
+        auto denominator = primary();
+        if (!denominator)
+            return denominator;
+        auto quotient = divide(numerator->exact, denominator->exact);
+        if (!quotient)
+            return std::unexpected(describe(quotient.error()));
+        if (quotient->den != 1)
+            return std::unexpected(fmt::format("the fraction at position {} is not a whole number", frac.position));
+        return Value{*quotient, std::nullopt, false, false};
+    }
     if (!peek_is(TokenKind::open))
         return std::unexpected(unexpected_here());
     const Token& open = advance();
@@ -169,10 +188,16 @@ Step AnswerParser::literal(const Token& token) {
             return std::unexpected(describe(value.error()));
         out.exact = *value;
     }
-    out.precision =
-        Precision{n.significant, std::pow(10.0, n.exponent - n.decimals), n.has_point, n.has_exponent};
+    // Without a point, trailing zeros are not significant, as in a plain 1,050,000: 110M is two figures (a
+    // step of 10M), while 110.0M is four.
+    int trailing = 0;
+    if (!n.has_point && n.digits != 0)
+        for (Wide d = n.digits; d % 10 == 0; d /= 10)
+            ++trailing;
+    out.precision = Precision{std::max(n.significant - trailing, 1), std::pow(10.0, n.exponent - n.decimals + trailing),
+                              n.has_point, n.has_exponent};
     out.is_ten = n.digits == 10 && !n.has_point && !n.has_exponent;
     return out;
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -2,17 +2,17 @@
 // The answer parser shared by answer.cpp (the answer around the number: markers, scale words, units, the
 // result) and answer_expression.cpp (the arithmetic). Internal to grade.
 
-#include <grade/answer.hpp>
-#include <grade/answer_lexer.hpp>
-#include <grade/answer_words.hpp>
-#include <grade/rational.hpp>
+#include <answer/answer.hpp>
+#include <answer/lexer.hpp>
+#include <answer/words.hpp>
+#include <answer/rational.hpp>
 
 #include <expected>
 #include <optional>
 #include <span>
 #include <string>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 /// How precisely a literal was written. It survives a sign, a scale word, a unit and "× 10^k", so 1.05M and
 /// 1.05 × 10^6 both keep three significant figures; any other operation makes the value exact.
@@ -66,6 +66,8 @@ class AnswerParser {
     bool peek_is_sign() const { return peek_is(TokenKind::plus) || peek_is(TokenKind::minus); }
     WordKind peek_word() const;
     std::string unexpected_here() const;
+    bool implicit_product() const;
+    void skip_trailing_words();
     std::string too_deep() const;
 
     Step expression();
@@ -88,4 +90,4 @@ class AnswerParser {
     std::string m_unit_text;
 };
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

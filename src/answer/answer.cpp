@@ -1,13 +1,13 @@
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
-#include <grade/answer_parser.hpp>
+#include <answer/parser.hpp>
 
 #include <fmt/format.h>
 
 #include <cctype>
 #include <limits>
 
-namespace headcount::grade {
+namespace headcount::answer {
 
 namespace detail {
 
@@ -25,13 +25,18 @@ std::expected<ParsedAnswer, std::string> AnswerParser::answer() {
     auto value = expression();
     if (!value)
         return std::unexpected(value.error());
-    if (peek_word() == WordKind::count_noun)
-        advance();
+    skip_trailing_words();
     if (peek_is(TokenKind::dot)) // a sentence's full stop
         advance();
     if (!peek_is(TokenKind::end))
         return std::unexpected(unexpected_here());
     return finish(*value, std::move(out));
+}
+
+// "parameters", "learnable parameters in total", "weights and biases", "FLOPs": what a count is of, said after it.
+void AnswerParser::skip_trailing_words() {
+    while (peek_word() == WordKind::count_noun || peek_word() == WordKind::filler)
+        advance();
 }
 
 // After a number, parenthesis or power: an optional scale word (1.05 million) then an optional unit (16 MiB).
@@ -120,4 +125,4 @@ std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, Ans
     return detail::AnswerParser(*tokens, unit).answer();
 }
 
-} // namespace headcount::grade
+} // namespace headcount::answer

@@ -1,6 +1,6 @@
 // Answers in bytes: decimal and binary prefixes, and the units that do not belong to the ask.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::grade::AnswerUnit;
-using headcount::grade::parse_answer;
-using headcount::grade::ParsedAnswer;
+using headcount::answer::AnswerUnit;
+using headcount::answer::parse_answer;
+using headcount::answer::ParsedAnswer;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace headcount::grade {
+namespace headcount::answer {
 
 /// What unit an ask's answer carries: plain counts, or bytes (which admits B, KB/MB/GB = 10^3 steps,
 /// KiB/MiB/GiB = 2^10 steps).
@@ -59,4 +59,4 @@ std::expected<solve::Shape, std::string> parse_shape(std::string_view text);
 /// ("the", "dominate", ...): "Attention dominates." names attention. Fails when it names none or several.
 std::expected<std::size_t, std::string> parse_choice(std::string_view text, std::span<const solve::Choice> choices);
 
-} // namespace headcount::grade
+} // namespace headcount::answer

@@ -3,19 +3,20 @@
 // nouns a count may carry (parameters) and approximation markers. The unit of the ask decides the ambiguous
 // ones.
 
-#include <grade/answer.hpp>
-#include <grade/rational.hpp>
+#include <answer/answer.hpp>
+#include <answer/rational.hpp>
 
 #include <string_view>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 enum class WordKind {
     scale,            ///< thousand, million, k, M, bn...: multiplies the number before it
     bytes_unit,       ///< B, bytes, KB, MiB...: a unit of bytes with its factor
     bits_unit,        ///< Mb, Gb, bits, Mbit...: almost always a mistake for bytes
     ambiguous_prefix, ///< K, M, G, T alone in a bytes answer: decimal or binary cannot be told
-    count_noun,       ///< parameters, params, weights: allowed after a count and ignored
+    count_noun,       ///< parameters, params, weights, biases, FLOPs, dimensions: allowed after a count and ignored
+    filler,           ///< and, in, total, all: joins the words after a number ("weights and biases in total")
     approx_marker,    ///< about, approx, approximately, roughly, around
     multiply,         ///< x or X between factors (4x512)
     other,
@@ -33,4 +34,4 @@ struct WordMeaning {
 /// (Kb, Mb, Gb, Tb, Mib) reads as bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
 WordMeaning classify_word(std::string_view word, AnswerUnit unit);
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

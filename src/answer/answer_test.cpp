@@ -1,6 +1,6 @@
 // The forms students type, each with its value worked out by hand in the comment beside it.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -8,9 +8,9 @@
 #include <string_view>
 
 using headcount::Count;
-using headcount::grade::AnswerUnit;
-using headcount::grade::parse_answer;
-using headcount::grade::ParsedAnswer;
+using headcount::answer::AnswerUnit;
+using headcount::answer::parse_answer;
+using headcount::answer::ParsedAnswer;
 
 namespace {
 
@@ -117,8 +117,10 @@ TEST_CASE("scale letters and words", "[answer]") {
     CHECK(whole("0.05M") == 50'000);
     CHECK(read("0.05M").significant_figures == 1);
     CHECK(read("0.05M").resolution == Approx(10'000.0));
-    // Trailing zeros are: 100 · 10^6 written as "100M" has three.
-    CHECK(read("100M").significant_figures == 3);
+    // Trailing zeros without a point are not, as in a plain 100,000,000 (issue 9: 110M is a two-figure rounding):
+    // "100M" has one figure, "100.0M" four.
+    CHECK(read("100M").significant_figures == 1);
+    CHECK(read("100.0M").significant_figures == 4);
 }
 
 TEST_CASE("mantissa times ten to a power", "[answer]") {
@@ -208,4 +210,54 @@ TEST_CASE("count nouns and harmless decoration", "[answer]") {
         CHECK(whole(text) == 1'050'624);
     }
     CHECK(whole("1.05M parameters") == 1'050'000);
+}
+
+TEST_CASE("TeX as students paste it from their notes", "[answer]") {
+    // 4·512·513 = 4·262,656 = 1,050,624 (by hand: 512·513 = 262,656; ×4 = 1,050,624), in the TeX forms of issue 9.
+    for (const char* text : {"4 \\times 512 \\times 513", "4\\cdot 512\\cdot 513", "$4 \\times 262{,}656$",
+                             "\\( 4 \\cdot 262656 \\)", "\\[4 \\cdot 262\\,656\\]", "$$1{,}050{,}624$$",
+                             "4 \\cdot (512^{2} + 512)", "4\\left(512^2+512\\right)", "\\frac{4202496}{4}",
+                             "1\\,050\\,624", "1{,}050{,}624 \\text{ parameters}", "4 \\ast 262656"}) {
+        INFO(text);
+        CHECK(whole(text) == 1'050'624);
+    }
+    // 1.05 × 10^6 in TeX keeps its three significant figures, as 1.05M does.
+    const ParsedAnswer scaled = read("1.05 \\times 10^{6}");
+    CHECK(scaled.significant_figures == 3);
+    CHECK(scaled.value == 1'050'000.0);
+    CHECK(read("\\approx 1.05M").approximate);
+    // \frac must come out whole, as '/' must: 513/2 is a slip, not an answer.
+    CHECK(reason("\\frac{513}{2}") == "the fraction at position 1 is not a whole number");
+    CHECK_THAT(reason("\\sqrt{4}"), Contains("'\\sqrt' at position 1"));
+}
+
+TEST_CASE("products written as on paper, and words after the number", "[answer]") {
+    CHECK(whole("4(512^2+512)") == 1'050'624);      // 4 · 262,656
+    CHECK(whole("(512+1)(512)") == 262'656);        // 513 · 512
+    CHECK(whole("2·512²·4 + 4·512") == 2'099'200); // 2,097,152 + 2,048
+    CHECK(whole("3(512·512 + 512)") == 787'968);    // 3 · 262,656
+    for (const char* text : {"1,050,624 parameters total", "1050624 params", "1,050,624 learnable parameters",
+                             "1050624 weights and biases", "1,050,624 in total", "1,050,624 parameters in all."}) {
+        INFO(text);
+        CHECK(whole(text) == 1'050'624);
+    }
+    CHECK(whole("64 dimensions") == 64);
+    // 343.6 GFLOPs = 343.6 · 10^9 = 343,600,000,000, four figures.
+    CHECK(whole("343.6 GFLOPs") == 343'600'000'000);
+    CHECK(read("343.6 GFLOPs").significant_figures == 4);
+    // Words a count cannot carry are still refused by name.
+    CHECK(reason("1050624 apples") == "unexpected 'apples' at position 9");
+    // In bytes, the filler words are fine but "parameters" is not a unit of bytes.
+    CHECK(whole("16 MiB in total", AnswerUnit::bytes) == 16'777'216);
+}
+
+TEST_CASE("a mantissa's trailing zeros count as a plain number's do", "[answer]") {
+    // 110M: two significant figures, stepping by 10M (it stands for 105M to 115M); 110.0M: four, by 100,000.
+    const ParsedAnswer two = read("110M");
+    CHECK(two.significant_figures == 2);
+    CHECK(two.resolution == 10'000'000.0);
+    const ParsedAnswer four = read("110.0M");
+    CHECK(four.significant_figures == 4);
+    CHECK(four.resolution == 100'000.0);
+    CHECK(read("≈110 million").significant_figures == 2);
 }

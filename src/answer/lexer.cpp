@@ -1,13 +1,14 @@
-#include <grade/answer_lexer.hpp>
+#include <answer/lexer.hpp>
 
 #include <util/utf8.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 namespace {
 
@@ -71,11 +72,14 @@ class Lexer {
     std::expected<void, std::string> exponent(NumberLiteral& literal);
     std::expected<void, std::string> superscript();
     std::optional<TokenKind> operator_at(std::size_t& length) const;
+    std::expected<void, std::string> command();
+    std::size_t separator_length() const;
 
     std::string_view m_text;
     std::vector<CodePoint> m_points;
     std::size_t m_i = 0;
     std::vector<Token> m_tokens;
+    std::vector<bool> m_braces; ///< open TeX braces, innermost last: true for a group, false for \text{...}'s
 };
 
 std::string Lexer::slice(std::size_t from, std::size_t to) const {
@@ -133,7 +137,19 @@ std::optional<TokenKind> Lexer::operator_at(std::size_t& length) const {
 std::expected<std::vector<Token>, std::string> Lexer::run() {
     while (m_i < m_points.size()) {
         const char32_t c = at(m_i);
-        if (is_space(c)) {
+        if (is_space(c) || c == '$') { // $...$ and $$...$$ only say "this is math"
+            ++m_i;
+        } else if (c == '\\') {
+            if (auto done = command(); !done)
+                return std::unexpected(done.error());
+        } else if (c == '{' || c == '}') {
+            const bool group = c == '{' || (!m_braces.empty() && m_braces.back());
+            if (c == '{')
+                m_braces.push_back(true);
+            else if (!m_braces.empty())
+                m_braces.pop_back();
+            if (group)
+                push(c == '{' ? TokenKind::open : TokenKind::close, m_i, m_i + 1);
             ++m_i;
         } else if (is_digit(c) || (c == '.' && is_digit(at(m_i + 1)))) {
             if (auto done = number(); !done)
@@ -201,8 +217,7 @@ std::expected<void, std::string> Lexer::number() {
             ++group_digits;
             continue;
         }
-        // A space only groups when a digit follows; otherwise it just ends the number ("16 MiB").
-        if (c != ',' && c != '_' && !(is_group_space(c) && is_digit(at(m_i + 1))))
+        if (separator_length() == 0)
             break;
         if (auto ok = group_separator(group_digits, style); !ok)
             return ok;
@@ -237,13 +252,29 @@ std::expected<void, std::string> Lexer::number() {
     return {};
 }
 
-// At a ',', '_' or space inside the integer part. Only groups of exactly three digits may follow it, and the
-// first group may be one to three digits: 1,05 and 10,50,624 are refused rather than read as European
-// decimals.
-std::expected<void, std::string> Lexer::group_separator(std::size_t group_digits, char32_t& style) {
+// The length of the digit-group separator at m_i, 0 for none: ',', '_', a space followed by a digit (otherwise it
+// just ends the number, as in "16 MiB"), TeX's {,} (262{,}656) and its thin space \, (1\,050\,624).
+std::size_t Lexer::separator_length() const {
     const char32_t c = at(m_i);
+    if (c == ',' || c == '_')
+        return 1;
+    if (is_group_space(c) && is_digit(at(m_i + 1)))
+        return 1;
+    if (c == '{' && at(m_i + 1) == ',' && at(m_i + 2) == '}')
+        return 3;
+    if (c == '\\' && at(m_i + 1) == ',' && is_digit(at(m_i + 2)))
+        return 2;
+    return 0;
+}
+
+// At a separator inside the integer part. Only groups of exactly three digits may follow it, and the first group
+// may be one to three digits: 1,05 and 10,50,624 are refused rather than read as European decimals.
+std::expected<void, std::string> Lexer::group_separator(std::size_t group_digits, char32_t& style) {
+    const std::size_t length = separator_length();
+    // {,} is a comma and \, a thin space, whatever their spelling.
+    const char32_t c = length == 3 ? U',' : (length == 2 ? char32_t{0x2009} : at(m_i));
     std::size_t following = 0;
-    while (is_digit(at(m_i + 1 + following)))
+    while (is_digit(at(m_i + length + following)))
         ++following;
     if (style != 0 && style != separator_style(c))
         return std::unexpected(
@@ -254,7 +285,7 @@ std::expected<void, std::string> Lexer::group_separator(std::size_t group_digits
             fmt::format("the group separator {} at position {} must sit between groups of three digits",
                         separator_name(c), position(m_i)));
     style = separator_style(c);
-    ++m_i;
+    m_i += length;
     return {};
 }
 
@@ -277,6 +308,50 @@ std::expected<void, std::string> Lexer::exponent(NumberLiteral& literal) {
     literal.exponent = negative ? -value : value;
     literal.has_exponent = true;
     m_i = j;
+    return {};
+}
+
+// At a backslash: a TeX command or TeX spacing. Only what a numeric answer uses is read; anything else is refused
+// by name, so the student sees what headcount did not understand.
+std::expected<void, std::string> Lexer::command() {
+    const std::size_t start = m_i;
+    const char32_t next = at(m_i + 1);
+    if (next == ',' || next == ';' || next == ':' || next == '!' || next == ' ' || next == '(' || next == ')' ||
+        next == '[' || next == ']') { // spacing, and the \( \) \[ \] math delimiters
+        m_i += 2;
+        return {};
+    }
+    std::size_t end = m_i + 1;
+    while (is_letter(at(end)))
+        ++end;
+    const std::string name = slice(m_i + 1, end);
+    m_i = end;
+    static constexpr std::array<std::string_view, 4> k_times{"times", "cdot", "ast", "cross"};
+    static constexpr std::array<std::string_view, 3> k_approx{"approx", "simeq", "sim"};
+    static constexpr std::array<std::string_view, 9> k_ignored{"left", "right", "big", "Big", "bigl", "bigr",
+                                                                "Bigl", "Bigr", "displaystyle"};
+    static constexpr std::array<std::string_view, 7> k_text{"text", "mathrm", "textrm", "mbox", "operatorname",
+                                                             "mathit", "textit"};
+    const auto in = [&](const auto& names) { return std::find(names.begin(), names.end(), name) != names.end(); };
+    if (in(k_times))
+        push(TokenKind::times, start, m_i);
+    else if (name == "div")
+        push(TokenKind::divide, start, m_i);
+    else if (in(k_approx))
+        push(TokenKind::approx, start, m_i);
+    else if (name == "frac" || name == "dfrac" || name == "tfrac")
+        push(TokenKind::frac, start, m_i);
+    else if (in(k_text)) {
+        while (is_space(at(m_i)))
+            ++m_i;
+        if (at(m_i) == '{') { // the words inside stand as typed; the braces are not a group
+            m_braces.push_back(false);
+            ++m_i;
+        }
+    } else if (!in(k_ignored))
+        return std::unexpected(fmt::format("unexpected '{}' at position {}: headcount reads \\times, \\cdot, "
+                                           "\\frac{{a}}{{b}}, ^{{...}} and {{,}} in TeX",
+                                           slice(start, m_i), position(start)));
     return {};
 }
 
@@ -314,4 +389,4 @@ std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text)
     return Lexer(text, std::move(*points)).run();
 }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,7 +1,7 @@
 // Hostile and broken answers: each must come back as a reason, never a crash, a hang, a throw or a wrapped
 // number.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -10,8 +10,8 @@
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::grade::AnswerUnit;
-using headcount::grade::parse_answer;
+using headcount::answer::AnswerUnit;
+using headcount::answer::parse_answer;
 
 namespace {
 
@@ -73,7 +73,10 @@ TEST_CASE("garbage is refused with a reason that points at it", "[answer]") {
     CHECK_THAT(reason("1e+"), Contains("exponent"));
     CHECK_THAT(reason("1.2.3"), Contains("second decimal point"));
     CHECK(reason("2^0.5") == "the exponent at position 3 is not a whole number");
-    CHECK(reason("4(512)") == "unexpected '(' at position 2"); // implicit multiplication is not read
+    CHECK(reason("4(512") == "missing ')' for the '(' at position 2");
+    CHECK(reason("4()") == "unexpected ')' at position 3");
+    CHECK(reason("4 \\sqrt{2}") == "unexpected '\\sqrt' at position 3: headcount reads \\times, \\cdot, \\frac{a}{b}, "
+                                    "^{...} and {,} in TeX");
     CHECK(reason("1.05 10") == "unexpected '10' at position 6");
     CHECK(reason("1050624 apples") == "unexpected 'apples' at position 9");
     // Positions count characters: × is two bytes, but q is the seventh character.

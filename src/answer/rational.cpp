@@ -1,6 +1,6 @@
-#include <grade/rational.hpp>
+#include <answer/rational.hpp>
 
-namespace headcount::grade::detail {
+namespace headcount::answer::detail {
 
 namespace {
 
@@ -129,4 +129,4 @@ bool exceeds_one(const Rational& a) { return magnitude(a.num) > a.den; }
 
 double to_double(const Rational& a) { return static_cast<double>(a.num) / static_cast<double>(a.den); }
 
-} // namespace headcount::grade::detail
+} // namespace headcount::answer::detail

@@ -1,6 +1,6 @@
 // Answers that are not one number: tensor shapes (parse_shape) and one word of a few (parse_choice).
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 #include <util/text.hpp>
 
 #include <catch2/catch.hpp>
@@ -11,9 +11,9 @@
 
 using Catch::Matchers::Contains;
 using headcount::Count;
-using headcount::grade::k_max_answer_bytes;
-using headcount::grade::parse_choice;
-using headcount::grade::parse_shape;
+using headcount::answer::k_max_answer_bytes;
+using headcount::answer::parse_choice;
+using headcount::answer::parse_shape;
 using headcount::solve::Shape;
 
 namespace {

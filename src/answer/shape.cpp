@@ -1,5 +1,5 @@
 // Shapes and words: the answers that are not one number.
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -11,7 +11,7 @@
 #include <cctype>
 #include <utility>
 
-namespace headcount::grade {
+namespace headcount::answer {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::expected<std::size_t, std::string> parse_choice(std::string_view text, std:
     return std::unexpected(fmt::format("it names more than one of: {}; answer with one", listed));
 }
 
-} // namespace headcount::grade
+} // namespace headcount::answer
