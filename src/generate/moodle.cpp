@@ -120,7 +120,7 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
         verdict.status = grade::Status::incorrect;
         double credit = 0;
         for (const grade::Mistake* m : mistakes) {
-            verdict.matches.push_back({{m}, value});
+            verdict.matches.push_back({{m}, value, {}});
             credit = std::max(credit, grade::credit_for(part.part, *m));
         }
         auto feedback = grade::explain(one, one.parts.front(), verdict, templates,
