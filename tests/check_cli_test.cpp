@@ -101,7 +101,9 @@ TEST_CASE("a rounded answer is told how many figures the part needs", "[e2e][che
 TEST_CASE("an unreadable answer is told what to type, with an example that is not the answer", "[e2e][check]") {
     const auto run = run_headcount({"check", k_week3, "--part", "b", "--answer", "about a million?"});
     CHECK(run.exit_code == 1);
-    CHECK(run.out.find("Write the number with digits (1,234,567 or 1.23M), or as arithmetic such as 12*(34^2+56)") !=
+    // Part (b)'s answer is 1,050,624, within a factor of 2 of 1,234,567 and of 1.23M, so the second examples are
+    // shown; 12*(34^2+56) = 14,544 is far from it.
+    CHECK(run.out.find("Write the number with digits (7,654,321 or 7.65M), or as arithmetic such as 12*(34^2+56)") !=
           std::string::npos);
     // A part whose answer is 1,234,567 gets the other example: with vdim 1,234,567, d_model 1, h 1 and no bias,
     // W_V is 1,234,567 x 1 (vdim x h·d_v), so v_params is 1,234,567.
@@ -111,6 +113,15 @@ TEST_CASE("an unreadable answer is told what to type, with an example that is no
     const auto other = run_headcount({"check", path, "--part", "a", "--answer", "?"});
     CHECK(other.out.find("7,654,321") != std::string::npos);
     CHECK(other.out.find("1,234,567") == std::string::npos);
+    // Nor one near the answer, which a tolerance or a rounding could make right: 1,228,800 bytes (3 x 4 x 160 x 160
+    // x 4 bytes of fp32 attention weights) would take "1.23 MB", the first bytes example, as right.
+    const std::string bytes = headcount::testing::fresh_temp_dir("example-bytes") + "/p.yaml";
+    std::ofstream(bytes) << "id: p\ntitle: t\ngiven: {d_model: 512, h: 4, seq_len: 160, batch: 3, dtype: fp32}\n"
+                            "parts: [{id: a, ask: memory.attention_weights}]\n";
+    REQUIRE(run_headcount({"check", bytes, "--part", "a", "--answer", "1.23 MB"}).exit_code == 0);
+    const auto help = run_headcount({"check", bytes, "--part", "a", "--answer", "lots"});
+    CHECK(help.out.find("7.65 MB") != std::string::npos);
+    CHECK(help.out.find("1.23 MB") == std::string::npos);
 }
 
 TEST_CASE("part ids are read whatever their case", "[e2e][check]") {

@@ -26,6 +26,9 @@ WordKind AnswerParser::peek_word() const {
 std::string AnswerParser::unexpected_here() const {
     if (peek_is(TokenKind::end))
         return "the answer ends where a number was expected";
+    if (peek_is(TokenKind::open) && peek().spaced)
+        return fmt::format("a second number at position {}: to multiply, write * or × between the factors",
+                           peek().position);
     return fmt::format("unexpected '{}' at position {}", peek().text, peek().position);
 }
 
@@ -52,9 +55,10 @@ Step AnswerParser::expression() {
 Step AnswerParser::term() {
     auto left = unary();
     while (left && (peek_is(TokenKind::times) || peek_is(TokenKind::divide) || peek_word() == WordKind::multiply ||
-                    implicit_product())) {
+                    implicit_product(*left))) {
         // 4(512^2 + 512) multiplies as on paper: the '(' is the next factor, not an operator to skip.
-        const Token& op = implicit_product() ? peek() : advance();
+        const bool implicit = implicit_product(*left);
+        const Token& op = implicit ? peek() : advance();
         auto right = unary();
         if (!right)
             return right;
@@ -139,7 +143,14 @@ Step AnswerParser::raise(Value base) {
     return Value{*result, std::nullopt, false, base.is_ten};
 }
 
-bool AnswerParser::implicit_product() const { return peek_is(TokenKind::open) || peek_is(TokenKind::frac); }
+// A parenthesis touching its factor multiplies (4(512^2+512)); after a space it does only when the factor is a
+// small number as written (4 (512^2+512)), since "1050624 (4*262656)" is an answer with its working, not a product.
+bool AnswerParser::implicit_product(const Value& left) const {
+    if (!peek_is(TokenKind::open) && !peek_is(TokenKind::frac))
+        return false;
+    const bool small_factor = left.precision && left.exact.den == 1 && left.exact.num > -1000 && left.exact.num < 1000;
+    return !peek().spaced || small_factor;
+}
 
 Step AnswerParser::primary() {
     if (peek_is(TokenKind::number))

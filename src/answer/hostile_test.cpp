@@ -129,3 +129,18 @@ TEST_CASE("random strings of tricky characters never throw", "[answer]") {
         }
     }
 }
+
+TEST_CASE("what looks like a product or TeX but is not one is refused, not guessed", "[answer]") {
+    // An answer followed by its working in parentheses is two numbers, not 1,050,624 x 1,050,624.
+    CHECK(reason("1050624 (4*262656)") ==
+          "a second number at position 9: to multiply, write * or × between the factors");
+    CHECK(reason("1.5 (2)") == "a second number at position 5: to multiply, write * or × between the factors");
+    // After a small factor a space still multiplies, as on paper: 4 (512^2 + 512) = 4 x 262,656 = 1,050,624.
+    const auto spaced = parse_answer("4 (512^2+512)");
+    REQUIRE(spaced.has_value());
+    CHECK(*spaced->integer == 1'050'624);
+    // TeX braces must balance.
+    CHECK(reason("\\text{1050624") == "the '{' at position 6 is never closed");
+    CHECK(reason("1050624 \\text{ params}}") == "unexpected '}' at position 23");
+    CHECK(reason("1050624}") == "unexpected '}' at position 8");
+}

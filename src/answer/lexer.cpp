@@ -79,7 +79,12 @@ class Lexer {
     std::vector<CodePoint> m_points;
     std::size_t m_i = 0;
     std::vector<Token> m_tokens;
-    std::vector<bool> m_braces; ///< open TeX braces, innermost last: true for a group, false for \text{...}'s
+    struct Brace {
+        bool group = true;  ///< a TeX group (read as parentheses), or the braces of \text{...} and its kin
+        std::size_t at = 0; ///< where it opened
+    };
+    std::vector<Brace> m_braces; ///< open TeX braces, innermost last
+    bool m_spaced = false;       ///< whitespace since the last token
 };
 
 std::string Lexer::slice(std::size_t from, std::size_t to) const {
@@ -137,15 +142,18 @@ std::optional<TokenKind> Lexer::operator_at(std::size_t& length) const {
 std::expected<std::vector<Token>, std::string> Lexer::run() {
     while (m_i < m_points.size()) {
         const char32_t c = at(m_i);
+        const std::size_t tokens = m_tokens.size();
         if (is_space(c) || c == '$') { // $...$ and $$...$$ only say "this is math"
+            m_spaced = m_spaced || is_space(c);
             ++m_i;
         } else if (c == '\\') {
             if (auto done = command(); !done)
                 return std::unexpected(done.error());
         } else if (c == '{' || c == '}') {
-            const bool group = c == '{' || (!m_braces.empty() && m_braces.back());
+            // A '}' with nothing open is a stray close, which the parser refuses like a stray ')'.
+            const bool group = c == '{' || m_braces.empty() || m_braces.back().group;
             if (c == '{')
-                m_braces.push_back(true);
+                m_braces.push_back({true, m_i});
             else if (!m_braces.empty())
                 m_braces.pop_back();
             if (group)
@@ -174,7 +182,13 @@ std::expected<std::vector<Token>, std::string> Lexer::run() {
             return std::unexpected(
                 fmt::format("unexpected '{}' at position {}", slice(m_i, m_i + 1), position(m_i)));
         }
+        if (m_tokens.size() > tokens) {
+            m_tokens[tokens].spaced = m_spaced;
+            m_spaced = false;
+        }
     }
+    if (!m_braces.empty())
+        return std::unexpected(fmt::format("the '{{' at position {} is never closed", position(m_braces.back().at)));
     m_tokens.push_back(Token{TokenKind::end, position(m_points.size()), "", {}});
     return std::move(m_tokens);
 }
@@ -318,6 +332,7 @@ std::expected<void, std::string> Lexer::command() {
     const char32_t next = at(m_i + 1);
     if (next == ',' || next == ';' || next == ':' || next == '!' || next == ' ' || next == '(' || next == ')' ||
         next == '[' || next == ']') { // spacing, and the \( \) \[ \] math delimiters
+        m_spaced = m_spaced || (next != '(' && next != ')' && next != '[' && next != ']');
         m_i += 2;
         return {};
     }
@@ -345,7 +360,7 @@ std::expected<void, std::string> Lexer::command() {
         while (is_space(at(m_i)))
             ++m_i;
         if (at(m_i) == '{') { // the words inside stand as typed; the braces are not a group
-            m_braces.push_back(false);
+            m_braces.push_back({false, m_i});
             ++m_i;
         }
     } else if (!in(k_ignored))

@@ -45,6 +45,7 @@ struct Token {
     int position = 0;     ///< 1-based, in characters (code points) of the original text
     std::string text;     ///< as typed, for messages; "" for end
     NumberLiteral number; ///< only for TokenKind::number
+    bool spaced = false;  ///< whitespace stands before it: 4(5) is a product, 1050624 (4*262656) a second number
 };
 
 /// Exponents are clamped here; anything this far out overflows (or underflows) later with a proper reason.

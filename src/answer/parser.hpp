@@ -66,7 +66,7 @@ class AnswerParser {
     bool peek_is_sign() const { return peek_is(TokenKind::plus) || peek_is(TokenKind::minus); }
     WordKind peek_word() const;
     std::string unexpected_here() const;
-    bool implicit_product() const;
+    bool implicit_product(const Value& left) const;
     void skip_trailing_words();
     std::string too_deep() const;
 
