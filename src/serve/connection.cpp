@@ -67,6 +67,7 @@ void ConnectionStream::begin_request() {
     m_write_deadline = steady_clock::now() + m_limits.response_timeout;
     m_over_budget = false;
     m_timed_out = false;
+    m_written = 0;
 }
 
 bool ConnectionStream::wait(short events, milliseconds limit) const {
@@ -158,6 +159,8 @@ ssize_t ConnectionStream::write(const char* ptr, size_t size) {
     do
         n = ::send(m_fd, ptr, size, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
+    if (n > 0)
+        m_written += static_cast<std::size_t>(n);
     return n;
 }
 

@@ -63,6 +63,9 @@ class ConnectionStream final : public httplib::Stream {
     /// Whether the last request ran out of budget (too large) or time.
     [[nodiscard]] bool over_budget() const { return m_over_budget; }
     [[nodiscard]] bool timed_out() const { return m_timed_out; }
+    /// Bytes of the current request read, and of its response written.
+    [[nodiscard]] std::size_t consumed() const { return m_limits.max_header_bytes + m_limits.max_body_bytes - m_budget; }
+    [[nodiscard]] std::size_t written() const { return m_written; }
     /// Waits up to `wait` for the first byte of a request; false on timeout, close or error, or when `give_up`
     /// says so (checked every 50 ms).
     bool wait_for_request(std::chrono::milliseconds wait, const std::function<bool()>& give_up);
@@ -85,6 +88,7 @@ class ConnectionStream final : public httplib::Stream {
     std::size_t m_begin = 0;
     std::size_t m_end = 0;
     std::size_t m_budget = 0;
+    std::size_t m_written = 0;
     std::chrono::steady_clock::time_point m_deadline;       ///< for reading the request
     std::chrono::steady_clock::time_point m_write_deadline; ///< for writing the response
     bool m_over_budget = false;

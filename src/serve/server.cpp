@@ -31,6 +31,7 @@ using Handled = httplib::Server::HandlerResponse;
 /// What a handler may tell the connection loop about the connection it runs on.
 struct ConnectionState {
     ConnectionStream* stream = nullptr;
+    bool routed = false; ///< the request was read far enough to be routed
     bool close = false;  ///< close after this response
     bool linger = false; ///< the body was not read: drain it before closing
 };
@@ -53,6 +54,17 @@ class HttpServer final : public httplib::Server {
         // Only for the Keep-Alive header the library writes: the connection loop below applies them.
         set_keep_alive_max_count(limits.max_requests);
         set_keep_alive_timeout(std::chrono::duration_cast<std::chrono::seconds>(limits.idle_timeout).count());
+        // A response written while the server drains tells the client the connection ends with it.
+        set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
+            if (m_stopping.load())
+                res.set_header("Connection", "close");
+        });
+        // The library's default is SO_REUSEPORT, which lets a second server take the same port and half the
+        // students' requests; SO_REUSEADDR alone allows a quick restart and refuses a port in use.
+        set_socket_options([](socket_t sock) {
+            const int yes = 1;
+            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
         new_task_queue = [this, threads] {
             auto* pool = new BoundedPool(threads, threads * 4);
             m_pool = pool;
@@ -92,6 +104,14 @@ class HttpServer final : public httplib::Server {
             const bool last = served + 1 == m_limits.max_requests || m_stopping.load();
             bool closed = false;
             ok = process_request(stream, last, closed, nullptr);
+            if (!ok && stream.over_budget() && stream.written() == 0) {
+                // A request line with no end: the library gives up without a word.
+                static constexpr std::string_view k_refusal =
+                    "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain\r\n"
+                    "Content-Length: 37\r\nConnection: close\r\n\r\nThe request's headers are too large.\n";
+                stream.write(k_refusal.data(), k_refusal.size());
+                state.linger = true;
+            }
             if (!ok || closed || last || state.close || stream.over_budget() || stream.timed_out())
                 break;
         }
@@ -209,6 +229,8 @@ class Site {
 
     /// Before routing (the body is not read yet): methods, and bodies that are refused unread.
     Handled screen(const Request& req, Response& res) const {
+        if (t_connection != nullptr)
+            t_connection->routed = true;
         if (req.method != "GET" && req.method != "HEAD" && req.method != "POST") {
             res.status = 405;
             res.set_header("Allow", "GET, HEAD, POST");
@@ -263,6 +285,11 @@ class Site {
                 close_after(res, false);
             } else if (t_connection->stream->timed_out()) {
                 res.status = 408;
+                close_after(res, false);
+            } else if (!t_connection->routed) {
+                // The library could not read the request: a header line over its 8 KiB, or no HTTP at all.
+                if (res.status == 400 && t_connection->stream->consumed() > 8192)
+                    res.status = 431;
                 close_after(res, false);
             }
         }
