@@ -2,6 +2,7 @@
 #include <cli/problems.hpp>
 
 #include <generate/roster.hpp>
+#include <render/katex.hpp>
 #include <render/templates.hpp>
 #include <serve/server.hpp>
 
@@ -47,7 +48,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
         return std::unexpected(templates.error());
     options.serve.templates = options.templates.empty() ? render::TemplateSet::default_dir()
                                                         : std::filesystem::path(options.templates);
-    options.serve.katex = options.katex.empty() ? serve::default_katex_dir() : std::filesystem::path(options.katex);
+    options.serve.katex = options.katex.empty() ? render::default_katex_dir() : std::filesystem::path(options.katex);
     // A burst of a third of a minute's checks: a student may check every part of a problem in a row.
     options.serve.checks.per_student = {options.student_rate, std::max(1.0, options.student_rate / 3)};
     options.serve.checks.per_address = {options.address_rate, std::max(1.0, options.address_rate / 10)};

@@ -4,6 +4,7 @@
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
 #include <render/solution.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,23 +21,9 @@ namespace {
 constexpr std::array<double, 21> k_fractions{100,      90, 83.33333, 80, 75, 70,       66.66667, 60, 50, 40, 33.33333,
                                              30,       25, 20,       16.66667, 14.28571, 12.5,     11.11111, 10, 5, 0};
 
-std::string xml_escape(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 std::string text_element(std::string_view tag, std::string_view markdown, std::string_view indent) {
     return fmt::format("{0}<{1} format=\"markdown\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag,
-                       xml_escape(markdown));
+                       escape_xml(markdown));
 }
 
 /// The part's tolerance as Moodle's absolute ± around the answer.
@@ -67,7 +54,7 @@ std::string answer_element(solve::Ask::Type type, double fraction, std::string_v
                            std::string_view feedback) {
     return fmt::format("    <answer fraction=\"{}\" format=\"moodle_auto_format\">\n      <text>{}</text>\n"
                        "{}{}    </answer>\n",
-                       fraction, xml_escape(text), text_element("feedback", feedback, "      "),
+                       fraction, escape_xml(text), text_element("feedback", feedback, "      "),
                        type == solve::Ask::Type::count ? fmt::format("      <tolerance>{}</tolerance>\n", tolerance)
                                                        : std::string());
 }
@@ -133,7 +120,7 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
         verdict.status = grade::Status::incorrect;
         double credit = 0;
         for (const grade::Mistake* m : mistakes) {
-            verdict.matches.push_back({{m}, value});
+            verdict.matches.push_back({{m}, value, {}});
             credit = std::max(credit, grade::credit_for(part.part, *m));
         }
         auto feedback = grade::explain(one, one.parts.front(), verdict, templates,
@@ -166,8 +153,8 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
     return fmt::format("  <question type=\"{}\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
                        "{}{}    <defaultgrade>{}</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
                        "{}{}  </question>\n",
-                       type_name, xml_escape(variant.solved->problem.id), xml_escape(part.part.id),
-                       xml_escape(variant.student), text_element("questiontext", *text, "    "),
+                       type_name, escape_xml(variant.solved->problem.id), escape_xml(part.part.id),
+                       escape_xml(variant.student), text_element("questiontext", *text, "    "),
                        text_element("generalfeedback", *solution, "    "), part.part.points, extra, answers);
 }
 
@@ -193,7 +180,7 @@ Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& vari
     for (const auto& [problem, part_id] : categories) {
         xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/headcount/{}/{}</text>\n"
                            "    </category>\n  </question>\n",
-                           xml_escape(problem), xml_escape(part_id));
+                           escape_xml(problem), escape_xml(part_id));
         for (const StudentVariant& v : variants) {
             if (v.solved->problem.id != problem)
                 continue;

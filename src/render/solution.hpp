@@ -2,6 +2,7 @@
 // Turns solved problems into worked Markdown (through templates) or JSON answers. Computes no number: every
 // figure comes from the solver and is only formatted here.
 
+#include <render/html.hpp>
 #include <render/templates.hpp>
 #include <solve/asks.hpp>
 
@@ -15,8 +16,10 @@ View problem_view(const solve::SolvedProblem& solved);
 
 /// The worked solution of one problem: templates/solution.mustache framing one templates/mha/<ask>.mustache per
 /// part, tidied (no trailing spaces, at most one blank line in a row). Errors come from the templates (see
-/// TemplateSet::render).
-Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates);
+/// TemplateSet::render). Pictures are for HTML: with `figures`, each {{{figures.NAME}}} a template places is a
+/// paragraph holding a token, and the picture is appended to `figures` for markdown_to_html; without, it is "".
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                      std::vector<HtmlBlock>* figures = nullptr);
 
 /// One part's question as the problem sheet prints it (Markdown): the spec's `text:`, else
 /// templates/partials/question_<ask>.mustache rendered with `view`, the problem_view of the same problem.

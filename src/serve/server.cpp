@@ -20,8 +20,6 @@
 
 namespace headcount::serve {
 
-std::filesystem::path default_katex_dir() { return HEADCOUNT_KATEX_DIR; }
-
 namespace {
 
 using httplib::Request;

@@ -31,9 +31,6 @@ struct ServeOptions {
     ConnectionLimits connection;
 };
 
-/// The libjs-katex directory set at build time (/usr/share/javascript/katex).
-std::filesystem::path default_katex_dir();
-
 /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight and returns 0. Prints
 /// "listening on http://HOST:PORT/" on stdout once it accepts connections. Errors before serving: KaTeX or the page files missing, a template that does not render, the
 /// log not writable, the address not available.
