@@ -1,27 +1,13 @@
 #include <serve/html.hpp>
 
+#include <util/text.hpp>
+
 #include <fmt/format.h>
 
 #include <cctype>
 #include <vector>
 
 namespace headcount::serve {
-
-std::string escape_html(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string percent_encode(std::string_view text) {
     std::string out;
@@ -87,8 +73,8 @@ std::string inline_html(std::string_view text) {
         const char c = text[i];
         if (const std::size_t end = span_end(text, i); end != i) {
             // Math stays as written, for KaTeX; code is shown as typed.
-            out += c == '`' ? "<code>" + escape_html(text.substr(i + 1, end - i - 2)) + "</code>"
-                            : escape_html(text.substr(i, end - i));
+            out += c == '`' ? "<code>" + escape_xml(text.substr(i + 1, end - i - 2)) + "</code>"
+                            : escape_xml(text.substr(i, end - i));
             i = end;
             continue;
         }
@@ -104,7 +90,7 @@ std::string inline_html(std::string_view text) {
                 }
             }
         }
-        out += escape_html(text.substr(i, 1));
+        out += escape_xml(text.substr(i, 1));
         ++i;
     }
     return out;
@@ -194,7 +180,7 @@ std::string markdown_html(std::string_view markdown) {
             for (++i; i < lines.size() && !lines[i].starts_with("```"); ++i)
                 code += std::string(lines[i]) + "\n";
             ++i;
-            out += "<pre><code>" + escape_html(code) + "</code></pre>\n";
+            out += "<pre><code>" + escape_xml(code) + "</code></pre>\n";
         } else if (const int level = heading_level(line)) {
             const int shown = std::min(6, level + 2);
             out += fmt::format("<h{}>{}</h{}>\n", shown, inline_html(trim(line.substr(level + 1))), shown);

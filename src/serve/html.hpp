@@ -1,14 +1,12 @@
 #pragma once
-// Text for web pages: HTML escaping, URL query encoding, and the small, safe part of Markdown that headcount's
-// feedback and questions are written in, turned into HTML. Nothing that comes in is ever passed through as markup.
+// Text for web pages: URL query encoding, and the small, safe part of Markdown that headcount's feedback and
+// questions are written in, turned into HTML. Text is escaped with util/text.hpp's escape_xml (the pages quote
+// every attribute with "). Nothing that comes in is ever passed through as markup.
 
 #include <string>
 #include <string_view>
 
 namespace headcount::serve {
-
-/// `text` with & < > " ' replaced by entities: safe in element content and in quoted attribute values.
-std::string escape_html(std::string_view text);
 
 /// `text` for a URL query component: every byte but A-Z a-z 0-9 - . _ ~ as %XX (upper-case hex), so an id with
 /// spaces, '&', '+', '#' or UTF-8 survives the trip.

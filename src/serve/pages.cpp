@@ -4,6 +4,7 @@
 
 #include <grade/feedback.hpp>
 #include <render/solution.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace {
 
 using render::View;
 
-View text(std::string_view s) { return escape_html(s); }
+View text(std::string_view s) { return escape_xml(s); }
 
 std::string points_text(double points) { return grade::points_text(points); }
 
@@ -111,9 +112,9 @@ Result<std::string> Pages::verdict(const CheckResult& result) const {
 }
 
 std::string Pages::notice(std::string_view message) const {
-    const View view{{"status", "notice"}, {"correct", false}, {"html", "<p>" + escape_html(message) + "</p>\n"}};
+    const View view{{"status", "notice"}, {"correct", false}, {"html", "<p>" + escape_xml(message) + "</p>\n"}};
     auto html = m_templates.render("serve/feedback", view);
-    return html ? *html : "<div class=\"verdict notice\"><p>" + escape_html(message) + "</p></div>";
+    return html ? *html : "<div class=\"verdict notice\"><p>" + escape_xml(message) + "</p></div>";
 }
 
 std::string Pages::message(std::string_view heading, std::string_view message, const Visitor& visitor) const {
@@ -123,7 +124,7 @@ std::string Pages::message(std::string_view heading, std::string_view message, c
             return *whole;
     return fmt::format("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{0}</title></head>"
                        "<body><h1>{0}</h1><p>{1}</p></body></html>\n",
-                       escape_html(heading), escape_html(message));
+                       escape_xml(heading), escape_xml(message));
 }
 
 } // namespace headcount::serve
