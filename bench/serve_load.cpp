@@ -2,7 +2,8 @@
 // REQUESTS checks in all to POST /api/check and measure each one's latency; the server's RSS is read from /proc
 // as the run goes, to show whether memory stays flat. Figures, not assertions.
 //
-// serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE
+// serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE [distinct]
+// With `distinct`, every answer is a number no one typed before, so no verdict comes from the server's cache.
 
 #include <util/token.hpp>
 
@@ -45,8 +46,8 @@ const std::vector<std::pair<std::string, std::string>> k_answers = {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 8) {
-        std::fprintf(stderr, "usage: serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE\n");
+    if (argc != 8 && argc != 9) {
+        std::fprintf(stderr, "usage: serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE [distinct]\n");
         return 2;
     }
     const std::string host = argv[1];
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
     const int pid = std::stoi(argv[5]);
     const std::string seed = argv[6];
     const int students = std::stoi(argv[7]);
+    const bool distinct = argc == 9 && std::string(argv[8]) == "distinct";
 
     std::vector<std::string> bodies;
     for (int s = 0; s < std::max(students, 1); ++s)
@@ -99,7 +101,12 @@ int main(int argc, char** argv) {
             client.set_read_timeout(10, 0);
             std::vector<double> mine;
             for (long i = next++; i < requests; i = next++) {
-                const std::string& body = bodies[static_cast<std::size_t>(i * 7919 + c) % bodies.size()];
+                std::string body = bodies[static_cast<std::size_t>(i * 7919 + c) % bodies.size()];
+                if (distinct) {
+                    auto json = nlohmann::json::parse(body);
+                    json["answer"] = std::to_string(2'000'000 + i);
+                    body = json.dump();
+                }
                 const auto t0 = std::chrono::steady_clock::now();
                 auto result = client.Post("/api/check", body, "application/json");
                 const auto t1 = std::chrono::steady_clock::now();
@@ -120,8 +127,8 @@ int main(int argc, char** argv) {
 
     std::sort(latencies.begin(), latencies.end());
     const auto at = [&](double q) { return latencies[static_cast<std::size_t>(q * (latencies.size() - 1))]; };
-    std::printf("checks:   %ld by %d keep-alive clients in %.2f s = %.0f checks/s\n", requests, clients, seconds,
-                requests / seconds);
+    std::printf("checks:   %ld by %d keep-alive clients in %.2f s = %.0f checks/s (%s answers)\n", requests, clients,
+                seconds, requests / seconds, distinct ? "all different" : "a class's typical");
     std::printf("latency:  p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", at(0.50), at(0.99), latencies.back());
     std::printf("errors:   %ld\n", errors.load());
     std::printf("RSS:      peak %.1f MiB (VmHWM); as the run went:", hwm / 1024.0);
