@@ -74,7 +74,7 @@ Command add_serve_command(CLI::App& app) {
     roster->needs(seed);
     serve->add_option("--log", options->serve.log,
                       "Append one JSON line per check to this file (time, student, problem, part, answer, status, "
-                      "mistakes); grade reads it as submissions");
+                      "mistakes), each written before its answer is sent");
     serve->add_option("--templates", options->templates,
                       "Use the templates in this directory (the pages are its serve/*.mustache and serve/static/)");
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
