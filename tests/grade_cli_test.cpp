@@ -35,8 +35,9 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
     // The file has 24 records after its header (one spans two lines): 14 graded, 1 superseded (eve's first
     // answer), 8 rejected: two unsafe ids, a Windows device name, an unknown problem, an unknown part, a stray
     // quote, a short row and invalid UTF-8.
-    // 10 students: the 9 with graded answers and hana, whose two rows name an unknown problem and part.
-    CHECK(run.err == "headcount: 23 rows in: 14 graded, 8 rejected, 1 superseded; 10 students; wrote " + out + "\n");
+    // 13 students: the 9 with graded answers, hana, whose two rows name an unknown problem and part, and ivan, jo
+    // and mo, whose rows are malformed but whose ids can be read: their feedback tells them why.
+    CHECK(run.err == "headcount: 23 rows in: 14 graded, 8 rejected, 1 superseded; 13 students; wrote " + out + "\n");
 
     const auto rows = jsonl(read_text(out + "/results.jsonl"));
     REQUIRE(rows.size() == 23);
@@ -60,13 +61,16 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
 
     // Ids that would escape the folder never became files.
     CHECK(fs::exists(out + "/feedback/alice.md"));
-    CHECK(std::distance(fs::directory_iterator(out + "/feedback"), fs::directory_iterator()) == 10);
+    // 13 students' files and headcount's marker, which lets the next run replace the folder.
+    CHECK(std::distance(fs::directory_iterator(out + "/feedback"), fs::directory_iterator()) == 14);
+    CHECK(read_text(out + "/feedback/jo.md").find("- line 20: malformed row: 2 fields, the header has 5") !=
+          std::string::npos);
     // The id ../../etc/passwd would have written OUT/feedback/../../etc/passwd.md, i.e. beside OUT.
     CHECK_FALSE(fs::exists(fs::path(out).parent_path() / "etc"));
 
     const std::string report = read_text(out + "/report.md");
     CHECK(report.find("| `missing_biases`: The bias vectors were left out | 1 | 20.0% |") != std::string::npos);
-    CHECK(report.find("Answered by 9 of 10 students: 2 correct (22.2%), 1 rounded, 5 wrong, 1 unreadable.") !=
+    CHECK(report.find("Answered by 9 of 13 students: 2 correct (22.2%), 1 rounded, 5 wrong, 1 unreadable.") !=
           std::string::npos);
     CHECK(report.find("| 25 | student id 'CON' is the Windows device name CON |") != std::string::npos);
 

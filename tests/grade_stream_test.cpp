@@ -57,8 +57,8 @@ TEST_CASE("grading gives the same bytes whatever the number of threads", "[e2e][
                     .exit_code == 0);
         const auto files = tree(out);
         // 5,000 students' feedback, the gradebook, results.jsonl, the report and its charts: the scores and each
-        // part's mistakes (both parts have some).
-        CHECK(files.size() == 5006);
+        // part's mistakes (both parts have some); feedback/ and charts/ each hold headcount's marker.
+        CHECK(files.size() == 5008);
         if (first.empty())
             first = files;
         else
@@ -126,7 +126,8 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
                                out})
                     .exit_code == 0);
         const auto after = tree(out);
-        CHECK(after.size() == 5); // zoe's feedback, gradebook, results, report and the score chart (no mistakes)
+        // zoe's feedback, gradebook, results, report and the score chart (no mistakes), and two folders' markers.
+        CHECK(after.size() == 7);
         CHECK(after.contains("feedback/zoe.md"));
         // --feedback none removes the old feedback, which would no longer match the results.
         REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out",
@@ -135,15 +136,29 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
         CHECK_FALSE(fs::exists(out + "/feedback"));
         CHECK(fs::exists(out + "/gradebook.csv"));
     }
-    SECTION("a file where the feedback folder goes is refused, and nothing changes") {
+    SECTION("an output that may not be replaced is refused before anything moves") {
+        // A different class, so that a half-done commit would show in the gradebook.
+        std::ofstream(dir + "/other.csv") << "student,problem,part,answer\nzoe,week3-mha-params,a,787968\n";
         fs::remove_all(out + "/feedback");
         std::ofstream(out + "/feedback") << "mine";
-        const auto refused = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out",
-                                            out});
+        const auto refused = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                            dir + "/other.csv", "--out", out});
         CHECK(refused.exit_code == 2);
         CHECK(refused.err == out + "/feedback: exists and is not a folder; move it away\n");
         CHECK(read_text(out + "/feedback") == "mine");
         CHECK(read_text(out + "/gradebook.csv") == before.at("gradebook.csv"));
+        CHECK(read_text(out + "/results.jsonl") == before.at("results.jsonl"));
+    }
+    SECTION("an instructor's own folder is never replaced or removed") {
+        fs::create_directories(dir + "/course/charts");
+        std::ofstream(dir + "/course/charts/my-plot.svg") << "<svg/>";
+        const auto refused = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out",
+                                            dir + "/course", "--feedback", "none"});
+        CHECK(refused.exit_code == 2);
+        CHECK(refused.err == dir + "/course/charts: is a folder headcount did not write; move it away (headcount "
+                                   "replaces only its own folders)\n");
+        CHECK(read_text(dir + "/course/charts/my-plot.svg") == "<svg/>");
+        CHECK_FALSE(fs::exists(dir + "/course/gradebook.csv"));
     }
 }
 

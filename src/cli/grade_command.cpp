@@ -111,8 +111,6 @@ constexpr std::size_t k_chunk = 2048;
 /// number of threads, and an error is the first student's in id order.
 Result<void> write_feedback(const grade::ClassResults& results, const render::TemplateSet& templates, bool reveal,
                             const fs::path& dir, unsigned threads, bool html) {
-    if (!fs::create_directory(dir))
-        return std::unexpected(Error{dir.string(), 0, 0, "cannot create the feedback folder"});
     const int dir_fd = ::open(dir.c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
     if (dir_fd < 0)
         return std::unexpected(Error{dir.string(), 0, 0, "cannot write in the feedback folder"});
@@ -213,7 +211,7 @@ Result<int> run_grade(const GradeOptions& options) {
     auto header = stream.header();
     if (!header)
         return std::unexpected(header.error());
-    grade::ClassGrader grader(*problems, std::move(lookup));
+    grade::ClassGrader grader(*problems, std::move(lookup), *scope);
     if (auto ok = grader.set_header(*header, options.submissions); !ok)
         return std::unexpected(ok.error());
 
@@ -226,6 +224,12 @@ Result<int> run_grade(const GradeOptions& options) {
         if (!created)
             return std::unexpected(created.error());
         staging.emplace(std::move(*created));
+        // Refused now rather than after grading: an output that may not be replaced (an instructor's own folder).
+        for (const auto& [name, folder] : {std::pair<std::string, bool>{"results.jsonl", false}, {"gradebook.csv", false},
+                                           {"report.md", false}, {"charts", true}, {"feedback", true},
+                                           {"report.html", false}, {"katex", true}})
+            if (auto ok = staging->may_replace(name, folder); !ok)
+                return std::unexpected(ok.error());
         log.open(staging->dir() / "results.partial", std::ios::binary);
         results_log.emplace(log);
     }
@@ -240,8 +244,8 @@ Result<int> run_grade(const GradeOptions& options) {
         if (results_log)
             results_log->write(row);
     }
-    const std::vector<grade::Superseded> superseded = grader.superseded();
-    const grade::ClassResults results = grader.finish(*scope);
+    std::vector<grade::Superseded> superseded = grader.superseded();
+    const grade::ClassResults results = grader.finish();
 
     if (gradescope) {
         if (results.students() > 1)
@@ -262,7 +266,7 @@ Result<int> run_grade(const GradeOptions& options) {
         {
             std::ifstream partial(dir / "results.partial", std::ios::binary);
             std::ofstream final(dir / "results.jsonl", std::ios::binary);
-            if (auto ok = grade::mark_superseded(partial, final, superseded); !ok || !final.flush())
+            if (auto ok = grade::mark_superseded(partial, final, std::move(superseded)); !ok || !final.flush())
                 return std::unexpected(Error{(fs::path(options.out) / "results.jsonl").string(), 0, 0,
                                              "cannot write the file"});
         }
@@ -287,15 +291,21 @@ Result<int> run_grade(const GradeOptions& options) {
             return std::unexpected(report.error());
         if (auto ok = write_new_file(dir / "report.md", report->markdown); !ok)
             return std::unexpected(ok.error());
+        auto charts = staging->folder("charts");
+        if (!charts)
+            return std::unexpected(charts.error());
         OutputFiles pictures;
         for (const auto& [name, svg] : report->charts)
-            pictures.emplace_back(dir / "charts" / name, svg);
+            pictures.emplace_back(*charts / name, svg);
         std::vector<std::string> entries{"results.jsonl", "gradebook.csv", "report.md", "charts"};
         std::vector<std::string> removed;
         if (katex) {
             if (auto ok = write_new_file(dir / "report.html", report->html); !ok)
                 return std::unexpected(ok.error());
-            const OutputFiles assets = render::katex_folder(*katex, dir / "katex");
+            auto folder = staging->folder("katex");
+            if (!folder)
+                return std::unexpected(folder.error());
+            const OutputFiles assets = render::katex_folder(*katex, *folder);
             pictures.insert(pictures.end(), assets.begin(), assets.end());
             entries.insert(entries.end(), {"report.html", "katex"});
         } else {
@@ -305,8 +315,10 @@ Result<int> run_grade(const GradeOptions& options) {
             return std::unexpected(ok.error());
         if (options.feedback == "files") {
             const unsigned threads = options.threads ? options.threads : std::min(8u, std::thread::hardware_concurrency());
-            if (auto ok = write_feedback(results, *templates, options.reveal, dir / "feedback", threads, options.html);
-                !ok)
+            auto folder = staging->folder("feedback");
+            if (!folder)
+                return std::unexpected(folder.error());
+            if (auto ok = write_feedback(results, *templates, options.reveal, *folder, threads, options.html); !ok)
                 return std::unexpected(ok.error());
             entries.push_back("feedback");
         } else {

@@ -102,10 +102,10 @@ Result<ClassVariants> ClassVariants::from_key(const std::vector<solve::SolvedPro
     constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
     std::array<std::size_t, 4> column{};
     for (std::size_t i = 0; i < k_columns.size(); ++i) {
-        const auto found = std::find(header->begin(), header->end(), k_columns[i]);
-        if (found == header->end())
+        const auto found = find_column(*header, k_columns[i]);
+        if (!found)
             return std::unexpected(Error{file, 1, 0, fmt::format("the key's header has no '{}' column", k_columns[i])});
-        column[i] = static_cast<std::size_t>(found - header->begin());
+        column[i] = *found;
     }
     const std::size_t needed = *std::max_element(column.begin(), column.end()) + 1;
 

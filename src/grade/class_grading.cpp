@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace headcount::grade {
@@ -13,6 +14,13 @@ namespace headcount::grade {
 namespace {
 
 constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
+
+std::string ascii_folded(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
 
 std::string_view trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
@@ -66,11 +74,16 @@ double ClassResults::max_points() const {
     return total;
 }
 
-ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants)
-    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false) {
+ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants,
+                         std::vector<std::size_t> scope)
+    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false), m_scope(std::move(scope)) {
+    std::sort(m_scope.begin(), m_scope.end());
     std::uint32_t base = 0;
     for (std::size_t p = 0; p < problems.size(); ++p) {
         m_problem_index.emplace(problems[p].problem.id, p);
+        // Ids are ASCII (letters, digits, '-', '_', '.'): folded, they find a row whose case differs.
+        m_folded_ids.push_back(ascii_folded(problems[p].problem.id));
+        m_problem_index.emplace(m_folded_ids.back(), p);
         m_part_base.push_back(base);
         base += static_cast<std::uint32_t>(problems[p].parts.size());
     }
@@ -80,17 +93,13 @@ ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, Vari
 
 Result<void> ClassGrader::set_header(std::span<const std::string> header, const std::string& file) {
     for (std::size_t i = 0; i < k_columns.size(); ++i) {
-        const auto found = std::find_if(header.begin(), header.end(), [&](const std::string& name) {
-            return name.size() == k_columns[i].size() &&
-                   std::equal(name.begin(), name.end(), k_columns[i].begin(),
-                              [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-        });
-        if (found == header.end())
+        const auto found = find_column(header, k_columns[i]);
+        if (!found)
             return std::unexpected(Error{file, 1, 0,
                                          fmt::format("the header has no '{}' column; it needs student, problem, part "
                                                      "and answer",
                                                      k_columns[i])});
-        m_column[i] = static_cast<std::size_t>(found - header.begin());
+        m_column[i] = *found;
     }
     m_needed = *std::max_element(m_column.begin(), m_column.end()) + 1;
     m_header_size = header.size();
@@ -117,6 +126,7 @@ std::uint32_t ClassGrader::student_number(std::string_view id) {
     m_results.m_ids.push_back(kept);
     m_first_slot.push_back(k_none);
     m_results.m_first_rejected.push_back(k_none);
+    m_last_rejected.push_back(k_none);
     m_student_of.emplace(kept, number);
     return number;
 }
@@ -135,15 +145,15 @@ void ClassGrader::reject(std::uint32_t student, std::string reason) {
     m_current.reason = reason;
     const auto number = static_cast<std::uint32_t>(m_results.m_rejected.size());
     m_results.m_rejected.push_back({m_current.line, std::move(reason)});
-    m_results.m_rejected_student.push_back(student);
     m_results.m_rejected_next.push_back(k_none);
     if (student == k_none)
         return;
-    // Appended at the end of the student's list: walk it (students rarely have more than a few such rows).
-    std::uint32_t* link = &m_results.m_first_rejected[student];
-    while (*link != k_none)
-        link = &m_results.m_rejected_next[*link];
-    *link = number;
+    // Appended to the student's list through its tail, in O(1) however many rows one student sends.
+    if (m_last_rejected[student] == k_none)
+        m_results.m_first_rejected[student] = number;
+    else
+        m_results.m_rejected_next[m_last_rejected[student]] = number;
+    m_last_rejected[student] = number;
 }
 
 const RowResult& ClassGrader::add(CsvRecord record) {
@@ -162,22 +172,26 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     m_current.part = trimmed(field(2));
     m_current.answer = field(3);
 
+    const auto problem_with_id = student_id_problem(m_current.student);
+    // A usable id is a student of the class even if this row is rejected: they get a gradebook row, and the row's
+    // reason is in their feedback.
+    const std::uint32_t student = problem_with_id ? k_none : student_number(m_current.student);
     if (!m_record.error.empty()) {
-        reject(k_none, "malformed row: " + m_record.error);
+        reject(student, "malformed row: " + m_record.error);
         return m_current;
     }
     if (m_record.fields.size() < m_needed) {
-        reject(k_none, fmt::format("malformed row: {} field{}, the header has {}", m_record.fields.size(),
-                                   m_record.fields.size() == 1 ? "" : "s", m_header_size));
+        reject(student, fmt::format("malformed row: {} field{}, the header has {}", m_record.fields.size(),
+                                    m_record.fields.size() == 1 ? "" : "s", m_header_size));
         return m_current;
     }
-    if (const auto problem_with_id = student_id_problem(m_current.student)) {
+    if (problem_with_id) {
         reject(k_none, fmt::format("student id '{}' {}", printable(m_current.student), *problem_with_id));
         return m_current;
     }
-    // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
-    const std::uint32_t student = student_number(m_current.student);
-    const auto problem_it = m_problem_index.find(m_current.problem);
+    auto problem_it = m_problem_index.find(m_current.problem);
+    if (problem_it == m_problem_index.end()) // Week3-MHA-Params is week3-mha-params, as --part B is b for check
+        problem_it = m_problem_index.find(ascii_folded(m_current.problem));
     if (problem_it == m_problem_index.end()) {
         std::vector<std::string_view> ids;
         for (const auto& p : m_problems)
@@ -187,6 +201,10 @@ const RowResult& ClassGrader::add(CsvRecord record) {
         return m_current;
     }
     const std::size_t problem = problem_it->second;
+    if (!m_scope.empty() && !std::binary_search(m_scope.begin(), m_scope.end(), problem)) {
+        reject(student, fmt::format("problem '{}' is not among those graded (--problems)", m_problems[problem].problem.id));
+        return m_current;
+    }
     m_named[problem] = true;
     const solve::SolvedProblem* variant = &m_problems[problem];
     if (m_variants) {
@@ -197,8 +215,15 @@ const RowResult& ClassGrader::add(CsvRecord record) {
         }
         variant = *found;
     }
-    const auto part = std::find_if(variant->parts.begin(), variant->parts.end(),
-                                   [&](const solve::SolvedPart& p) { return p.part.id == m_current.part; });
+    auto part = std::find_if(variant->parts.begin(), variant->parts.end(),
+                             [&](const solve::SolvedPart& p) { return p.part.id == m_current.part; });
+    if (part == variant->parts.end()) { // B for b, unless the spec has both
+        const std::string folded = ascii_folded(m_current.part);
+        if (std::count_if(variant->parts.begin(), variant->parts.end(),
+                          [&](const solve::SolvedPart& p) { return ascii_folded(p.part.id) == folded; }) == 1)
+            part = std::find_if(variant->parts.begin(), variant->parts.end(),
+                                [&](const solve::SolvedPart& p) { return ascii_folded(p.part.id) == folded; });
+    }
     if (part == variant->parts.end()) {
         std::vector<std::string_view> part_ids;
         for (const auto& p : variant->parts)
@@ -234,7 +259,8 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     return m_current;
 }
 
-ClassResults ClassGrader::finish(std::vector<std::size_t> scope) {
+ClassResults ClassGrader::finish() {
+    std::vector<std::size_t> scope = m_scope;
     if (scope.empty())
         for (std::size_t p = 0; p < m_problems.size(); ++p)
             if (m_named[p])

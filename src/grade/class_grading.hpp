@@ -1,8 +1,9 @@
 #pragma once
 // Grades a class's submissions as a stream: each row is graded as it is read and handed back at once (the results
-// log is written as rows arrive), and only per-student state is kept: each student's latest answer to each part
-// and their rejected rows. Memory grows with the class and its distinct answers, not with the file. Every input
-// row is accounted for, and a repeated (student, problem, part) counts only on its last row.
+// log is written as rows arrive), and only what the outputs need is kept: each student's latest answer to each
+// part, the rejected rows with their reasons, which rows were superseded, and each part's distinct answers. A class
+// that repeats answers costs memory for its students, not its rows. Every input row is accounted for, and a
+// repeated (student, problem, part) counts only on its last row.
 
 #include <grade/verdict_table.hpp>
 #include <util/csv.hpp>
@@ -97,7 +98,6 @@ class ClassResults {
     std::vector<std::uint32_t> m_order;   ///< student numbers sorted by id
     std::vector<Answered> m_grid;         ///< students (in m_order) x columns
     std::vector<RejectedRow> m_rejected;
-    std::vector<std::uint32_t> m_rejected_student; ///< per rejected row: its student number, or none
     std::vector<std::uint32_t> m_rejected_next;    ///< per rejected row: the same student's next one, or none
     std::vector<std::uint32_t> m_first_rejected;   ///< per student number
     std::deque<std::unique_ptr<char[]>> m_arena;   ///< the students' ids
@@ -108,8 +108,11 @@ class ClassResults {
 /// Reads rows one at a time; finish() hands over the class.
 class ClassGrader {
   public:
-    /// Grades against `problems` (which must outlive it), or with `variants`, against each student's own.
-    explicit ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants = {});
+    /// Grades against `problems` (which must outlive it), or with `variants`, against each student's own; over
+    /// `scope` (problem indices; a row for another problem is rejected) or, when it is empty, over every problem
+    /// some row names.
+    explicit ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants = {},
+                         std::vector<std::size_t> scope = {});
 
     /// Finds the student, problem, part and answer columns. Error: one is missing (file:1).
     Result<void> set_header(std::span<const std::string> header, const std::string& file);
@@ -120,8 +123,8 @@ class ClassGrader {
     /// The rows that a later row superseded so far, in the order it happened.
     [[nodiscard]] const std::vector<Superseded>& superseded() const { return m_superseded; }
 
-    /// The class, graded over `scope` (problem indices) or, when it is empty, over every problem some row named.
-    ClassResults finish(std::vector<std::size_t> scope = {});
+    /// The class, once every row is in. The grader is not used afterwards.
+    ClassResults finish();
 
   private:
     struct Slot { ///< a student's latest answer to one part; slots of a student are linked
@@ -142,13 +145,16 @@ class ClassGrader {
     VariantLookup m_variants;
     std::array<std::size_t, 4> m_column{};
     std::size_t m_needed = 0, m_header_size = 0;
-    std::unordered_map<std::string_view, std::size_t> m_problem_index;
+    std::unordered_map<std::string_view, std::size_t> m_problem_index; ///< by id, and by id in lower case
+    std::deque<std::string> m_folded_ids;                               ///< what the lower-case keys view
     std::vector<std::uint32_t> m_part_base;
     std::vector<bool> m_named; ///< per problem: some row named it
+    std::vector<std::size_t> m_scope;
     std::vector<std::unique_ptr<VerdictTable>> m_tables;
     std::unordered_map<const solve::SolvedPart*, std::uint32_t> m_table_of;
     std::unordered_map<std::string_view, std::uint32_t> m_student_of;
-    std::vector<std::uint32_t> m_first_slot; ///< per student number
+    std::vector<std::uint32_t> m_first_slot;    ///< per student number
+    std::vector<std::uint32_t> m_last_rejected; ///< per student number: the tail of their rejected rows
     std::vector<Slot> m_slots;
     std::vector<Superseded> m_superseded;
     ClassResults m_results;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <spanstream>
 #include <unordered_map>
 #include <utility>
@@ -263,13 +264,15 @@ Result<std::vector<std::string>> read_header(const RawRecord& raw, const std::st
 
 using namespace csv_detail;
 
-std::optional<std::size_t> CsvTable::column(std::string_view name) const {
+std::optional<std::size_t> find_column(std::span<const std::string> header, std::string_view name) {
     const std::string wanted = ascii_lowered(trim(name));
     for (std::size_t i = 0; i < header.size(); ++i)
-        if (ascii_lowered(header[i]) == wanted)
+        if (ascii_lowered(trim(header[i])) == wanted)
             return i;
     return std::nullopt;
 }
+
+std::optional<std::size_t> CsvTable::column(std::string_view name) const { return find_column(header, name); }
 
 CsvStream::CsvStream(std::istream& in, std::string file, std::uint64_t max_bytes, std::size_t chunk_bytes)
     : m_in(in), m_file(std::move(file)), m_max_bytes(max_bytes), m_chunk(std::max<std::size_t>(chunk_bytes, 1)) {}
@@ -327,7 +330,7 @@ Result<std::optional<CsvStream::Segment>> CsvStream::next_segment() {
                 return unterminated(quote);
             return Segment{m_start, i, i};
         }
-        if (i - m_start >= k_max_csv_record_bytes)
+        if (i - m_start > k_max_csv_record_bytes)
             return state == State::quoted ? unterminated(quote) : oversized();
         const char c = m_buffer[i];
         switch (state) {
@@ -369,8 +372,15 @@ Result<std::optional<CsvStream::Segment>> CsvStream::next_segment() {
 Result<std::optional<CsvStream::Segment>> CsvStream::unterminated(std::size_t quote) {
     // The record is the text up to the end of the line its open quote is on; reading resumes on the next line.
     std::size_t end = quote + 1;
-    while (end < m_buffer.size() && m_buffer[end] != '\r' && m_buffer[end] != '\n')
-        ++end;
+    for (;; ++end) {
+        auto more = fill(end + 2); // the byte, and the one after a CR
+        if (!more)
+            return std::unexpected(more.error());
+        if (end >= m_buffer.size() || m_buffer[end] == '\r' || m_buffer[end] == '\n')
+            break;
+        if (end - m_start > k_max_csv_record_bytes) // the quote's own line is too long: cut it like any other
+            return oversized();
+    }
     std::size_t next = end;
     if (next < m_buffer.size())
         next += m_buffer[next] == '\r' && next + 1 < m_buffer.size() && m_buffer[next + 1] == '\n' ? 2 : 1;
@@ -380,6 +390,10 @@ Result<std::optional<CsvStream::Segment>> CsvStream::unterminated(std::size_t qu
 Result<std::optional<CsvStream::Segment>> CsvStream::oversized() {
     // Keeps the first k_max_csv_record_bytes and skips the rest of the line without holding it.
     Segment segment{m_start, m_start + k_max_csv_record_bytes, 0, true};
+    if (!m_header_done) { // the header: the file is refused at once, so the rest need not be read
+        segment.next = segment.text_end;
+        return segment;
+    }
     std::size_t i = segment.text_end;
     for (;;) {
         auto more = fill(i + 2);
@@ -413,7 +427,10 @@ Result<std::optional<RawRecord>> CsvStream::next_raw(bool keep_starts) {
             return std::optional<RawRecord>{};
         const Segment s = **segment;
         const std::string_view text(m_buffer.data() + s.start, s.text_end - s.start);
+        if (m_line > std::numeric_limits<int>::max() - 2) // lines are counted in int, as positions everywhere
+            return std::unexpected(Error{m_file, 0, 0, "the file has more than 2,147,483,645 lines"});
         const int line = m_line;
+        m_oversized_header = m_oversized_header || (s.oversized && line == 1);
         for (std::size_t i = s.start; i < s.next; ++i) // line breaks, CRLF as one
             if (m_buffer[i] == '\n' || (m_buffer[i] == '\r' && (i + 1 >= s.next || m_buffer[i + 1] != '\n')))
                 ++m_line;
@@ -432,10 +449,21 @@ Result<std::optional<RawRecord>> CsvStream::next_raw(bool keep_starts) {
 
 Result<std::vector<std::string>> CsvStream::header() {
     auto first = next_raw(/*keep_starts=*/true);
+    m_header_done = true;
     if (!first)
         return std::unexpected(first.error());
     if (!*first)
         return std::unexpected(Error{m_file, 0, 0, "no header row: the file is empty or only blank lines"});
+    // A header of NUL bytes or a megabyte long is not a CSV file (/dev/zero, a disk image): said at once, rather
+    // than after reading up to the size cap.
+    const bool binary = std::any_of((*first)->fields.begin(), (*first)->fields.end(),
+                                    [](const std::string& f) { return f.find('\0') != std::string::npos; });
+    if (binary || m_oversized_header)
+        return std::unexpected(Error{m_file, 1, 0,
+                                     binary ? "the first line holds NUL bytes: this is not a CSV text file"
+                                            : fmt::format("the first line is longer than {}: this is not a CSV file "
+                                                          "with a header",
+                                                          byte_size(k_max_csv_record_bytes))});
     return read_header(**first, m_file);
 }
 

@@ -31,6 +31,9 @@ struct CsvRecord {
     std::string error;
 };
 
+/// The index of the column named `name` in `header`, ignoring ASCII case and surrounding spaces; nullopt when absent.
+std::optional<std::size_t> find_column(std::span<const std::string> header, std::string_view name);
+
 /// A parsed file: the header's column names (trimmed of spaces and tabs) and every data record, malformed
 /// ones included (nothing is dropped). Records may have more or fewer fields than the header; the caller
 /// decides.
@@ -92,6 +95,8 @@ class CsvStream {
     int m_line = 1;
     bool m_eof = false;
     bool m_first_fill = true;
+    bool m_oversized_header = false;
+    bool m_header_done = false;
 };
 
 /// Parses CSV text (a quote that never closes ends its record at the end of its line, so later rows survive;

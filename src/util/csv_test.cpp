@@ -9,6 +9,7 @@
 #include <array>
 #include <random>
 #include <spanstream>
+#include <sstream>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -359,6 +360,26 @@ TEST_CASE("a stream gives the same records however the file arrives in chunks", 
                                    "3||next|row", "4||last|x"});
 }
 
+TEST_CASE("an unterminated quote on a line longer than a read, and a CRLF split between reads", "[csv]") {
+    // The open quote's line runs 200 KiB, past many 4 KiB reads: it is still one record, and the next line is the
+    // next record (not the rest of the long line).
+    const std::string long_line = "a,b\nann,\"" + std::string(200 * 1024, 'x') + "\nbob,2\n";
+    const auto rows = streamed(long_line, 4096);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[1].starts_with("2|field 2: unterminated quoted field starting on line 2"));
+    CHECK(rows[2] == "3||bob|2");
+    // The same with CRLF, the CR the last byte of a read: the LF is part of the same line break.
+    std::string crlf = "a,b\r\nann,\"open";
+    crlf += std::string(4096 - crlf.size() - 1, 'y') + "\r\nbob,2\r\ncat,3\r\n";
+    const auto split = streamed(crlf, 4096);
+    REQUIRE(split.size() == 4);
+    CHECK(split[2] == "3||bob|2");
+    CHECK(split[3] == "4||cat|3");
+    // A record of exactly 1 MiB is within the cap.
+    const std::string exact = "a\n" + std::string(1 << 20, 'z') + "\n";
+    CHECK(streamed(exact, 1 << 16).at(1) == "2|field 1: larger than 64 KiB|" + std::string(64 * 1024, 'z'));
+}
+
 TEST_CASE("a stream holds one record at a time, and refuses more than its cap", "[csv]") {
     // A row of 3 MiB without a line break is cut to 1 MiB and marked; the next row is read as usual.
     const std::string huge = "a,b\n" + std::string(3 << 20, 'x') + ",tail\nnext,row\n";
@@ -376,12 +397,41 @@ TEST_CASE("a stream holds one record at a time, and refuses more than its cap", 
     CHECK((*second)->fields == Fields{"next", "row"});
     CHECK((*second)->line == 3);
 
-    // An endless input (/dev/zero) stops at the cap with the cap in the message, after reading about that much.
+    // An endless input (/dev/zero) is refused at its first line, after reading little more than a record.
     Zeros zeros;
     std::istream endless(&zeros);
-    headcount::CsvStream capped(endless, "/dev/zero", 8 << 20, 1 << 16);
-    auto header = capped.header();
+    headcount::CsvStream binary(endless, "/dev/zero", UINT64_MAX, 1 << 16);
+    auto header = binary.header();
     REQUIRE_FALSE(header.has_value());
-    CHECK(header.error().to_string() == "/dev/zero: the file is larger than 8 MiB; headcount reads at most that");
+    CHECK(header.error().to_string() == "/dev/zero:1: the first line holds NUL bytes: this is not a CSV text file");
+    CHECK(binary.bytes_read() <= (1u << 20) + 2 * (1u << 16));
+    // Past the header, an endless row stops at the cap, with the cap in the message.
+    const std::string start = "a,b\n";
+    std::istringstream head(start);
+    Zeros more;
+    std::istream rest(&more);
+    std::istream* parts[] = {&head, &rest};
+    struct Chain : std::streambuf { // "a,b\n" then zeros for ever
+        std::istream** at;
+        std::array<char, 4096> block{};
+        explicit Chain(std::istream** parts) : at(parts) {}
+        int_type underflow() override {
+            (*at)->read(block.data(), block.size());
+            auto got = (*at)->gcount();
+            if (got == 0) {
+                ++at;
+                (*at)->read(block.data(), block.size());
+                got = (*at)->gcount();
+            }
+            setg(block.data(), block.data(), block.data() + got);
+            return got ? traits_type::to_int_type(block[0]) : traits_type::eof();
+        }
+    } chain(parts);
+    std::istream endless_rows(&chain);
+    headcount::CsvStream capped(endless_rows, "class.csv", 8 << 20, 1 << 16);
+    REQUIRE(capped.header().has_value());
+    auto row = capped.next();
+    REQUIRE_FALSE(row.has_value());
+    CHECK(row.error().to_string() == "class.csv: the file is larger than 8 MiB; headcount reads at most that");
     CHECK(capped.bytes_read() <= (8u << 20) + (1u << 16));
 }
