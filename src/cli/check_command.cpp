@@ -4,7 +4,7 @@
 
 #include <generate/roster.hpp>
 #include <grade/feedback.hpp>
-#include <render/answers.hpp>
+#include <grade/verdict_json.hpp>
 #include <spec/givens.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -62,35 +62,6 @@ std::string givens_line(const nlohmann::ordered_json& givens, const CheckOptions
                        printable(options.student), printable(options.seed), list);
 }
 
-nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                  const grade::Verdict& verdict, const grade::Feedback& feedback,
-                                  spec::Reveal reveal) {
-    // The answer is untrusted: JSON must be UTF-8, so bytes that are not are shown as U+FFFD.
-    nlohmann::ordered_json out{{"problem", solved.problem.id},
-                               {"part", part.part.id},
-                               {"answer", is_valid_utf8(verdict.answer) ? verdict.answer : std::string("\uFFFD")}};
-    if (verdict.read)
-        out["value"] = render::json_answer(*part.ask, *verdict.read);
-    else if (verdict.parsed)
-        out["value"] = verdict.parsed->value;
-    else
-        out["value"] = nullptr;
-    out["status"] = grade::status_name(verdict.status);
-    out["correct"] = verdict.status == grade::Status::correct;
-    out["score"] = verdict.score;
-    out["points"] = verdict.points;
-    if (verdict.status == grade::Status::unreadable)
-        out["reason"] = verdict.unreadable_reason;
-    nlohmann::ordered_json mistakes = nlohmann::ordered_json::array();
-    for (const grade::MistakeNote& note : feedback.notes)
-        mistakes.push_back({{"id", note.id}, {"title", note.title}, {"feedback", note.feedback}});
-    out["mistakes"] = mistakes;
-    out["feedback_policy"] = spec::reveal_name(reveal);
-    if (reveal == spec::Reveal::full)
-        out["expected"] = render::json_answer(*part.ask, verdict.expected);
-    return out;
-}
-
 Result<int> run_check(const CheckOptions& options) {
     auto solved = load_and_solve({options.spec});
     if (!solved)
@@ -136,7 +107,7 @@ Result<int> run_check(const CheckOptions& options) {
     if (!feedback)
         return std::unexpected(feedback.error());
     if (options.format == "json") {
-        auto json = check_json(problem, **part, verdict, *feedback, reveal);
+        auto json = grade::verdict_json(problem, **part, verdict, *feedback, reveal);
         if (variants)
             json["variant"] = {{"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};
         fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));

@@ -31,6 +31,9 @@ Command add_grade_command(CLI::App& app);
 /// `headcount generate`.
 Command add_generate_command(CLI::App& app);
 
+/// `headcount serve`.
+Command add_serve_command(CLI::App& app);
+
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);
 

@@ -504,24 +504,29 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
     return tidy_markdown(*document);
 }
 
+Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {
+    if (part.part.text)
+        return *part.part.text;
+    auto question = templates.render(fmt::format("partials/question_{}", part.ask->id), view);
+    if (!question)
+        return question;
+    while (!question->empty() && question->back() == '\n')
+        question->pop_back();
+    return question;
+}
+
 Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                            const std::string& student) {
     View view = problem_view(solved);
     View parts = View::array();
     for (const solve::SolvedPart& part : solved.parts) {
-        std::string question = part.part.text.value_or("");
-        if (!part.part.text) {
-            auto text = templates.render(fmt::format("partials/question_{}", part.ask->id), view);
-            if (!text)
-                return text;
-            question = *text;
-            while (!question.empty() && question.back() == '\n')
-                question.pop_back();
-        }
+        auto question = part_question(part, templates, view);
+        if (!question)
+            return question;
         parts.push_back(View{{"id", part.part.id},
                              {"points", points_text(part.part.points)},
                              {"one_point", part.part.points == 1.0},
-                             {"question", question}});
+                             {"question", *question}});
     }
     view["parts"] = parts;
     view["student"] = student;

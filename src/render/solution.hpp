@@ -21,6 +21,10 @@ View problem_view(const solve::SolvedProblem& solved);
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures = nullptr);
 
+/// One part's question as the problem sheet prints it (Markdown): the spec's `text:`, else
+/// templates/partials/question_<ask>.mustache rendered with `view`, the problem_view of the same problem.
+Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view);
+
 /// The problem as handed out (templates/problem_sheet.mustache): title, the givens the spec states, and each
 /// part's question, with no answer or derived value. `student` names whose numbers these are ("" for none).
 Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, const TemplateSet& templates,

@@ -1,0 +1,98 @@
+#include <cli/commands.hpp>
+#include <cli/problems.hpp>
+
+#include <generate/roster.hpp>
+#include <render/katex.hpp>
+#include <render/templates.hpp>
+#include <serve/server.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace headcount::cli {
+
+namespace {
+
+struct ServeCommandOptions {
+    std::vector<std::string> specs;
+    std::string seed;
+    std::string roster;
+    std::string templates;
+    std::string katex;
+    double student_rate = 30;
+    double address_rate = 600;
+    serve::ServeOptions serve;
+};
+
+Result<int> run_serve(ServeCommandOptions& options) {
+    auto solved = load_and_solve(options.specs);
+    if (!solved)
+        return std::unexpected(solved.error());
+    if (solved->empty())
+        return std::unexpected(Error{{}, 0, 0, "no problem specs to serve"});
+    std::vector<std::string> roster;
+    if (!options.roster.empty()) {
+        auto loaded = generate::load_roster(options.roster);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        if (loaded->empty())
+            return std::unexpected(Error{options.roster, 0, 0, "the roster has no students"});
+        roster = std::move(*loaded);
+    }
+    auto classroom = serve::Classroom::open(std::move(*solved), std::move(roster), options.seed);
+    if (!classroom)
+        return std::unexpected(classroom.error());
+    auto templates = load_templates(options.templates);
+    if (!templates)
+        return std::unexpected(templates.error());
+    options.serve.templates = options.templates.empty() ? render::TemplateSet::default_dir()
+                                                        : std::filesystem::path(options.templates);
+    options.serve.katex = options.katex.empty() ? render::default_katex_dir() : std::filesystem::path(options.katex);
+    // A burst of a third of a minute's checks: a student may check every part of a problem in a row.
+    options.serve.checks.per_student = {options.student_rate, std::max(1.0, options.student_rate / 3)};
+    options.serve.checks.per_address = {options.address_rate, std::max(1.0, options.address_rate / 10)};
+    return serve::serve(*classroom, *templates, options.serve);
+}
+
+} // namespace
+
+Command add_serve_command(CLI::App& app) {
+    auto options = std::make_shared<ServeCommandOptions>();
+    CLI::App* serve = app.add_subcommand(
+        "serve", "Put the problems on web pages where students check their answers (and a JSON API for the same).");
+    serve->add_option("specs", options->specs, "Problem specs (.yaml) or directories of them")->required();
+    serve->add_option("--host", options->serve.host,
+                      "Address to listen on (default 127.0.0.1; 0.0.0.0 for students on other machines)");
+    serve->add_option("--port", options->serve.port, "Port to listen on (default 8080; 0 picks a free one)")
+        ->check(CLI::Range(0, 65535));
+    auto* seed = serve->add_option("--seed", options->seed, "The class seed: each student sees their own variant");
+    auto* roster = serve->add_option("--roster", options->roster,
+                                     "The class roster (a CSV with a student column): who may open a page, with the "
+                                     "link on their sheet");
+    seed->needs(roster);
+    roster->needs(seed);
+    serve->add_option("--log", options->serve.log,
+                      "Append one JSON line per check to this file (time, student, problem, part, answer, status, "
+                      "mistakes), each written before its answer is sent");
+    serve->add_option("--templates", options->templates,
+                      "Use the templates in this directory (the pages are its serve/*.mustache and serve/static/)");
+    serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
+    serve->add_option("--threads", options->serve.threads,
+                      "Connections served at once (default 64); more wait their turn")
+        ->check(CLI::Range(1, 1024));
+    serve->add_option("--student-rate", options->student_rate,
+                      "Checks a minute per student (default 30, 10 in a row; 0: no limit)")
+        ->check(CLI::Range(0.0, 1e9));
+    serve->add_option("--address-rate", options->address_rate,
+                      "Checks a minute per client address (default 600, 60 in a row; 0: no limit)")
+        ->check(CLI::Range(0.0, 1e9));
+    serve->footer(
+        "Students open http://HOST:PORT/ (with --seed and --roster, the link on their sheet: "
+        "/?student=ID&token=TOKEN). Feedback follows each spec's feedback policy (hints unless the spec says "
+        "otherwise); no page or response holds an expected value under hints or gaps. Stops on SIGTERM or Ctrl-C "
+        "after answering the requests in flight, with exit status 0; 2 when it cannot start.");
+    return {serve, [options] { return run_serve(*options); }};
+}
+
+} // namespace headcount::cli

@@ -1,0 +1,88 @@
+#include <serve/attempt_log.hpp>
+
+#include <serve/json_input.hpp>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace headcount::serve {
+
+std::string attempt_line(const Attempt& attempt) {
+    using namespace std::chrono;
+    const auto millis = time_point_cast<milliseconds>(attempt.time);
+    const auto seconds = time_point_cast<std::chrono::seconds>(millis);
+    const std::string time = fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03d}Z", seconds, (millis - seconds).count());
+    nlohmann::ordered_json line{{"time", time}};
+    line["student"] = attempt.student ? nlohmann::ordered_json(*attempt.student) : nlohmann::ordered_json(nullptr);
+    line["problem"] = attempt.problem;
+    line["part"] = attempt.part;
+    line["answer"] = attempt.answer;
+    line["status"] = attempt.status;
+    line["score"] = attempt.score;
+    line["points"] = attempt.points;
+    line["mistakes"] = attempt.mistakes;
+    return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::expected<LoggedSubmission, std::string> read_attempt_line(std::string_view line) {
+    if (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    auto object = parse_json_object(line, k_max_attempt_line_bytes);
+    if (!object)
+        return std::unexpected(object.error());
+    LoggedSubmission out;
+    for (auto [key, field] : {std::pair{"student", &out.student}, std::pair{"problem", &out.problem},
+                              std::pair{"part", &out.part}, std::pair{"answer", &out.answer}}) {
+        auto value = string_member(*object, key);
+        if (!value)
+            return std::unexpected(value.error());
+        if (!*value) {
+            if (std::string_view(key) == "student" && object->contains("student"))
+                return std::unexpected("is an anonymous attempt (the server ran without a roster)");
+            return std::unexpected(fmt::format("has no '{}'", key));
+        }
+        *field = std::move(**value);
+    }
+    return out;
+}
+
+Result<std::unique_ptr<AttemptLog>> AttemptLog::open(const std::filesystem::path& path) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return std::unexpected(Error{path.string(), 0, 0, fmt::format("cannot open the attempt log: {}", std::strerror(errno))});
+    std::unique_ptr<AttemptLog> log(new AttemptLog(fd, path.string()));
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && info.st_size > 0) {
+        char last = '\n';
+        if (::pread(fd, &last, 1, info.st_size - 1) == 1 && last != '\n' && ::write(fd, "\n", 1) != 1)
+            return std::unexpected(Error{log->m_path, 0, 0, "cannot write to the attempt log"});
+    }
+    return log;
+}
+
+AttemptLog::~AttemptLog() { ::close(m_fd); }
+
+Result<void> AttemptLog::append(const Attempt& attempt) {
+    const std::string line = attempt_line(attempt);
+    const std::lock_guard lock(m_mutex);
+    std::size_t written = 0;
+    while (written < line.size()) {
+        const ssize_t n = ::write(m_fd, line.data() + written, line.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return std::unexpected(Error{m_path, 0, 0, fmt::format("cannot write to the attempt log: {}",
+                                                                   n < 0 ? std::strerror(errno) : "no space")});
+        written += static_cast<std::size_t>(n);
+    }
+    return {};
+}
+
+} // namespace headcount::serve

@@ -1,0 +1,39 @@
+#pragma once
+// `headcount serve`: the problems on web pages where students type answers and read headcount's feedback, and the
+// same checks as a JSON API. Routes:
+//   GET  /                      the problem list          GET  /p/<id>          a problem page with answer forms
+//   POST /p/<id>/check          a form's answer (the page again, or with fragment=1 only the feedback box)
+//   POST /api/check             {problem, part, answer, student?, token?} -> check --format json's object
+//   GET  /api/problems          ids, titles and parts      GET  /healthz         {"status": "ok"}
+//   GET  /static/...            KaTeX and the page's style sheet and script, from memory
+
+#include <serve/checker.hpp>
+#include <serve/classroom.hpp>
+#include <serve/connection.hpp>
+
+#include <render/templates.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+
+namespace headcount::serve {
+
+/// Everything `serve` is told besides the problems.
+struct ServeOptions {
+    std::string host = "127.0.0.1";
+    int port = 8080;                 ///< 0: any free port (printed)
+    std::filesystem::path log;       ///< the attempt log; empty: none
+    std::filesystem::path templates; ///< the templates' directory (its serve/static/ holds the style and script)
+    std::filesystem::path katex;     ///< a libjs-katex directory
+    std::size_t threads = 64;        ///< connections served at once; more wait in a queue, then in the backlog
+    CheckLimits checks;
+    ConnectionLimits connection;
+};
+
+/// Serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight and returns 0. Prints
+/// "listening on http://HOST:PORT/" on stdout once it accepts connections. Errors before serving: KaTeX or the page files missing, a template that does not render, the
+/// log not writable, the address not available.
+Result<int> serve(const Classroom& classroom, const render::TemplateSet& templates, const ServeOptions& options);
+
+} // namespace headcount::serve
