@@ -328,6 +328,48 @@ TEST_CASE("serve logs every check before answering, in a form grade can read", "
         answers.push_back(row->answer);
     }
     CHECK(answers == std::vector<std::string>{"12", "1048576"});
+
+    // grade reads the same file as submissions: bob's later attempt at (b) supersedes the first. Whether 1,048,576 is
+    // right follows from bob's givens by hand: the block's total is 4 d_model^2 weights plus 4 d_model biases
+    // when bias is true (../shared/seeds, week 3).
+    const auto variant = json::parse(run_headcount({"check", k_week3, "--seed", seed, "--student", "bob", "--part",
+                                                    "b", "--answer", "1", "--format", "json"})
+                                         .out)["variant"]["givens"];
+    const long d = variant["d_model"].get<long>();
+    const long total = 4 * d * d + (variant["bias"].get<bool>() ? 4 * d : 0);
+    const std::string b_score = total == 1048576 ? "3" : "0";
+    const auto graded = run_headcount({"grade", k_week3, "--seed", seed, "--roster", roster("log-grade"),
+                                       "--submissions", dir + "/attempts.jsonl", "--out", dir + "/out"});
+    REQUIRE(graded.exit_code == 0);
+    CHECK(graded.err == "headcount: 2 rows in: 1 graded, 0 rejected, 1 superseded; 1 student; wrote " + dir +
+                            "/out\n");
+    CHECK(read_text(dir + "/out/gradebook.csv") ==
+          "student,week3-mha-params/a,week3-mha-params/b,total,max\nbob,0," + b_score + "," + b_score + ",5\n");
+    CHECK(contains(read_text(dir + "/out/results.jsonl"), "\"reason\":\"superseded by the answer on line 2\""));
+}
+
+TEST_CASE("grade reads an attempt log line by line, and says which lines it could not use", "[e2e][grade]") {
+    const std::string dir = headcount::testing::fresh_temp_dir("attempts-hostile");
+    std::ofstream(dir + "/attempts.jsonl")
+        << R"({"time":"2026-11-22T09:15:02.345Z","student":"alice","problem":"week3-mha-params","part":"a",)"
+        << R"("answer":"786,432","status":"incorrect","score":0,"points":2,"mistakes":[]})" << "\n\n"
+        << R"({"student":null,"problem":"week3-mha-params","part":"b","answer":"1"})" << "\n"
+        << "not json at all\n"
+        << std::string(20000, 'x') << "\n"
+        // The last line has no line break (a server killed mid-write leaves it so); it is still read.
+        << R"j({"student":"alice","problem":"week3-mha-params","part":"b","answer":"4*(512^2+512)"})j";
+    const auto run = run_headcount({"grade", k_week3, "--submissions", dir + "/attempts.jsonl", "--out",
+                                    dir + "/out"});
+    REQUIRE(run.exit_code == 0);
+    // Week 3 by hand: (a) Q, K, V with biases is 3(512^2 + 512) = 787,968, so 786,432 (no biases) is wrong; (b) is
+    // 4(512^2 + 512), typed as that expression. Line 2 is blank and not a row.
+    CHECK(run.err == "headcount: 5 rows in: 2 graded, 3 rejected, 0 superseded; 1 student; wrote " + dir + "/out\n");
+    CHECK(read_text(dir + "/out/gradebook.csv") ==
+          "student,week3-mha-params/a,week3-mha-params/b,total,max\nalice,0,3,3,5\n");
+    const std::string results = read_text(dir + "/out/results.jsonl");
+    CHECK(contains(results, "line 3 is an anonymous attempt (the server ran without a roster)"));
+    CHECK(contains(results, "line 4 is not JSON"));
+    CHECK(contains(results, "line 5 is longer than 16 KiB"));
 }
 
 TEST_CASE("serve drains on SIGTERM: the request in flight is answered and logged, then it exits 0", "[e2e][serve]") {

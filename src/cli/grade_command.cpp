@@ -6,6 +6,7 @@
 #include <generate/roster.hpp>
 #include <render/html.hpp>
 #include <render/katex.hpp>
+#include <serve/attempt_log.hpp>
 #include <grade/class_reports.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
@@ -207,8 +208,25 @@ Result<int> run_grade(const GradeOptions& options) {
     std::ifstream in(options.submissions, std::ios::binary);
     if (!in)
         return std::unexpected(Error{options.submissions, 0, 0, "cannot read the submissions file"});
-    CsvStream stream(in, options.submissions, k_max_submissions_bytes);
-    auto header = stream.header();
+    // An attempt log from `serve --log` (JSON lines) is read as submissions too; a CSV never starts with '{'.
+    const bool attempt_log = [&] {
+        char start[64] = {};
+        in.read(start, sizeof start);
+        const std::string_view text(start, static_cast<std::size_t>(in.gcount()));
+        in.clear();
+        in.seekg(0);
+        const std::size_t first = text.find_first_not_of(" \t\r\n");
+        return first != std::string_view::npos && text[first] == '{';
+    }();
+    std::optional<CsvStream> csv;
+    std::optional<serve::AttemptLogStream> jsonl;
+    Result<std::vector<std::string>> header = serve::AttemptLogStream::header();
+    if (attempt_log) {
+        jsonl.emplace(in, options.submissions, k_max_submissions_bytes);
+    } else {
+        csv.emplace(in, options.submissions, k_max_submissions_bytes);
+        header = csv->header();
+    }
     if (!header)
         return std::unexpected(header.error());
     grade::ClassGrader grader(*problems, std::move(lookup), *scope);
@@ -235,7 +253,7 @@ Result<int> run_grade(const GradeOptions& options) {
     }
     // One pass: each row is graded and logged as it is read; only per-student state is kept.
     for (;;) {
-        auto record = stream.next();
+        auto record = csv ? csv->next() : jsonl->next();
         if (!record)
             return std::unexpected(record.error());
         if (!*record)
@@ -338,11 +356,12 @@ Result<int> run_grade(const GradeOptions& options) {
 
 Command add_grade_command(CLI::App& app) {
     auto options = std::make_shared<GradeOptions>();
-    CLI::App* grade = app.add_subcommand("grade", "Grade a class's answers from a CSV and write gradebook, feedback "
+    CLI::App* grade = app.add_subcommand("grade", "Grade a class's answers (a CSV or serve's attempt log) and write gradebook, feedback "
                                                   "and a class report.");
     grade->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
     grade->add_option("--submissions", options->submissions,
-                      "CSV with a header row and columns student, problem, part, answer (others ignored)")
+                      "CSV with a header row and columns student, problem, part, answer (others ignored), or the "
+                      "attempt log of `headcount serve --log` (each student's latest attempt at a part counts)")
         ->required();
     grade->add_option("--out", options->out,
                       "Output directory: gradebook.csv, results.jsonl, report.md, feedback/STUDENT.md "
