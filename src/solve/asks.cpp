@@ -110,7 +110,9 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, {}};
+    SolvedProblem solved; // members added later default to unset, and the compiler has nothing to warn about
+    solved.problem = problem;
+    solved.mha = *mha;
     if (problem.workload) {
         auto flops = solve_flops(*mha, *problem.workload, recipe);
         if (!flops)
