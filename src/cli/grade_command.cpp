@@ -9,17 +9,15 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
 
 namespace headcount::cli {
 
 namespace {
 
 /// A class's submissions (or key) are small; a file past this is a mistake (a wrong file), not a class.
-constexpr std::uintmax_t k_max_submissions_bytes = 64u * 1024 * 1024;
+constexpr std::size_t k_max_submissions_bytes = 64u * 1024 * 1024;
 
 struct GradeOptions {
     std::vector<std::string> specs;
@@ -32,23 +30,6 @@ struct GradeOptions {
     std::string roster;
     std::string key;
 };
-
-Result<std::string> read_submissions(const std::string& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
-    if (size > k_max_submissions_bytes)
-        return std::unexpected(Error{path, 0, 0, fmt::format("the submissions file is {} bytes; headcount reads at "
-                                                             "most 64 MiB",
-                                                             size)});
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
-    return text.str();
-}
 
 /// Every output file, rendered before any is written, so a template error leaves the folder as it was.
 Result<std::vector<std::pair<std::filesystem::path, std::string>>>
@@ -94,7 +75,7 @@ Result<int> run_grade(const GradeOptions& options) {
     auto templates = load_templates(options.templates);
     if (!templates)
         return std::unexpected(templates.error());
-    auto text = read_submissions(options.submissions);
+    auto text = read_file_capped(options.submissions, k_max_submissions_bytes, "the submissions file");
     if (!text)
         return std::unexpected(text.error());
     auto table = parse_csv(*text, options.submissions);
@@ -102,7 +83,7 @@ Result<int> run_grade(const GradeOptions& options) {
         return std::unexpected(table.error());
     std::optional<VariantTable> variants;
     if (!options.key.empty()) {
-        auto key_text = read_submissions(options.key);
+        auto key_text = read_file_capped(options.key, k_max_submissions_bytes, "the key");
         if (!key_text)
             return std::unexpected(key_text.error());
         auto from_key = generate::variants_from_key(*problems, *key_text, options.key);

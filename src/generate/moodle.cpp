@@ -4,6 +4,7 @@
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
 #include <render/solution.hpp>
+#include <util/utf8.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,25 +15,34 @@
 
 namespace headcount::generate {
 
+std::string xml_escape(std::string_view text) {
+    const std::string valid = repair_utf8(text);
+    std::string out;
+    const auto characters = decode_utf8(valid).value_or(std::vector<CodePoint>{});
+    for (std::size_t i = 0; i < characters.size(); ++i) {
+        const char32_t cp = characters[i].value;
+        const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
+        const bool control =
+            (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
+        switch (cp) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default:
+            out += control || cp == 0xFFFE || cp == 0xFFFF
+                       ? std::string_view("\uFFFD")
+                       : std::string_view(valid).substr(characters[i].offset, end - characters[i].offset);
+        }
+    }
+    return out;
+}
+
 namespace {
 
 /// Moodle's answer grade options (question/type/edit_question_form.php), in percent.
 constexpr std::array<double, 21> k_fractions{100,      90, 83.33333, 80, 75, 70,       66.66667, 60, 50, 40, 33.33333,
                                              30,       25, 20,       16.66667, 14.28571, 12.5,     11.11111, 10, 5, 0};
-
-std::string xml_escape(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string text_element(std::string_view tag, std::string_view markdown, std::string_view indent) {
     return fmt::format("{0}<{1} format=\"markdown\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag,

@@ -66,6 +66,8 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
     ClassResults results;
     results.rows.reserve(submissions.records.size());
     std::set<std::string> students;
+    // id_key -> the id as first written, and its line
+    std::map<std::string, std::pair<std::string, int>> spellings;
     for (const CsvRecord& record : submissions.records) {
         GradedRow row;
         row.line = record.line;
@@ -73,7 +75,7 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
             return column[i] < record.fields.size() ? record.fields[column[i]] : std::string();
         };
         // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id.
-        row.student = trimmed(field(0)), row.problem = trimmed(field(1)), row.part = trimmed(field(2));
+        row.student = trim_id(field(0)), row.problem = trimmed(field(1)), row.part = trimmed(field(2));
         row.answer = field(3);
         const std::size_t needed = *std::max_element(column.begin(), column.end()) + 1;
 
@@ -85,6 +87,10 @@ Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& proble
                                      record.fields.size() == 1 ? "" : "s", submissions.header.size());
         } else if (const auto problem_with_id = student_id_problem(row.student)) {
             row.reason = fmt::format("student id '{}' {}", printable(row.student), *problem_with_id);
+        } else if (const auto [first, added] =
+                       spellings.try_emplace(id_key(row.student), row.student, row.line);
+                   !added && first->second.first != row.student) {
+            row.reason = collision_reason(row.student, first->second.first, first->second.second);
         } else {
             // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
             students.insert(row.student);

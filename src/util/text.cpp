@@ -47,6 +47,12 @@ std::string closest_match(std::string_view word, std::span<const std::string_vie
     std::string_view best;
     std::size_t best_distance = limit + 1;
     for (std::string_view candidate : candidates) {
+        // The lengths alone bound the distance from below: skip the quadratic work for hopeless (or huge)
+        // words.
+        const std::size_t length_gap =
+            word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+        if (length_gap >= best_distance)
+            continue;
         const std::size_t d = edit_distance(word, candidate);
         if (d < best_distance) {
             best = candidate;
@@ -62,5 +68,19 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 }
 
 bool is_valid_utf8(std::string_view text) { return decode_utf8(text).has_value(); }
+
+std::optional<std::string> unwritable_text_problem(std::string_view text) {
+    const auto characters = decode_utf8(text);
+    if (!characters)
+        return "is not valid UTF-8";
+    for (const CodePoint& c : *characters) {
+        const char32_t cp = c.value;
+        if ((cp < 0x20 && cp != U'\t' && cp != U'\n') || (cp >= 0x7F && cp <= 0x9F))
+            return fmt::format("contains a control character (U+{:04X})", static_cast<std::uint32_t>(cp));
+        if (cp == 0xFFFE || cp == 0xFFFF)
+            return fmt::format("contains U+{:04X}, which is not a character", static_cast<std::uint32_t>(cp));
+    }
+    return std::nullopt;
+}
 
 } // namespace headcount

@@ -2,6 +2,7 @@
 // Small text helpers shared by the layers: number formatting, "did you mean" suggestions, UTF-8 checks.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,5 +21,12 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 /// True when `text` is well-formed UTF-8: no overlong forms, surrogates, code points past U+10FFFF or cut-off
 /// sequences. The empty string and plain ASCII (NUL included) are valid.
 bool is_valid_utf8(std::string_view text);
+
+/// Why `text` cannot be written as it is into Markdown, JSON and XML (every format headcount writes), as a
+/// phrase
+/// ("is not valid UTF-8", "contains a control character (U+001B)"), or nullopt when it can. Tabs and line
+/// feeds are fine; other C0 controls, DEL, C1 controls and the non-characters U+FFFE and U+FFFF (which XML
+/// cannot carry even escaped) are not.
+std::optional<std::string> unwritable_text_problem(std::string_view text);
 
 } // namespace headcount
