@@ -122,7 +122,7 @@ Command add_check_command(CLI::App& app) {
     seed->needs(student);
     student->needs(seed);
     check->add_flag("--reveal", options->reveal, "Also show the expected value");
-    check->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    check->add_option("--templates", options->templates, k_templates_help);
     check->footer("Exit status: 0 correct, 1 not correct (including rounded or unreadable answers), 2 bad input or "
                   "usage.");
     return {check, [options] { return run_check(*options); }};

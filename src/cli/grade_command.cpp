@@ -142,7 +142,7 @@ Command add_grade_command(CLI::App& app) {
                       "--seed and --roster); their numbers are recovered from the spec's variants")
         ->excludes(seed);
     grade->add_flag("--reveal", options->reveal, "State the expected values in the feedback");
-    grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    grade->add_option("--templates", options->templates, k_templates_help);
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "
                   "(student, problem, part) counts on its last row. Exit status: 0 graded, 2 bad input or usage.");
     return {grade, [options] { return run_grade(*options); }};
