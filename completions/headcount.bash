@@ -1,0 +1,72 @@
+# bash completion for headcount: subcommands, each one's options, --format values, and files where a command
+# takes them (specs: *.yaml, *.yml and folders; CSVs; folders for --out and --templates). Installed as
+# /usr/share/bash-completion/completions/headcount.
+
+_headcount() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local command="" i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+        solve | check | grade | generate | templates)
+            command=${COMP_WORDS[i]}
+            break
+            ;;
+        esac
+    done
+
+    local IFS=$'\n'
+    case $prev in
+    --format)
+        local formats
+        case $command in
+        solve) formats="markdown json" ;;
+        check) formats="text json" ;;
+        grade) formats="class gradescope" ;;
+        generate) formats="markdown moodle-xml" ;;
+        esac
+        IFS=' ' read -ra formats <<<"$formats"
+        COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
+        return
+        ;;
+    --out | --templates)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return
+        ;;
+    --submissions | --roster | --key)
+        COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
+        return
+        ;;
+    --part | --answer | --seed | --student)
+        return # free text
+        ;;
+    esac
+
+    local options
+    case $command in
+    "")
+        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\ntemplates\n--help\n--version' -- "$cur"))
+        return
+        ;;
+    solve) options=$'--format\n--out\n--templates\n--help' ;;
+    check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
+    grade) options=$'--submissions\n--out\n--format\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
+    generate) options=$'--roster\n--seed\n--out\n--format\n--templates\n--help' ;;
+    templates)
+        if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then
+            COMPREPLY=($(compgen -W $'export\n--help' -- "$cur"))
+        elif [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W $'--force\n--help' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
+        fi
+        return
+        ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur") $(compgen -d -- "$cur"))
+    fi
+}
+
+complete -o filenames -F _headcount headcount
