@@ -223,10 +223,22 @@ Result<TemplateSet> TemplateSet::overridden_by(const fs::path& dir) const {
     auto files = read_directory(dir);
     if (!files)
         return std::unexpected(files.error());
+    return with_files(std::move(*files));
+}
+
+TemplateSet TemplateSet::with_files(std::vector<TemplateFile> files) const {
     TemplateSet set = *this;
-    set.m_cache = std::make_shared<Cache>(); // the same names may now stand for other files
-    for (TemplateFile& file : *files)
+    // Checks are redone (a partial may have changed); a file's parse depends on its text only, so the parses of
+    // the files not replaced are kept.
+    set.m_cache = std::make_shared<Cache>();
+    {
+        const std::lock_guard lock(m_cache->mutex);
+        set.m_cache->parsed = m_cache->parsed;
+    }
+    for (TemplateFile& file : files) {
+        set.m_cache->parsed.erase(file.name);
         set.add(std::move(file));
+    }
     return set;
 }
 

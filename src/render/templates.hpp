@@ -51,6 +51,9 @@ class TemplateSet {
     /// A set of the given files (later files replace earlier ones of the same name).
     static TemplateSet from_files(std::vector<TemplateFile> files);
 
+    /// This set with `files` added, replacing those of the same name.
+    [[nodiscard]] TemplateSet with_files(std::vector<TemplateFile> files) const;
+
     /// Whether a template of this name exists.
     [[nodiscard]] bool has(const std::string& name) const { return m_files.contains(name); }
 
