@@ -35,5 +35,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # dpkg-shlibdeps names the yaml-cpp, fmt and utf8proc packages it links
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # dpkg-shlibdeps names the libraries it links (yaml-cpp, fmt, utf8proc, ...)
+# HTML output reads KaTeX from Debian's folder at run time (src/render/katex.cpp): a dependency no linker sees.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libjs-katex")
 include(CPack)

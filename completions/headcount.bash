@@ -19,10 +19,10 @@ _headcount() {
     --format)
         local formats
         case $command in
-        solve) formats="markdown json" ;;
+        solve) formats="markdown html json" ;;
         check) formats="text json" ;;
         grade) formats="class gradescope" ;;
-        generate) formats="markdown moodle-xml" ;;
+        generate) formats="markdown html moodle-xml" ;;
         esac
         IFS=' ' read -ra formats <<<"$formats"
         COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
@@ -36,7 +36,11 @@ _headcount() {
         COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
         return
         ;;
-    --part | --answer | --seed | --student)
+    --feedback)
+        COMPREPLY=($(compgen -W $'files\nnone' -- "$cur"))
+        return
+        ;;
+    --part | --answer | --seed | --student | --problems | --threads)
         return # free text
         ;;
     esac
@@ -49,7 +53,7 @@ _headcount() {
         ;;
     solve) options=$'--format\n--out\n--templates\n--help' ;;
     check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
-    grade) options=$'--submissions\n--out\n--format\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
+    grade) options=$'--submissions\n--out\n--format\n--problems\n--feedback\n--threads\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
     generate) options=$'--roster\n--seed\n--out\n--format\n--templates\n--help' ;;
     templates)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then

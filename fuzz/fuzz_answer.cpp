@@ -3,7 +3,7 @@
 // (it goes into JSON and Markdown).
 #include "fuzz_support.hpp"
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 #include <grade/grader.hpp>
 #include <util/text.hpp>
 
@@ -15,11 +15,11 @@ using namespace headcount;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    for (const auto unit : {grade::AnswerUnit::count, grade::AnswerUnit::bytes}) {
-        const auto read = grade::parse_answer(text, unit);
+    for (const auto unit : {answer::AnswerUnit::count, answer::AnswerUnit::bytes}) {
+        const auto read = answer::parse_answer(text, unit);
         fuzz::require(read.has_value() || is_valid_utf8(read.error()), "an answer's reason is not UTF-8");
     }
-    const auto shape = grade::parse_shape(text);
+    const auto shape = answer::parse_shape(text);
     fuzz::require(shape.has_value() || is_valid_utf8(shape.error()), "a shape's reason is not UTF-8");
 
     // One part of one shipped problem per input, chosen by its size, covers every kind of answer over a corpus.

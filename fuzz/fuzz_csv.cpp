@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     for (const CsvRecord& record : table->records) {
         for (const std::string& field : record.fields) {
-            const std::string id = trim_id(field);
+            const std::string_view id = trim_id(field);
             fuzz::require(trim_id(id) == id, "trim_id is not idempotent");
             if (!student_id_problem(id))
                 fuzz::require(is_valid_utf8(id_key(id)), "an accepted id's key is not UTF-8");

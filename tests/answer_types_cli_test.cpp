@@ -46,7 +46,11 @@ TEST_CASE("check accepts bytes in decimal and binary units and names unit mix-up
     CHECK(mixed.exit_code == 1);
     CHECK(mixed.out.find("1 of 2 points") != std::string::npos); // half credit by default
     CHECK(mixed.out.find("(`decimal_vs_binary_units`)") != std::string::npos);
-    CHECK(mixed.out.find("The right value is 16,777,216 bytes (= 16 MiB, ≈ 16.78 MB)") != std::string::npos);
+    // The default policy (hints) names the mix-up without the right value; --reveal adds it.
+    CHECK(mixed.out.find("16,777,216") == std::string::npos);
+    CHECK(mixed.out.find("Your digits belong with the other unit.") != std::string::npos);
+    const auto revealed = run_headcount({"check", k_shapes, "--part", "d", "--answer", "16 MB", "--reveal"});
+    CHECK(revealed.out.find("The right value is 16,777,216 bytes (exactly 16 MiB, about 16.78 MB)") != std::string::npos);
     // 8 x 16,777,216 = 134,217,728 = 128 MiB: bits per value used as bytes.
     CHECK(run_headcount({"check", k_shapes, "--part", "d", "--answer", "128 MiB"}).out.find("(`bits_for_bytes`)") !=
           std::string::npos);
@@ -60,7 +64,10 @@ TEST_CASE("the dominant term is a word, answered from the counts", "[e2e][check]
     CHECK(run_headcount({"check", spec, "--part", "d", "--answer", "The projections dominate."}).exit_code == 0);
     const auto wrong = run_headcount({"check", spec, "--part", "d", "--answer", "attention"});
     CHECK(wrong.exit_code == 1);
-    CHECK(wrong.out.find("The linear layers take 274,877,906,944 FLOPs and attention 68,719,476,736") !=
+    CHECK(wrong.out.find("Count the two terms") != std::string::npos);
+    CHECK(wrong.out.find("274,877,906,944") == std::string::npos); // the counts would settle it: hints hide them
+    const auto revealed = run_headcount({"check", spec, "--part", "d", "--answer", "attention", "--reveal"});
+    CHECK(revealed.out.find("The linear layers take 274,877,906,944 FLOPs and attention 68,719,476,736") !=
           std::string::npos);
     const auto solved = run_headcount({"solve", spec, "--format", "json"});
     CHECK(nlohmann::json::parse(solved.out)["parts"][3]["answer"] == "projections");

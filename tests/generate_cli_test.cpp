@@ -116,8 +116,10 @@ TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate
     auto few = run_headcount({"generate", dir + "/few.yaml", "--roster", "tests/class/roster.csv", "--seed", "s",
                               "--out", dir + "/out"});
     CHECK(few.exit_code == 2);
-    CHECK(few.err == dir + "/few.yaml: distinct: true needs a variant per student, but vary admits only 2 valid "
-                           "variants for 5 students\n");
+    // h 4 or 8 at d_model 512: d_k is 128 or 64, two answers for the roster's five students.
+    CHECK(few.err == dir + "/few.yaml:6:22: distinct: true gives every student different answers, but part 'a' "
+                           "(d_k) has only 2 different answers across the 2 variants of vary, for 5 students: vary "
+                           "a given this part depends on\n");
 }
 
 TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
@@ -156,9 +158,20 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
     for (const std::string_view student : {"alice", "bob", "chen", "eve"})
         CHECK(gradebook.find("\n" + std::string(student) + ",2,3,5,5\n") != std::string::npos);
     CHECK(gradebook.find("\ndana,2,0,2,5\n") != std::string::npos);
+    // The spec sets no feedback policy, so dana is told the mistake in words, without the 4,096 she is short.
     const std::string dana = read_text(dir + "/graded/feedback/dana.md");
-    CHECK(dana.find("Your answer is 4,096 short. It matches a known mistake:") != std::string::npos);
-    CHECK(dana.find("$b_Q$ 1,024; $b_K$ 1,024; $b_V$ 1,024; $b_O$ 1,024; 4,096 in all here.") != std::string::npos);
+    CHECK(dana.find("It matches a known mistake:") != std::string::npos);
+    CHECK(dana.find("(`missing_biases`)") != std::string::npos);
+    CHECK(dana.find("4,096") == std::string::npos);
+    CHECK(dana.find("4,198,400") == std::string::npos);
+    // The instructor's --reveal shows everything, in her own numbers.
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/answers.csv", "--out",
+                           dir + "/revealed", "--seed", "fall-2026", "--roster", "tests/class/roster.csv", "--reveal"})
+                .exit_code == 0);
+    const std::string revealed = read_text(dir + "/revealed/feedback/dana.md");
+    CHECK(revealed.find("Your answer is 4,096 short. It matches a known mistake:") != std::string::npos);
+    CHECK(revealed.find("$b_Q$ 1,024; $b_K$ 1,024; $b_V$ 1,024; $b_O$ 1,024; 4,096 in all.") != std::string::npos);
+    CHECK(revealed.find("Expected: 4,198,400 parameters") != std::string::npos);
     CHECK(read_text(dir + "/graded/results.jsonl")
               .find("\"reason\":\"student 'zed' is not on the roster, so their numbers are unknown\"") !=
           std::string::npos);

@@ -5,6 +5,8 @@
 #include <generate/roster.hpp>
 #include <grade/feedback.hpp>
 #include <render/answers.hpp>
+#include <spec/givens.hpp>
+#include <util/ids.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -30,8 +32,39 @@ struct CheckOptions {
     std::string roster;
 };
 
+/// The givens that vary between students, as this student has them: what a --seed check was checked against,
+/// so a mistyped seed or id shows as numbers the student does not recognise, not as a wrong verdict.
+nlohmann::ordered_json variant_givens(const solve::SolvedProblem& variant) {
+    nlohmann::ordered_json givens = nlohmann::ordered_json::object();
+    const spec::Givens values = spec::givens_of(variant.problem);
+    for (const spec::Variation& v : variant.problem.vary) {
+        const auto value = spec::given_value(values, v.key);
+        if (!value)
+            continue;
+        if (spec::is_flag_key(v.key))
+            givens[v.key] = *value != 0;
+        else
+            givens[v.key] = *value;
+    }
+    return givens;
+}
+
+std::string givens_line(const nlohmann::ordered_json& givens, const CheckOptions& options) {
+    std::string list;
+    for (const auto& [key, value] : givens.items())
+        list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", key,
+                            value.is_boolean() ? (value.get<bool>() ? "true" : "false") : with_thousands(value.get<Count>()));
+    if (list.empty())
+        return fmt::format("Checked with seed '{}' for '{}': this problem gives every student the same numbers.\n\n",
+                           printable(options.seed), printable(options.student));
+    return fmt::format("Checked against the numbers of '{}' under seed '{}': {}. If these are not the numbers on your "
+                       "sheet, check the seed and your id.\n\n",
+                       printable(options.student), printable(options.seed), list);
+}
+
 nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                  const grade::Verdict& verdict, const grade::Feedback& feedback, bool reveal) {
+                                  const grade::Verdict& verdict, const grade::Feedback& feedback,
+                                  spec::Reveal reveal) {
     // The answer is untrusted: JSON must be UTF-8, so bytes that are not are shown as U+FFFD.
     nlohmann::ordered_json out{{"problem", solved.problem.id},
                                {"part", part.part.id},
@@ -52,7 +85,8 @@ nlohmann::ordered_json check_json(const solve::SolvedProblem& solved, const solv
     for (const grade::MistakeNote& note : feedback.notes)
         mistakes.push_back({{"id", note.id}, {"title", note.title}, {"feedback", note.feedback}});
     out["mistakes"] = mistakes;
-    if (reveal)
+    out["feedback_policy"] = spec::reveal_name(reveal);
+    if (reveal == spec::Reveal::full)
         out["expected"] = render::json_answer(*part.ask, verdict.expected);
     return out;
 }
@@ -67,6 +101,8 @@ Result<int> run_check(const CheckOptions& options) {
     std::optional<VariantTable> variants;
     if (!options.seed.empty()) {
         // Without distinct: true a variant depends only on (seed, student, problem), so no roster is needed.
+        if (const auto why = student_id_problem(options.student))
+            return std::unexpected(Error{{}, 0, 0, fmt::format("student id '{}' {}", printable(options.student), *why)});
         std::vector<std::string> roster{options.student};
         if (!options.roster.empty()) {
             auto loaded = generate::load_roster(options.roster);
@@ -95,13 +131,18 @@ Result<int> run_check(const CheckOptions& options) {
         return std::unexpected(templates.error());
 
     const grade::Verdict verdict = grade::grade_answer(problem, **part, options.answer);
-    auto feedback = grade::explain(problem, **part, verdict, *templates, options.reveal);
+    const spec::Reveal reveal = grade::effective_reveal(problem.problem, (*part)->part, options.reveal);
+    auto feedback = grade::explain(problem, **part, verdict, *templates, reveal);
     if (!feedback)
         return std::unexpected(feedback.error());
-    if (options.format == "json")
-        fmt::print("{}\n", check_json(problem, **part, verdict, *feedback, options.reveal).dump(2));
-    else
-        fmt::print("{}", feedback->text);
+    if (options.format == "json") {
+        auto json = check_json(problem, **part, verdict, *feedback, reveal);
+        if (variants)
+            json["variant"] = {{"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};
+        fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+    } else {
+        fmt::print("{}{}", variants ? givens_line(variant_givens(problem), options) : std::string(), feedback->text);
+    }
     return verdict.status == grade::Status::correct ? k_exit_ok : k_exit_incorrect;
 }
 
@@ -112,7 +153,8 @@ Command add_check_command(CLI::App& app) {
     CLI::App* check = app.add_subcommand("check", "Check one answer to one part, and name the mistake behind it.");
     check->add_option("spec", options->spec, "The problem spec (.yaml)")->required();
     check->add_option("--part", options->part, "The part's id, e.g. b")->required();
-    check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 4*512*513, 1.05M; bytes as 16 MiB; a shape as (32, 8, 128, 64); or the word asked for")
+    check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 4*512*513, 4(512^2+512), 1.05M, 4 \\times 262{,}656; bytes as 16 MiB; "
+                      "a shape as (32, 8, 128, 64); or the word asked for")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");
@@ -121,10 +163,12 @@ Command add_check_command(CLI::App& app) {
         ->needs(seed);
     seed->needs(student);
     student->needs(seed);
-    check->add_flag("--reveal", options->reveal, "Also show the expected value");
+    check->add_flag("--reveal", options->reveal,
+                    "Show the feedback in full, the expected value included, whatever the spec's feedback policy");
     check->add_option("--templates", options->templates, k_templates_help);
-    check->footer("Exit status: 0 correct, 1 not correct (including rounded or unreadable answers), 2 bad input or "
-                  "usage.");
+    check->footer("What the feedback shows follows the spec's feedback policy: hints (default: the mistake named, no "
+                  "number derived from the answer), gaps (the difference too) or full. Exit status: 0 correct, 1 not "
+                  "correct (including rounded or unreadable answers), 2 bad input or usage.");
     return {check, [options] { return run_check(*options); }};
 }
 

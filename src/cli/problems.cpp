@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <set>
 
 namespace headcount::cli {
@@ -60,6 +61,24 @@ Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, c
             return &part;
         ids.push_back(part.part.id);
     }
+    // Part ids are printed (a), (b): a student typing B means b, unless the spec has both.
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char& c : out)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const solve::SolvedPart* folded = nullptr;
+    for (const solve::SolvedPart& part : solved.parts)
+        if (lower(part.part.id) == lower(id)) {
+            if (folded)
+                return std::unexpected(Error{solved.problem.file, 0, 0,
+                                             fmt::format("problem '{}' has parts '{}' and '{}'; which is '{}'?",
+                                                         solved.problem.id, folded->part.id, part.part.id, id)});
+            folded = &part;
+        }
+    if (folded)
+        return folded;
     std::string list;
     for (std::string_view known : ids)
         list += (list.empty() ? "" : ", ") + std::string(known);

@@ -4,7 +4,7 @@
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
 #include <render/solution.hpp>
-#include <util/utf8.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -15,29 +15,6 @@
 
 namespace headcount::generate {
 
-std::string xml_escape(std::string_view text) {
-    const std::string valid = repair_utf8(text);
-    std::string out;
-    const auto characters = decode_utf8(valid).value_or(std::vector<CodePoint>{});
-    for (std::size_t i = 0; i < characters.size(); ++i) {
-        const char32_t cp = characters[i].value;
-        const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
-        const bool control =
-            (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
-        switch (cp) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default:
-            out += control || cp == 0xFFFE || cp == 0xFFFF
-                       ? std::string_view("\uFFFD")
-                       : std::string_view(valid).substr(characters[i].offset, end - characters[i].offset);
-        }
-    }
-    return out;
-}
-
 namespace {
 
 /// Moodle's answer grade options (question/type/edit_question_form.php), in percent.
@@ -46,7 +23,7 @@ constexpr std::array<double, 21> k_fractions{100,      90, 83.33333, 80, 75, 70,
 
 std::string text_element(std::string_view tag, std::string_view markdown, std::string_view indent) {
     return fmt::format("{0}<{1} format=\"markdown\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag,
-                       xml_escape(markdown));
+                       escape_xml(markdown));
 }
 
 /// The part's tolerance as Moodle's absolute ± around the answer.
@@ -77,7 +54,7 @@ std::string answer_element(solve::Ask::Type type, double fraction, std::string_v
                            std::string_view feedback) {
     return fmt::format("    <answer fraction=\"{}\" format=\"moodle_auto_format\">\n      <text>{}</text>\n"
                        "{}{}    </answer>\n",
-                       fraction, xml_escape(text), text_element("feedback", feedback, "      "),
+                       fraction, escape_xml(text), text_element("feedback", feedback, "      "),
                        type == solve::Ask::Type::count ? fmt::format("      <tolerance>{}</tolerance>\n", tolerance)
                                                        : std::string());
 }
@@ -143,10 +120,11 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
         verdict.status = grade::Status::incorrect;
         double credit = 0;
         for (const grade::Mistake* m : mistakes) {
-            verdict.matches.push_back({{m}, value});
+            verdict.matches.push_back({{m}, value, {}});
             credit = std::max(credit, grade::credit_for(part.part, *m));
         }
-        auto feedback = grade::explain(one, one.parts.front(), verdict, templates, false);
+        auto feedback = grade::explain(one, one.parts.front(), verdict, templates,
+                                       one.problem.reveal_for(one.parts.front().part));
         if (!feedback)
             return std::unexpected(feedback.error());
         std::string text;
@@ -175,8 +153,8 @@ Result<std::string> question(const StudentVariant& variant, const solve::SolvedP
     return fmt::format("  <question type=\"{}\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
                        "{}{}    <defaultgrade>{}</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
                        "{}{}  </question>\n",
-                       type_name, xml_escape(variant.solved->problem.id), xml_escape(part.part.id),
-                       xml_escape(variant.student), text_element("questiontext", *text, "    "),
+                       type_name, escape_xml(variant.solved->problem.id), escape_xml(part.part.id),
+                       escape_xml(variant.student), text_element("questiontext", *text, "    "),
                        text_element("generalfeedback", *solution, "    "), part.part.points, extra, answers);
 }
 
@@ -202,7 +180,7 @@ Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& vari
     for (const auto& [problem, part_id] : categories) {
         xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/headcount/{}/{}</text>\n"
                            "    </category>\n  </question>\n",
-                           xml_escape(problem), xml_escape(part_id));
+                           escape_xml(problem), escape_xml(part_id));
         for (const StudentVariant& v : variants) {
             if (v.solved->problem.id != problem)
                 continue;

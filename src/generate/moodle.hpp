@@ -7,7 +7,6 @@
 #include <solve/asks.hpp>
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace headcount::generate {
@@ -23,11 +22,6 @@ struct StudentVariant {
 /// Moodle accepts.
 Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& variants,
                                          const render::TemplateSet& templates);
-
-/// Text as XML 1.0 character data: & < > " escaped; invalid UTF-8, control characters other than tab, LF and
-/// CR, DEL, the C1 controls, U+FFFE and U+FFFF (which XML cannot carry even as references, or should not)
-/// become U+FFFD, so the bank always parses.
-std::string xml_escape(std::string_view text);
 
 /// The largest fraction Moodle accepts for an answer (100, 90, 83.33333, ... 5, 0) not above `percent`.
 double moodle_fraction(double percent);

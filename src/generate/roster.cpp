@@ -25,7 +25,7 @@ Result<std::vector<std::string>> parse_roster(std::string_view csv, const std::s
             return std::unexpected(Error{file, record.line, 0, record.error});
         if (*column >= record.fields.size())
             return std::unexpected(Error{file, record.line, 0, "this row has no student column"});
-        const std::string id = trim_id(record.fields[*column]);
+        const std::string id(trim_id(record.fields[*column]));
         if (const auto problem = student_id_problem(id)) {
             return std::unexpected(
                 Error{file, record.line, 0, fmt::format("student id '{}' {}", printable(id), *problem)});

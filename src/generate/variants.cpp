@@ -87,6 +87,65 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     return valid;
 }
 
+Result<std::vector<solve::SolvedProblem>> solve_variants(const spec::Problem& problem,
+                                                         std::span<const spec::Givens> variants) {
+    std::vector<solve::SolvedProblem> solved;
+    solved.reserve(variants.size());
+    for (const spec::Givens& givens : variants) {
+        auto one = solve::solve_problem(spec::with_givens(problem, givens));
+        if (!one)
+            return std::unexpected(one.error());
+        solved.push_back(std::move(*one));
+    }
+    return solved;
+}
+
+Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& problem,
+                                                          std::span<const solve::SolvedProblem> solved,
+                                                          std::span<const std::string> order, std::string_view seed) {
+    const std::size_t parts = problem.parts.size();
+    for (std::size_t p = 0; p < parts; ++p) {
+        std::set<solve::Answer> answers;
+        for (const solve::SolvedProblem& s : solved)
+            answers.insert(s.parts[p].answer);
+        if (answers.size() < order.size())
+            return std::unexpected(Error{
+                problem.file, problem.parts[p].ask_mark.line, problem.parts[p].ask_mark.column,
+                fmt::format("distinct: true gives every student different answers, but part '{}' ({}) has only {} "
+                            "different answer{} across the {} variant{} of vary, for {} students: vary a given this "
+                            "part depends on",
+                            problem.parts[p].id, problem.parts[p].ask, answers.size(), answers.size() == 1 ? "" : "s",
+                            solved.size(), solved.size() == 1 ? "" : "s", order.size())});
+    }
+    std::vector<std::set<solve::Answer>> used(parts);
+    const auto free = [&](std::size_t v) {
+        for (std::size_t p = 0; p < parts; ++p)
+            if (used[p].contains(solved[v].parts[p].answer))
+                return false;
+        return true;
+    };
+    std::vector<std::size_t> out;
+    out.reserve(order.size());
+    for (std::size_t served = 0; served < order.size(); ++served) {
+        std::size_t available = 0;
+        for (std::size_t v = 0; v < solved.size(); ++v)
+            available += free(v) ? 1 : 0;
+        if (available == 0)
+            return std::unexpected(Error{problem.file, 0, 0,
+                                         fmt::format("distinct: true: after {} of the {} students no variant is left "
+                                                     "whose answers all differ from theirs; vary needs more values",
+                                                     served, order.size())});
+        SplitMix64 stream = variant_stream(seed, problem.id, order[served]);
+        std::uint64_t pick = stream.below(solved.size());
+        while (!free(pick))
+            pick = stream.below(solved.size());
+        for (std::size_t p = 0; p < parts; ++p)
+            used[p].insert(solved[pick].parts[p].answer);
+        out.push_back(pick);
+    }
+    return out;
+}
+
 Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
                                                                     std::span<const std::string> students,
                                                                     std::string_view seed) {
@@ -99,24 +158,25 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::
     }
     std::vector<std::string> order(students.begin(), students.end());
     std::sort(order.begin(), order.end());
-    if (problem.distinct && variants.size() < order.size())
-        return std::unexpected(Error{problem.file, 0, 0,
-                                     fmt::format("distinct: true needs a variant per student, but vary admits only {} "
-                                                 "valid variant{} for {} students",
-                                                 variants.size(), variants.size() == 1 ? "" : "s", order.size())});
-    std::set<std::uint64_t> taken;
     std::map<std::string, solve::SolvedProblem> out;
-    for (const std::string& student : order) {
-        SplitMix64 stream = variant_stream(seed, problem.id, student);
-        std::uint64_t pick = stream.below(variants.size());
-        while (problem.distinct && taken.contains(pick))
-            pick = stream.below(variants.size());
-        taken.insert(pick);
-        auto solved = solve::solve_problem(spec::with_givens(problem, variants[pick]));
-        if (!solved)
-            return std::unexpected(solved.error());
-        out.emplace(student, std::move(*solved));
+    if (!problem.distinct) {
+        for (const std::string& student : order) {
+            SplitMix64 stream = variant_stream(seed, problem.id, student);
+            auto solved = solve::solve_problem(spec::with_givens(problem, variants[stream.below(variants.size())]));
+            if (!solved)
+                return std::unexpected(solved.error());
+            out.emplace(student, std::move(*solved));
+        }
+        return out;
     }
+    auto solved = solve_variants(problem, variants);
+    if (!solved)
+        return std::unexpected(solved.error());
+    auto numbers = distinct_variant_numbers(problem, *solved, order, seed);
+    if (!numbers)
+        return std::unexpected(numbers.error());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        out.emplace(order[i], (*solved)[(*numbers)[i]]);
     return out;
 }
 

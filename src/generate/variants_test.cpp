@@ -19,7 +19,7 @@ spec::Problem varied(std::vector<spec::Variation> vary, bool distinct = false) {
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}}};
     p.vary = std::move(vary);
     p.distinct = distinct;
     return p;
@@ -33,7 +33,7 @@ spec::Problem bert_base(std::vector<spec::Variation> vary) {
     p.given.d_model = 768;
     p.given.h = 12;
     p.model = testing::bert_base();
-    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}, {}}};
     return p;
 }
 
@@ -117,21 +117,40 @@ TEST_CASE("a student's variant depends only on seed, student and problem", "[gen
     CHECK(same < 4);
 }
 
-TEST_CASE("distinct: true gives every student different numbers, or says why it cannot", "[generate]") {
-    const auto problem = varied({{"h", {1, 2, 4, 8, 16, 32}, {}}, {"d_model", {512, 1024}, {}}}, true);
+TEST_CASE("distinct: true gives every student different answers, or says why it cannot", "[generate]") {
+    // d_model from 256 to 1,664 in steps of 128: 12 values, and the total 4 d^2 + 4 d grows with d, so 12
+    // students get 12 different totals.
+    std::vector<std::int64_t> widths;
+    for (std::int64_t d = 256; d <= 1664; d += 128)
+        widths.push_back(d);
+    const auto problem = varied({{"d_model", widths, {}}}, true);
     const std::vector<std::string> klass{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
     auto variants = assign_variants(problem, klass, "s");
     REQUIRE(variants.has_value());
-    std::set<std::pair<Count, Count>> seen;
+    std::set<Count> totals;
     for (const auto& [student, solved] : *variants)
-        seen.insert({solved.problem.given.d_model, solved.problem.given.h});
-    CHECK(seen.size() == 12); // all 6 x 2 variants, one each
+        totals.insert(solved.parts.front().answer.count);
+    CHECK(totals.size() == 12);
 
-    const std::vector<std::string> too_many{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"};
-    auto error = assign_variants(problem, too_many, "s");
+    // Week 3's vary: 5 widths x 3 head counts x 2 bias flags = 30 variants (every h divides every width), but the
+    // total does not depend on h: 4 d^2 + 4 d with biases, 4 d^2 without, 10 different numbers (4 d^2 < 4 d^2 +
+    // 4 d < 4 (d + 1)^2, so no two coincide). Ten students get ten totals; an eleventh cannot.
+    const auto week3 = varied({{"d_model", {256, 384, 512, 768, 1024}, {}}, {"h", {4, 8, 16}, {}}, {"bias", {1, 0}, {}}},
+                              true);
+    const std::vector<std::string> ten{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    auto assigned = assign_variants(week3, ten, "fall-2026");
+    REQUIRE(assigned.has_value());
+    totals.clear();
+    for (const auto& [student, solved] : *assigned)
+        totals.insert(solved.parts.front().answer.count);
+    CHECK(totals.size() == 10);
+    std::vector<std::string> eleven = ten;
+    eleven.push_back("k");
+    auto error = assign_variants(week3, eleven, "fall-2026");
     REQUIRE_FALSE(error.has_value());
-    CHECK(error.error().message == "distinct: true needs a variant per student, but vary admits only 12 valid "
-                                   "variants for 13 students");
+    CHECK(error.error().message == "distinct: true gives every student different answers, but part 'b' "
+                                   "(total_params) has only 10 different answers across the 30 variants of vary, "
+                                   "for 11 students: vary a given this part depends on");
 }
 
 TEST_CASE("varying a transformer's layers adds or removes whole layers", "[generate]") {
@@ -170,7 +189,7 @@ TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is
     p.given.h = 32;
     p.workload = spec::Workload{};
     p.workload->seq_len = 2048;
-    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}, {}}};
     const auto solved = solved_variants(p);
     REQUIRE(solved.size() == 4);
     CHECK(solved[0].problem.workload->batch == 1);

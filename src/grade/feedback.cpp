@@ -1,12 +1,14 @@
 #include <grade/feedback.hpp>
 
 #include <render/answers.hpp>
+#include <render/hints.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace headcount::grade {
@@ -14,33 +16,55 @@ namespace headcount::grade {
 namespace {
 
 using render::View;
+using spec::Reveal;
 
-/// What the mistake alone does to this part's answer: its value and, for a count, how far that is from the
-/// right one.
-View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Mistake& mistake) {
-    const solve::Answer value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
+/// A list holding `item` when the policy allows it, else empty: templates put what the policy may hide inside a
+/// section over such a list, which an empty list neither renders nor lets the strict check look into.
+View when(bool allowed, View item) {
+    View list = View::array();
+    if (allowed)
+        list.push_back(std::move(item));
+    return list;
+}
+
+/// What a mistake does to this part's answer, its value and, for a count, how far that is from the right one:
+/// from the explanation that names it alone, else from its recipe.
+View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
+                    const Mistake& mistake) {
+    std::optional<solve::Answer> value;
+    for (const Explanation& e : verdict.matches)
+        if (e.mistakes.size() == 1 && e.mistakes.front() == &mistake)
+            value = e.value;
+    if (!value)
+        value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
     const Count right = part.answer.count;
-    const Count gap = value.count > right ? value.count - right : right - value.count;
+    const Count gap = value->count > right ? value->count - right : right - value->count;
     const bool count = part.ask->type() == solve::Ask::Type::count;
-    return View{{"value", render::answer_text(*part.ask, value)},
+    return View{{"value", render::answer_text(*part.ask, *value)},
                 {"effect", count ? with_thousands(gap) : std::string()},
-                {"fewer", count && value.count < right},
-                {"more", count && value.count > right}};
+                {"fewer", count && value->count < right},
+                {"more", count && value->count > right}};
+}
+
+/// The other quantities an other_quantity explanation names, as "the answer for ___" nouns.
+View other_asks(const Verdict& verdict) {
+    View asks = View::array();
+    for (const Explanation& e : verdict.matches)
+        for (std::size_t i = 0; i < e.others.size(); ++i)
+            asks.push_back(View{{"noun", e.others[i]->noun}, {"last", i + 1 == e.others.size()}});
+    return asks;
 }
 
 /// The student's shape against the right one, for an unexplained wrong shape: a different number of axes, or
 /// the right sizes in another order.
 View shape_hints(const Verdict& verdict) {
     if (!verdict.read || verdict.expected.shape.empty())
-        return View{{"rank_differs", false}, {"given_rank", 0}, {"right_rank", 0}, {"reordered", false}};
+        return View{{"rank_differs", false}, {"given_rank", 0}, {"reordered", false}};
     solve::Shape given = verdict.read->shape, right = verdict.expected.shape;
     const bool rank_differs = given.size() != right.size();
     std::sort(given.begin(), given.end());
     std::sort(right.begin(), right.end());
-    return View{{"rank_differs", rank_differs},
-                {"given_rank", given.size()},
-                {"right_rank", right.size()},
-                {"reordered", !rank_differs && given == right}};
+    return View{{"rank_differs", rank_differs}, {"given_rank", given.size()}, {"reordered", !rank_differs && given == right}};
 }
 
 /// One line per explanation, "missing_output_projection + missing_biases", for collisions.
@@ -87,50 +111,98 @@ std::string typed_value(const ParsedAnswer& parsed) {
     return readable(parsed.value);
 }
 
-} // namespace
-
-Result<const Feedback*> FeedbackCache::explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                               const Verdict& verdict, const render::TemplateSet& templates,
-                                               bool reveal) {
-    auto key = std::make_tuple(&solved, part.part.id, verdict.answer, reveal);
-    if (const auto it = m_rendered.find(key); it != m_rendered.end())
-        return &it->second;
-    auto feedback = grade::explain(solved, part, verdict, templates, reveal);
-    if (!feedback)
-        return std::unexpected(feedback.error());
-    return &m_rendered.emplace(std::move(key), std::move(*feedback)).first->second;
+/// Examples of how to write an answer, for an unreadable one. Fixed, so they teach nothing about this problem,
+/// and the first of each pair that is not this part's answer (or one of its digits' readings), so the help can
+/// never be the key.
+View writing_examples(const solve::SolvedPart& part) {
+    struct Example {
+        std::string_view text;
+        Count value;
+    };
+    const auto pick = [&](const std::array<Example, 2>& options) {
+        return std::string(part.answer.count != options[0].value ? options[0].text : options[1].text);
+    };
+    return View{{"number", pick({{{"1,234,567", 1234567}, {"7,654,321", 7654321}}})},
+                {"scaled", pick({{{"1.23M", 1230000}, {"7.65M", 7650000}}})},
+                {"expression", pick({{{"12*(34^2+56)", 14544}, {"21*(43^2+65)", 40194}}})},
+                {"bytes", pick({{{"1.23 MB", 1230000}, {"7.65 MB", 7650000}}})},
+                {"binary_bytes", pick({{{"1.5 MiB", 1572864}, {"7.5 MiB", 7864320}}})},
+                {"shape", part.answer.shape == solve::Shape{2, 3, 4, 5} ? "(5, 4, 3, 2)" : "(2, 3, 4, 5)"},
+                {"words", [&] {
+                     std::vector<std::string> words;
+                     for (const solve::Choice& c : part.ask->choices)
+                         words.push_back(std::string(c.word));
+                     return render::join_words(words, " or ");
+                 }()}};
 }
+
+/// What the part's tolerance asks for, for a rounded answer: every digit, a number of figures, or a closeness.
+View tolerance_view(const spec::Part& part) {
+    const spec::Tolerance t = part.tolerance.value_or(spec::Tolerance{});
+    return View{{"exact", t.kind == spec::Tolerance::Kind::exact},
+                {"sigfigs", t.kind == spec::Tolerance::Kind::sigfigs},
+                {"relative", t.kind == spec::Tolerance::Kind::relative},
+                {"figures", std::to_string(t.sigfigs)},
+                {"percent", fmt::format("{:g}%", t.relative * 100)}};
+}
+
+/// The part as every feedback template sees it. `projections` limits an explanation to what the part counts.
+View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict) {
+    const solve::Ask& ask = *part.ask;
+    const std::size_t figures = verdict.parsed ? static_cast<std::size_t>(written_figures(*verdict.parsed)) : 0;
+    return View{{"id", part.part.id},
+                {"ask", std::string(ask.id)},
+                {"noun", std::string(ask.noun)},
+                {"unit", std::string(ask.unit)},
+                {"points", points_text(part.part.points)},
+                {"is_count", ask.type() == solve::Ask::Type::count},
+                {"is_shape", ask.type() == solve::Ask::Type::shape},
+                {"is_choice", ask.type() == solve::Ask::Type::choice},
+                {"is_bytes", ask.in_bytes()},
+                {"counts_o", ask.projections.find('O') != std::string_view::npos},
+                {"biases", render::bias_names(solved.mha, ask.projections)},
+                {"tolerance", tolerance_view(part.part)},
+                {"figures_given", std::to_string(figures)},
+                {"one_figure_given", figures == 1}};
+}
+
+/// The numbers of the problem that `gaps` and `full` add to a mistake's explanation.
+View mistake_numbers(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
+                     const Mistake& mistake) {
+    View numbers = render::problem_view(solved);
+    View counted = View::array();
+    for (const View& projection : numbers["projections"])
+        if (part.ask->projections.find(projection["name"].get<std::string>()) != std::string_view::npos)
+            counted.push_back(projection);
+    numbers["part_projections"] = counted;
+    numbers["part_counts_bias_kv"] = solved.mha.given.add_bias_kv && part.ask->projections == "QKVO";
+    numbers["mistake"] = mistake_effect(solved, part, verdict, mistake);
+    return numbers;
+}
+
+} // namespace
 
 std::string points_text(double points) { return fmt::format("{:g}", points); }
 
 Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
-                         const render::TemplateSet& templates, bool reveal) {
+                         const render::TemplateSet& templates, Reveal reveal) {
     Feedback feedback;
-    View base = render::problem_view(solved);
     const solve::Ask& ask = *part.ask;
     const bool is_count = ask.type() == solve::Ask::Type::count;
-    base["part"] = View{{"id", part.part.id},
-                        {"ask", std::string(ask.id)},
-                        {"unit", std::string(ask.unit)},
-                        {"is_count", is_count},
-                        {"is_shape", ask.type() == solve::Ask::Type::shape},
-                        {"is_choice", ask.type() == solve::Ask::Type::choice},
-                        {"is_bytes", ask.in_bytes()},
-                        {"answer", render::answer_text(ask, part.answer)},
-                        {"units", render::byte_units(part.answer.count)}};
-    base["student"] = View{{"answer", shown_answer(verdict.answer)}};
-    // The projections this part counts, so an explanation lists only what the student was asked about.
-    View counted = View::array();
-    for (const View& projection : base["projections"])
-        if (part.ask->projections.find(projection["name"].get<std::string>()) != std::string_view::npos)
-            counted.push_back(projection);
-    base["part_projections"] = counted;
-    base["part_counts_bias_kv"] = base["add_bias_kv"].get<bool>() && part.ask->projections == "QKVO";
+    const bool gaps = reveal >= Reveal::gaps;
+    const View expected{{"expected", render::answer_text(ask, verdict.expected)},
+                        {"units", render::byte_units(verdict.expected.count)}};
+
+    View base = render::hint_view(solved);
+    base["part"] = part_view(solved, part, verdict);
+    base["part_counts_bias_kv"] = solved.mha.given.add_bias_kv && ask.projections == "QKVO";
+    base["revealed"] = when(reveal == Reveal::full, expected);
 
     View mistakes = View::array();
     for (const Mistake* mistake : named_mistakes(verdict)) {
         View view = base;
-        view["mistake"] = mistake_effect(solved, part, *mistake);
+        view["numbers"] = when(gaps, mistake_numbers(solved, part, verdict, *mistake));
+        view["other"] = View{{"asks", other_asks(verdict)}};
         auto text = templates.render(fmt::format("mistakes/{}", mistake->id), view);
         if (!text)
             return std::unexpected(text.error());
@@ -143,17 +215,25 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
 
     // The gap is always from what the student typed, so it adds up with their own number.
     const double shown = verdict.parsed ? verdict.parsed->value : 0;
-    const double expected = static_cast<double>(verdict.expected.count);
-    const double gap = std::abs(shown - expected);
-    const bool explained = verdict.status == Status::rounded || !verdict.matches.empty();
+    const double right = static_cast<double>(verdict.expected.count);
     std::string value;
     if (verdict.parsed)
         value = typed_value(*verdict.parsed);
     else if (verdict.read)
         value = render::answer_text(ask, *verdict.read);
+    const View numbers{
+        {"difference", readable(std::abs(shown - right))},
+        {"short", shown < right},
+        {"over", shown > right},
+        {"near_miss_percent", std::abs(verdict.near_miss.value_or(0)) < 0.001
+                                  ? std::string("less than 0.1%")
+                                  : fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
+        {"right_rank", verdict.expected.shape.size()},
+        // The compute terms a choice between them is about; always present, so the template reads the same keys.
+        {"terms", View{{"linear", solved.flops ? with_thousands(solved.flops->linear) : std::string()},
+                       {"attention", solved.flops ? with_thousands(solved.flops->attention) : std::string()}}}};
 
     View view = base;
-    view.erase("student");
     view.update(View{
         {"problem", solved.problem.id},
         {"answer", shown_answer(verdict.answer)},
@@ -165,22 +245,15 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"incorrect", verdict.status == Status::incorrect},
         {"unreadable", verdict.status == Status::unreadable},
         {"reason", verdict.unreadable_reason},
+        {"example", writing_examples(part)},
         {"score", points_text(verdict.score)},
         {"points", points_text(verdict.points)},
         {"one_point", verdict.points == 1.0},
-        {"reveal", reveal},
-        {"expected", render::answer_text(ask, verdict.expected)},
         {"unit", is_count ? std::string(ask.unit) : std::string()},
         {"is_count", is_count},
+        {"numbers", when(gaps, numbers)},
         {"shape", shape_hints(verdict)},
-        // The compute terms a choice between them is about; always present, so the template reads the same keys.
-        {"terms", View{{"linear", solved.flops ? with_thousands(solved.flops->linear) : std::string()},
-                       {"attention", solved.flops ? with_thousands(solved.flops->attention) : std::string()},
-                       {"unit", solved.flops ? base["flops"]["unit"].get<std::string>() : std::string()}}},
-        {"difference", readable(gap)},
-        {"short", shown < expected},
-        {"over", shown > expected},
-        {"explained", explained},
+        {"explained", verdict.status == Status::rounded || !verdict.matches.empty()},
         {"one_explanation", verdict.status == Status::rounded || verdict.matches.size() == 1},
         {"several", verdict.matches.size() > 1},
         {"several_with_pairs", verdict.matches.size() > 1 &&
@@ -189,16 +262,12 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
         {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
         {"near_miss", verdict.near_miss.has_value()},
-        {"near_miss_percent", std::abs(verdict.near_miss.value_or(0)) < 0.001
-                                  ? std::string("less than 0.1%")
-                                  : fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
         {"counts_parameters", ask.unit == "parameters"},
         {"counts_dimensions", ask.unit == "dimensions"},
         {"counts_other", ask.unit != "parameters" && ask.unit != "dimensions"},
         {"mistakes", mistakes},
         {"explanations", explanation_lines(verdict)},
     });
-    view["part"]["points"] = points_text(verdict.points);
     auto text = templates.render("verdict", view);
     if (!text)
         return std::unexpected(text.error());

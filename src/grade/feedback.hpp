@@ -25,22 +25,17 @@ struct Feedback {
     std::vector<MistakeNote> notes;  ///< every mistake named, each once, in the order they were found
 };
 
-/// Renders the feedback for `verdict`. With `reveal`, the expected value is stated. Errors come only from the
-/// templates (an instructor's template naming a value that does not exist).
+/// Renders the feedback for `verdict` under a reveal policy (see render/hints.hpp): `hints` names the mistakes
+/// and explains them in words and the problem's stated givens, `gaps` adds the difference and the mistakes' own
+/// numbers, `full` adds the expected value. Errors come only from the templates (an instructor's template naming a
+/// value that does not exist, or a number `hints` does not provide).
 Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
-                         const render::TemplateSet& templates, bool reveal);
+                         const render::TemplateSet& templates, spec::Reveal reveal);
 
-/// Feedback already rendered, by (problem variant, part, typed answer, reveal): the verdict depends on nothing
-/// else, and a class repeats the same few numbers, so grading a class renders each distinct answer once.
-class FeedbackCache {
-  public:
-    /// explain(), or the copy made the first time these inputs were seen. The pointer lives as long as the cache.
-    Result<const Feedback*> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                    const Verdict& verdict, const render::TemplateSet& templates, bool reveal);
-
-  private:
-    std::map<std::tuple<const solve::SolvedProblem*, std::string, std::string, bool>, Feedback> m_rendered;
-};
+/// The policy feedback on `part` follows: full when the instructor forces it (--reveal), else the spec's.
+inline spec::Reveal effective_reveal(const spec::Problem& problem, const spec::Part& part, bool force_full) {
+    return force_full ? spec::Reveal::full : problem.reveal_for(part);
+}
 
 /// "1.5", "3": points and scores as people write them.
 std::string points_text(double points);

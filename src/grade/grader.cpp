@@ -6,6 +6,28 @@
 
 namespace headcount::grade {
 
+using answer::AnswerUnit;
+using answer::parse_answer;
+using answer::parse_choice;
+using answer::parse_shape;
+
+namespace {
+double resolution_of(const ParsedAnswer& answer);
+} // namespace
+
+int written_figures(const ParsedAnswer& answer) {
+    if (answer.significant_figures > 0)
+        return answer.significant_figures;
+    if (resolution_of(answer) == 0)
+        return 0;
+    int figures = 0;
+    for (Count v = *answer.integer; v != 0; v /= 10)
+        ++figures;
+    for (Count v = *answer.integer; v % 10 == 0; v /= 10)
+        --figures;
+    return figures;
+}
+
 namespace {
 
 /// How finely the student wrote the number: the place value of the last digit they meant, 0 when exact.
@@ -20,6 +42,21 @@ double resolution_of(const ParsedAnswer& answer) {
     for (Count v = *answer.integer; v % 10 == 0; v /= 10)
         place *= 10;
     return place > 1 ? place : 0;
+}
+
+/// Whether the answer, written to `figures` or more significant figures, is `value` rounded at its last digit.
+bool rounds_at(const ParsedAnswer& answer, Count value, int figures) {
+    const double resolution = resolution_of(answer);
+    return resolution > 0 && written_figures(answer) >= figures &&
+           std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
+}
+
+/// Whether `answer` is `value` written as a rounded number. A mantissa with a point or a scale (1.1M, 1.1e6) or an
+/// answer marked approximate says "rounded" by itself and needs two figures; trailing zeros alone (1,050,000)
+/// could as well be a wrong count, so they need three (130 is not 128 rounded); one figure (1M) is never enough.
+bool rounds_to(const ParsedAnswer& answer, Count value) {
+    const bool says_rounded = answer.significant_figures > 0 || answer.approximate;
+    return rounds_at(answer, value, says_rounded ? 2 : 3);
 }
 
 /// Whether `answer` is `value` under the part's tolerance.
@@ -39,15 +76,6 @@ bool within_tolerance(const ParsedAnswer& answer, Count value, const spec::Toler
     }
     }
     return false;
-}
-
-/// Whether `answer` is `value` written to the student's own precision (1.05M for 1,050,624). Rounding that
-/// coarse steps of more than 1% of the value cannot tell (1M for 1,050,624, or 100 for d_k = 128) is not
-/// counted: that is three significant figures or more.
-bool rounds_to(const ParsedAnswer& answer, Count value) {
-    const double resolution = resolution_of(answer);
-    const double v = std::abs(static_cast<double>(value));
-    return resolution > 0 && resolution <= v / 100 && std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
 }
 
 /// One mistake explains an answer more simply than two: keeps pairs only when no single mistake matches.
@@ -126,25 +154,48 @@ std::optional<ParsedAnswer> other_unit_base(const ParsedAnswer& answer) {
 
 /// Whether a bytes answer written with a unit (16.8 MB, 16 MiB) is `value` to the figures it gives.
 bool in_units(const solve::Ask& ask, const ParsedAnswer& answer, Count value) {
-    return ask.in_bytes() && !answer.unit.empty() && answer.unit != "B" && rounds_to(answer, value);
+    return ask.in_bytes() && !answer.unit.empty() && answer.unit != "B" && rounds_at(answer, value, 3);
+}
+
+/// Adds the other quantities whose right answer the student gave, when no catalogued mistake already explains it
+/// (the catalogue names the idea; "that is the whole block's count" only describes the number).
+template <class Matches> void add_other_quantities(const MistakeTable& table, Verdict& verdict, Matches matches) {
+    if (std::any_of(verdict.matches.begin(), verdict.matches.end(),
+                    [](const Explanation& e) { return e.mistakes.size() == 1; }))
+        return;
+    for (const Explanation& e : table.others)
+        if (matches(e.value))
+            verdict.matches.push_back(e);
 }
 
 /// Grades an answer that is exact by nature (a shape or a word), read into `verdict.read`.
-void grade_exact(const solve::SolvedProblem& solved, const solve::SolvedPart& part, Verdict& verdict) {
+void grade_exact(const MistakeTable& table, Verdict& verdict) {
+    const solve::SolvedPart& part = *table.part;
     if (*verdict.read == part.answer) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return;
     }
     verdict.status = Status::incorrect;
-    for (const Explanation& e : explanations(solved.problem, *part.ask, part.answer))
+    for (const Explanation& e : table.explanations)
         if (e.value == *verdict.read)
             verdict.matches.push_back(e);
+    add_other_quantities(table, verdict, [&](const solve::Answer& value) { return value == *verdict.read; });
 }
 
 } // namespace
 
+MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    return MistakeTable{&solved, &part, explanations(solved.problem, *part.ask, part.answer),
+                        other_quantities(solved, *part.ask)};
+}
+
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {
+    return grade_answer(mistake_table(solved, part), answer);
+}
+
+Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
+    const solve::SolvedPart& part = *table.part;
     Verdict verdict;
     verdict.answer = std::string(answer);
     verdict.expected = part.answer;
@@ -173,7 +224,7 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
             verdict.status = Status::unreadable;
             return verdict;
         }
-        grade_exact(solved, part, verdict);
+        grade_exact(table, verdict);
         keep_simplest(verdict);
         score_matches(part, verdict);
         return verdict;
@@ -196,11 +247,12 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
         verdict.score = verdict.points;
         return verdict;
     }
-    const auto candidates = explanations(solved.problem, ask, part.answer);
-    const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), [&](const Explanation& e) {
-        return parsed->integer && *parsed->integer == e.value.count;
-    });
-    if (tolerance.kind == spec::Tolerance::Kind::exact && !is_a_mistake && rounds_to(*parsed, right)) {
+    const auto& candidates = table.explanations;
+    const auto is_exactly = [&](const Explanation& e) { return parsed->integer && *parsed->integer == e.value.count; };
+    const auto& others = table.others;
+    const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), is_exactly) ||
+                              std::any_of(others.begin(), others.end(), is_exactly);
+    if (!is_a_mistake && rounds_to(*parsed, right)) {
         verdict.status = Status::rounded;
         verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
         return verdict;
@@ -208,11 +260,16 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
 
     verdict.status = Status::incorrect;
     if (const auto other = other_unit_base(*parsed);
-        other && (within_tolerance(*other, right, tolerance) || rounds_to(*other, right)))
-        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer});
+        // Three figures, as for a right answer in units: 17 MiB is too coarse to tell 16.78 MB from 17.8 MB.
+        other && (within_tolerance(*other, right, tolerance) || rounds_at(*other, right, 3)))
+        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
+    const auto matches = [&](const solve::Answer& value) {
+        return within_tolerance(*parsed, value.count, tolerance) || rounds_to(*parsed, value.count);
+    };
     for (const Explanation& e : candidates)
-        if (within_tolerance(*parsed, e.value.count, tolerance) || rounds_to(*parsed, e.value.count))
+        if (matches(e.value))
             verdict.matches.push_back(e);
+    add_other_quantities(table, verdict, matches);
     keep_simplest(verdict);
     score_matches(part, verdict);
     if (verdict.matches.empty() && right != 0) {

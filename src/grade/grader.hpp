@@ -1,7 +1,7 @@
 #pragma once
 // Grades one typed answer to one part: right, rounded, wrong (with the mistakes that explain it) or unreadable.
 
-#include <grade/answer.hpp>
+#include <answer/answer.hpp>
 #include <grade/mistakes.hpp>
 
 #include <optional>
@@ -9,6 +9,8 @@
 #include <vector>
 
 namespace headcount::grade {
+
+using answer::ParsedAnswer;
 
 /// The outcome of one answer.
 enum class Status { correct, rounded, incorrect, unreadable };
@@ -31,11 +33,31 @@ struct Verdict {
     std::optional<double> near_miss;     ///< for unexplained wrong answers within 5%: the relative difference
 };
 
+/// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued
+/// mistake and pair (explanations()) and the other quantities of the problem (other_quantities()). Grading a
+/// class builds one per (variant, part) and then only reads answers and looks their values up.
+struct MistakeTable {
+    const solve::SolvedProblem* solved = nullptr;
+    const solve::SolvedPart* part = nullptr;
+    std::vector<Explanation> explanations;
+    std::vector<Explanation> others;
+};
+
+/// The table of `part` (one of `solved`'s parts, which must outlive it).
+MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+
+/// Grades `answer` for the table's part: as grade_answer below, without re-solving any mistake.
+Verdict grade_answer(const MistakeTable& table, std::string_view answer);
+
 /// Grades `answer` for `part` of `solved`, read as the ask's type of answer (a count, bytes with a unit, a shape
 /// or a word). Never fails: an answer that cannot be read is the verdict "unreadable" with a reason. Partial
 /// credit comes from the part's `credit:` or the catalogue's default. For bytes, the right value written in
 /// decimal or binary units (16.8 MB, 16 MiB for 16,777,216) is right when it rounds to the exact count.
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer);
+
+/// The significant figures of an answer written as a rounded number (1.05M: 3; 1,050,000: 3), 0 when it is exact
+/// (arithmetic, or a whole number without trailing zeros).
+int written_figures(const ParsedAnswer& answer);
 
 /// The mistakes a verdict names, each once: `rounded` for a rounded answer, else those of every matching
 /// explanation in the order found. Feedback, results and the report all list them this way.

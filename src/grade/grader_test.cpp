@@ -13,7 +13,7 @@ solve::SolvedProblem week3(std::map<std::string, double> credit = {}, std::optio
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"a", "qkv_params", 2, {}, {}, tol, credit}, spec::Part{"b", "total_params", 3, {}, {}, tol, credit}};
+    p.parts = {spec::Part{"a", "qkv_params", 2, {}, {}, tol, credit, {}}, spec::Part{"b", "total_params", 3, {}, {}, tol, credit, {}}};
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     return *solved;
@@ -46,11 +46,17 @@ TEST_CASE("a rounded right value is diagnosed, with the policy's partial credit"
         CHECK(v.score == Approx(1.5)); // default credit 0.5 of 3 points
     }
     CHECK(grade_b("1.05M", {{"rounded", 0.0}}).score == 0);
-    // Rounding coarser than 1% of the value (fewer than three figures) is not credited as rounding: 1.1M and 1M
-    // step by 100,000 and 1,000,000 around 1,050,624.
-    CHECK(grade_b("1.1M").status == Status::incorrect);
+    // 1.1M is 1,050,624 correctly rounded to two figures (it lies within 1,050,000 and 1,150,000): rounded, and a
+    // mantissa with a scale says so itself. One figure (1M) is never credited as rounding, and trailing zeros
+    // alone need three figures: 1,100,000 could as well be a miscount.
+    CHECK(grade_b("1.1M").status == Status::rounded);
+    CHECK(grade_b("1.1 million").status == Status::rounded);
+    CHECK(grade_b("≈1,100,000").status == Status::rounded);
     CHECK(grade_b("1M").status == Status::incorrect);
     CHECK(grade_b("1,000,000").status == Status::incorrect);
+    CHECK(grade_b("1,100,000").status == Status::incorrect);
+    // 1.0M is two figures that do not round to 1,050,624 (1.1M does): not rounded.
+    CHECK(grade_b("1.0M").status == Status::incorrect);
     // Arithmetic is exact whatever its trailing zeros: 4 x 1000^2 is not a rounding of anything.
     CHECK_FALSE(grade_b("4*1000^2").status == Status::rounded);
     // 1.04M is not 1,050,624 at three figures (that is 1.05M): wrong, and within 5%: a near miss of -1.01%.

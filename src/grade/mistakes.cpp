@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 30> k_catalogue{{
+const std::array<Mistake, 35> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -36,7 +36,7 @@ const std::array<Mistake, 30> k_catalogue{{
     {"output_projection_square", "W_O was taken as d_model × d_model instead of h·d_v × d_model",
      with(&Recipe::o_square)},
     {"bias_formula_per_head", "The biases were counted as h(3·d_k + d_v) + d_model",
-     with_bias_rule(BiasRule::article_per_head), 0, true},
+     with_bias_rule(BiasRule::article_per_head), 0, true, "counts", with_bias_rule(BiasRule::article_whole)},
     {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
      with(&Recipe::omit_v)},
     {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h), 0,
@@ -69,15 +69,26 @@ const std::array<Mistake, 30> k_catalogue{{
      with(&Recipe::values_for_bytes), 0, false, "bytes"},
     {"kv_cache_missing_factor_2", "Only the keys were cached: the values' half of the KV cache (the factor 2) is missing",
      with(&Recipe::kv_cache_keys_only), 0, false, "bytes"},
+    {"attention_n_squared_forgotten", "Attention's n² term was left out: only the products with weight matrices "
+     "were counted", with(&Recipe::model_attention_forgotten)},
+    {"backward_pass_forgotten", "A training step was counted as one forward pass (2N where 6N): the backward pass "
+     "is missing", with(&Recipe::backward_forgotten)},
+    {"training_for_forward", "A whole training step (6N) was counted where one forward pass (2N) was asked",
+     with(&Recipe::training_for_forward)},
+    {"parameter_rule_not_exact", "The 2N (or 6N) rule of thumb was given where the exact count was asked",
+     with(&Recipe::parameter_rule)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
     {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
+    {k_other_quantity, "This is the answer to another question about the same problem", Recipe{}, 0, false,
+     "counts shapes bytes"},
 }};
 
 /// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
 enum class Aspect {
     heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn,
-    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache
+    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache,
+    model_attention, pass, rule
 };
 
 struct Field {
@@ -85,7 +96,7 @@ struct Field {
     Aspect aspect;
 };
 
-constexpr std::array<Field, 24> k_fields{{
+constexpr std::array<Field, 28> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -110,6 +121,10 @@ constexpr std::array<Field, 24> k_fields{{
     {&Recipe::bits_for_bytes, Aspect::value_size},
     {&Recipe::values_for_bytes, Aspect::value_size},
     {&Recipe::kv_cache_keys_only, Aspect::kv_cache},
+    {&Recipe::model_attention_forgotten, Aspect::model_attention},
+    {&Recipe::backward_forgotten, Aspect::pass},
+    {&Recipe::training_for_forward, Aspect::pass},
+    {&Recipe::parameter_rule, Aspect::rule},
 }};
 
 /// The parts of the count a recipe changes. The bias rule and a missing b_O are both about biases.
@@ -173,27 +188,63 @@ std::vector<std::string_view> mistake_ids() {
     return ids;
 }
 
+std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, const solve::Ask& ask) {
+    std::vector<Explanation> out;
+    const Mistake* other = find_mistake(k_other_quantity);
+    const solve::Answer right = ask.evaluate(solved);
+    for (const solve::Ask& candidate : solve::asks()) {
+        if (&candidate == &ask || candidate.unit != ask.unit || candidate.type() != ask.type() ||
+            solve::cannot_ask(candidate, solved.problem))
+            continue;
+        const solve::Answer value = candidate.evaluate(solved);
+        if (value == right)
+            continue;
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Explanation& e) { return e.value == value; });
+        if (same != out.end())
+            same->others.push_back(&candidate);
+        else
+            out.push_back({{other}, value, {&candidate}});
+    }
+    return out;
+}
+
 std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
                                       const solve::Answer& right_answer) {
     std::vector<Explanation> singles;
+    std::vector<Recipe> recipes; // singles[i] counted this way
     for (const Mistake& mistake : k_catalogue) {
         if (mistake.recipe == Recipe{} || !explains(mistake, ask) || (mistake.whole_block && ask.projections.size() < 2))
             continue;
-        const auto value = value_under(problem, ask, mistake.recipe);
-        if (value && *value != right_answer)
-            singles.push_back({{&mistake}, *value});
+        const std::size_t first = singles.size();
+        for (const auto& recipe : {std::optional<Recipe>(mistake.recipe), mistake.alternative}) {
+            if (!recipe)
+                continue;
+            const auto value = value_under(problem, ask, *recipe);
+            const bool seen = std::any_of(singles.begin() + static_cast<std::ptrdiff_t>(first), singles.end(),
+                                          [&](const Explanation& e) { return value && e.value == *value; });
+            if (value && *value != right_answer && !seen) {
+                singles.push_back({{&mistake}, *value, {}});
+                recipes.push_back(*recipe);
+            }
+        }
     }
     std::vector<Explanation> out = singles;
     for (std::size_t i = 0; i < singles.size(); ++i) {
         for (std::size_t j = i + 1; j < singles.size(); ++j) {
             const Mistake& a = *singles[i].mistakes[0];
             const Mistake& b = *singles[j].mistakes[0];
-            const auto recipe = combine(a.recipe, b.recipe);
+            if (&a == &b)
+                continue;
+            const auto recipe = combine(recipes[i], recipes[j]);
             if (!recipe)
                 continue;
             const auto value = value_under(problem, ask, *recipe);
-            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value)
-                out.push_back({{&a, &b}, *value});
+            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value &&
+                std::none_of(out.begin() + static_cast<std::ptrdiff_t>(singles.size()), out.end(),
+                             [&](const Explanation& e) {
+                                 return e.value == *value && e.mistakes[0] == &a && e.mistakes[1] == &b;
+                             }))
+                out.push_back({{&a, &b}, *value, {}});
         }
     }
     return out;

@@ -22,14 +22,19 @@ struct Mistake {
     /// The types of answer whose mistakes it names, as words: "counts" (parameters, dimensions, FLOPs), "bytes",
     /// "shapes", "choices". Its feedback template is written for these, in their units.
     std::string_view answers = "counts";
+    /// A second way of making the same mistake, evaluated too: the article's bias count split over the projections,
+    /// or taken whole into a part about Q, K and V.
+    std::optional<solve::Recipe> alternative = std::nullopt;
 };
 
 /// The mistakes that are not recipes but ways of writing the right value, tested on the answer itself: the right
 /// value rounded, and bytes in decimal units meant as binary ones or the other way round (16 MB for 16 MiB).
 inline constexpr std::string_view k_rounded = "rounded";
 inline constexpr std::string_view k_unit_base = "decimal_vs_binary_units";
+/// The answer is the right value of another quantity of the same problem (the whole block for Q, K and V).
+inline constexpr std::string_view k_other_quantity = "other_quantity";
 
-/// Every catalogued mistake, the two that are not recipes last.
+/// Every catalogued mistake, the three that are not recipes last.
 std::span<const Mistake> mistake_catalogue();
 
 /// The mistake with this id, or nullptr.
@@ -42,7 +47,13 @@ std::vector<std::string_view> mistake_ids();
 struct Explanation {
     std::vector<const Mistake*> mistakes;
     solve::Answer value; ///< what the part's ask comes to when counted this way
+    std::vector<const solve::Ask*> others; ///< for other_quantity: the asks whose right answer this is
 };
+
+/// The right answers of the other asks `solved` can answer with the same type and unit as `ask`, grouped by value
+/// (asks in catalogue order), leaving out values equal to `ask`'s own: what a student who computed another
+/// quantity of the problem would type. Each is an explanation naming other_quantity.
+std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, const solve::Ask& ask);
 
 /// Every single mistake, and every pair of mistakes that change different parts of the count, evaluated for
 /// this part, keeping those whose value differs from the right answer. A pair is kept only when its value

@@ -180,8 +180,10 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
                                          "missing_attention_matmuls", "n_squared_d_missed_heads_factor",
                                          "n_versus_d_rule_of_thumb", "heads_seq_axes_swapped", "d_model_for_d_k",
                                          "batch_axis_dropped", "bits_for_bytes", "bytes_per_value_missing",
-                                         "kv_cache_missing_factor_2",
-                                         "rounded", "decimal_vs_binary_units"};
+                                         "kv_cache_missing_factor_2", "attention_n_squared_forgotten",
+                                         "backward_pass_forgotten", "training_for_forward",
+                                         "parameter_rule_not_exact", "rounded", "decimal_vs_binary_units",
+                                         "other_quantity"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));
@@ -283,4 +285,52 @@ TEST_CASE("compute mistakes are recognised on two workloads", "[mistakes]") {
     // attention for one head: A 274,877,906,944 + 68,719,476,736 / 32; B 68,719,476,736 + 274,877,906,944 / 16.
     CHECK(explained_by(a, 277'025'390'592) == Ids{{"n_squared_d_missed_heads_factor"}});
     CHECK(explained_by(b, 85'899'345'920) == Ids{{"n_squared_d_missed_heads_factor"}});
+}
+
+TEST_CASE("the article's bias count is named on a part about Q, K and V too", "[mistakes]") {
+    // ../shared/seeds/001's biases h(3 d_k + d_v) + d at d 512, h 8 (d_k = d_v = 64): 8 x 256 + 512 = 2,560. On
+    // week 3's part (a) the weights are 3 x 512^2 = 786,432: with the whole formula 788,992 (issue 9), with its
+    // h(3 d_k + d_v) alone (b_O's d left to W_O) 788,480. The right count is 3 x 262,656 = 787,968.
+    const spec::Problem qkv = problem(mha(512, 8), "qkv_params");
+    CHECK(explained_by(qkv, 788'992) == Ids{{"bias_formula_per_head"}});
+    CHECK(explained_by(qkv, 788'480) == Ids{{"bias_formula_per_head"}});
+    // On the whole block both readings give 1,048,576 + 2,560 = 1,051,136, which is named once.
+    auto solved = solve::solve_problem(k_a);
+    REQUIRE(solved.has_value());
+    std::size_t named = 0;
+    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, solved->parts[0].answer))
+        named += e.mistakes.size() == 1 && e.mistakes[0]->id == "bias_formula_per_head" ? 1 : 0;
+    CHECK(named == 1);
+    CHECK(explained_by(k_a, 1'051'136) == Ids{{"bias_formula_per_head"}});
+}
+
+TEST_CASE("an answer that is another quantity of the problem says which", "[mistakes]") {
+    // Week 3 (d 512, h 8, biases): Q+K+V = 787,968 is part (a); the whole block 1,050,624 and one projection
+    // 262,656 (Q, K, V and O are all 512 x 512 + 512) are other asks' right answers.
+    spec::Problem p = problem(mha(512, 8), "qkv_params");
+    auto solved = solve::solve_problem(p);
+    REQUIRE(solved.has_value());
+    const auto asks_of = [](const Verdict& v) {
+        std::set<std::string> ids;
+        for (const Explanation& e : v.matches)
+            for (const solve::Ask* a : e.others)
+                ids.insert(std::string(a->id));
+        return ids;
+    };
+    const auto block = grade_answer(*solved, solved->parts[0], "1,050,624");
+    CHECK(block.status == Status::incorrect);
+    REQUIRE(block.matches.size() == 1);
+    CHECK(block.matches[0].mistakes[0]->id == "other_quantity");
+    CHECK(asks_of(block) == std::set<std::string>{"total_params"});
+    const auto one = grade_answer(*solved, solved->parts[0], "262656");
+    CHECK(asks_of(one) == std::set<std::string>{"q_params", "k_params", "v_params", "o_params"});
+    // d_k = 64 is a width, not a count of parameters: never offered for a parameters part.
+    CHECK(grade_answer(*solved, solved->parts[0], "64").matches.empty());
+    // On the whole block, 4 x 512^2 = 1,048,576 is both "biases left out" and weight_params' answer: the catalogue
+    // names the idea, so other_quantity stays out.
+    auto total = solve::solve_problem(k_a);
+    REQUIRE(total.has_value());
+    const auto weights = grade_answer(*total, total->parts[0], "1048576");
+    REQUIRE(weights.matches.size() == 1);
+    CHECK(weights.matches[0].mistakes[0]->id == "missing_biases");
 }

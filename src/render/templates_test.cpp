@@ -211,3 +211,20 @@ TEST_CASE("a template renders the same every time from one parse", "[render]") {
     CHECK(set->render("doc", other).error().message ==
           "unknown variable 'total': headcount provides no such value");
 }
+
+TEST_CASE("a section over an always-empty list hides what it holds, and only that", "[render]") {
+    // The reveal policy hides numbers this way: under hints `numbers` is an empty list, so the names inside exist
+    // nowhere, and the check must neither demand them nor lose track of the sections nested inside.
+    const View hints{{"title", "MHA"}, {"numbers", View::array()}, {"short", true}};
+    const auto dir = make_templates(
+        "empty", {{"doc.mustache", "{{#numbers}}{{#short}}{{gap}} short{{/short}} of {{expected}}{{/numbers}}"
+                                   "{{^numbers}}no numbers{{/numbers}} for {{title}}{{#numbers}}{{total}}{{/numbers}}"}});
+    auto out = TemplateSet::load(dir)->render("doc", hints);
+    REQUIRE(out.has_value());
+    CHECK(*out == "no numbers for MHA");
+    // After the hidden section closes, names are checked again: a typo there is still an error.
+    const auto typo = make_templates("empty-typo", {{"doc.mustache", "{{#numbers}}{{#short}}x{{/short}}{{/numbers}}{{titel}}"}});
+    auto bad = TemplateSet::load(typo)->render("doc", hints);
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().column == 46);
+}

@@ -13,12 +13,14 @@ const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
 const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
 const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
 const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
+const ModelFlopsSolution& model_flops(const SolvedProblem& s) { return *s.model_flops; }
 
 /// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
 template <Tensor ShapeSolution::*member>
-constexpr Ask shape_ask(std::string_view id) {
+constexpr Ask shape_ask(std::string_view id, std::string_view noun) {
     return Ask{id,
                "shape",
+               noun,
                [](const SolvedProblem& s) { return (shapes(s).*member).elements; },
                "",
                "mha",
@@ -32,53 +34,59 @@ constexpr std::array<Choice, 3> k_dominant_terms{{
     {"equal", "neither tie tied same equally"},
 }};
 
-constexpr std::array<Ask, 39> k_asks{{
-    {"q_params", "parameters", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
-    {"k_params", "parameters", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
-    {"v_params", "parameters", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
-    {"o_params", "parameters", [](const SolvedProblem& s) { return s.mha.o().total; }, "O", "mha"},
-    {"qkv_params", "parameters", [](const SolvedProblem& s) { return s.mha.qkv; }, "QKV", "mha"},
-    {"weight_params", "parameters", [](const SolvedProblem& s) { return s.mha.weights; }, "QKVO", "mha"},
-    {"bias_params", "parameters", [](const SolvedProblem& s) { return s.mha.biases; }, "QKVO", "mha"},
-    {"total_params", "parameters", [](const SolvedProblem& s) { return s.mha.total; }, "QKVO", "mha"},
-    {"d_k", "dimensions", [](const SolvedProblem& s) { return s.mha.d_k; }, "", "mha"},
-    {"d_v", "dimensions", [](const SolvedProblem& s) { return s.mha.d_v; }, "", "mha"},
-    {"embedding_params", "parameters", [](const SolvedProblem& s) { return model(s).embedding; }, "", "transformer"},
-    {"attention_params", "parameters", [](const SolvedProblem& s) { return model(s).attention.total; }, "QKVO",
+constexpr std::array<Ask, 41> k_asks{{
+    {"q_params", "parameters", "the query projection alone", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
+    {"k_params", "parameters", "the key projection alone", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
+    {"v_params", "parameters", "the value projection alone", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
+    {"o_params", "parameters", "the output projection alone", [](const SolvedProblem& s) { return s.mha.o().total; }, "O", "mha"},
+    {"qkv_params", "parameters", "the query, key and value projections together, without $W_O$", [](const SolvedProblem& s) { return s.mha.qkv; }, "QKV", "mha"},
+    {"weight_params", "parameters", "the weight matrices alone, without the biases", [](const SolvedProblem& s) { return s.mha.weights; }, "QKVO", "mha"},
+    {"bias_params", "parameters", "the biases alone", [](const SolvedProblem& s) { return s.mha.biases; }, "QKVO", "mha"},
+    {"total_params", "parameters", "the whole block, $W_O$ and every bias included", [](const SolvedProblem& s) { return s.mha.total; }, "QKVO", "mha"},
+    {"d_k", "dimensions", "the query/key width of one head, $d_k$", [](const SolvedProblem& s) { return s.mha.d_k; }, "", "mha"},
+    {"d_v", "dimensions", "the value width of one head, $d_v$", [](const SolvedProblem& s) { return s.mha.d_v; }, "", "mha"},
+    {"embedding_params", "parameters", "the embeddings alone", [](const SolvedProblem& s) { return model(s).embedding; }, "", "transformer"},
+    {"attention_params", "parameters", "one layer's self-attention alone", [](const SolvedProblem& s) { return model(s).attention.total; }, "QKVO",
      "transformer"},
-    {"ffn_params", "parameters", [](const SolvedProblem& s) { return model(s).ffn; }, "", "transformer"},
-    {"norm_params", "parameters", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer"},
-    {"layer_params", "parameters", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer"},
-    {"decoder_layer_params", "parameters", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
+    {"ffn_params", "parameters", "one layer's feed-forward network alone", [](const SolvedProblem& s) { return model(s).ffn; }, "", "transformer"},
+    {"norm_params", "parameters", "the normalisation layers alone", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer"},
+    {"layer_params", "parameters", "one whole layer", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer"},
+    {"decoder_layer_params", "parameters", "one decoder layer, cross-attention included", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
      "transformer", Ask::Needs::encoder_decoder},
-    {"model_params", "parameters", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer"},
-    {"flops.projections", "FLOPs", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", Ask::Needs::workload},
-    {"flops.scores", "FLOPs", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", Ask::Needs::workload},
-    {"flops.weighted_sum", "FLOPs", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", Ask::Needs::workload},
-    {"flops.output", "FLOPs", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", Ask::Needs::workload},
-    {"flops.total", "FLOPs", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", Ask::Needs::workload},
-    {"flops.dominant", "term", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", Ask::workload,
+    {"model_params", "parameters", "the whole model", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer"},
+    {"flops.projections", "FLOPs", "the query, key and value projections alone", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", Ask::Needs::workload},
+    {"flops.scores", "FLOPs", "the scores $Q K^\\top$ alone", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", Ask::Needs::workload},
+    {"flops.weighted_sum", "FLOPs", "the weighted sum $A V$ alone", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", Ask::Needs::workload},
+    {"flops.output", "FLOPs", "the output projection alone", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", Ask::Needs::workload},
+    {"flops.total", "FLOPs", "the whole block", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", Ask::Needs::workload},
+    {"flops.dominant", "term", "which term dominates", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", Ask::workload,
      nullptr, k_dominant_terms},
-    shape_ask<&ShapeSolution::input>("shape.input"),
-    shape_ask<&ShapeSolution::q>("shape.q"),
-    shape_ask<&ShapeSolution::k>("shape.k"),
-    shape_ask<&ShapeSolution::v>("shape.v"),
-    shape_ask<&ShapeSolution::q_heads>("shape.q_heads"),
-    shape_ask<&ShapeSolution::k_heads>("shape.k_heads"),
-    shape_ask<&ShapeSolution::v_heads>("shape.v_heads"),
-    shape_ask<&ShapeSolution::scores>("shape.scores"),
-    shape_ask<&ShapeSolution::weights>("shape.attention_weights"),
-    shape_ask<&ShapeSolution::head_output>("shape.head_output"),
-    shape_ask<&ShapeSolution::concat>("shape.concat"),
-    shape_ask<&ShapeSolution::output>("shape.output"),
-    {"memory.attention_weights", "bytes", [](const SolvedProblem& s) { return memory(s).attention_weights; }, "",
+    shape_ask<&ShapeSolution::input>("shape.input", "the input $X$"),
+    shape_ask<&ShapeSolution::q>("shape.q", "$Q$ before the heads are split"),
+    shape_ask<&ShapeSolution::k>("shape.k", "$K$ before the heads are split"),
+    shape_ask<&ShapeSolution::v>("shape.v", "$V$ before the heads are split"),
+    shape_ask<&ShapeSolution::q_heads>("shape.q_heads", "the queries split into heads"),
+    shape_ask<&ShapeSolution::k_heads>("shape.k_heads", "the keys split into heads"),
+    shape_ask<&ShapeSolution::v_heads>("shape.v_heads", "the values split into heads"),
+    shape_ask<&ShapeSolution::scores>("shape.scores", "the scores"),
+    shape_ask<&ShapeSolution::weights>("shape.attention_weights", "the attention weights"),
+    shape_ask<&ShapeSolution::head_output>("shape.head_output", "the heads' outputs before they are concatenated"),
+    shape_ask<&ShapeSolution::concat>("shape.concat", "the concatenated heads, before $W_O$"),
+    shape_ask<&ShapeSolution::output>("shape.output", "the block's output"),
+    {"memory.attention_weights", "bytes", "the attention weights", [](const SolvedProblem& s) { return memory(s).attention_weights; }, "",
      "mha", Ask::workload | Ask::dtype},
-    {"memory.qkv_activations", "bytes", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
+    {"memory.qkv_activations", "bytes", "the projected $Q$, $K$ and $V$ together", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
      "mha", Ask::workload | Ask::dtype},
-    {"memory.kv_cache", "bytes", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha",
+    {"memory.kv_cache", "bytes", "the KV cache", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha",
      Ask::workload | Ask::dtype | Ask::one_stack},
-    {"memory.parameters", "bytes", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
+    {"memory.parameters", "bytes", "the parameters", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
      Ask::dtype},
+    {"flops.model_forward", "FLOPs", "one forward pass of the whole model",
+     [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO", "transformer",
+     Ask::workload | Ask::one_stack | Ask::self_attention},
+    {"flops.training", "FLOPs", "one training step of the whole model, forward and backward",
+     [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer",
+     Ask::workload | Ask::one_stack | Ask::self_attention},
 }};
 
 
@@ -102,6 +110,26 @@ std::vector<std::string_view> ask_ids() {
     return ids;
 }
 
+std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& problem) {
+    if (ask.kind == "transformer" && !problem.model)
+        return fmt::format("ask '{}' is about a whole transformer; this problem is kind: {}", ask.id, problem.kind);
+    if ((ask.needs & Ask::workload) && !problem.workload)
+        return fmt::format("ask '{}' is about tensors over a sequence: give seq_len (and batch) in given", ask.id);
+    if ((ask.needs & Ask::dtype) && !problem.precision)
+        return fmt::format("ask '{}' is about memory: give dtype (fp64, fp32, fp16, bf16, int8) in given", ask.id);
+    if ((ask.needs & Ask::one_stack) && problem.model && problem.model->decoder_layers > 0)
+        return fmt::format("ask '{}' is about one stack of layers (decoder-only or one block); an encoder-decoder's "
+                           "cache also holds cross-attention keys, which headcount does not model",
+                           ask.id);
+    if ((ask.needs & Ask::self_attention) && problem.workload && problem.workload->seq_len_kv)
+        return fmt::format("ask '{}' is about a forward pass over the sequence itself; seq_len_kv (cross-attention, "
+                           "or a cache) is not modelled for it",
+                           ask.id);
+    if ((ask.needs & Ask::encoder_decoder) && (!problem.model || problem.model->decoder_layers == 0))
+        return fmt::format("ask '{}' needs encoder_layers and decoder_layers", ask.id);
+    return std::nullopt;
+}
+
 Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& recipe) {
     auto located = [&](Error e) {
         e.file = problem.file;
@@ -110,9 +138,18 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved; // members added later default to unset, and the compiler has nothing to warn about
-    solved.problem = problem;
-    solved.mha = *mha;
+    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
+                         std::nullopt};
+    if (mha->square && !problem.model && recipe == Recipe{}) {
+        spec::MhaGivens doubled = problem.given;
+        doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
+        // A width that overflows when doubled gets no scaling remark; it is not an error.
+        if (auto width = checked_mul(doubled.d_model, 2, "d_model")) {
+            doubled.d_model = *width;
+            if (auto twice = solve_mha(doubled))
+                solved.doubled_width = *twice;
+        }
+    }
     if (problem.workload) {
         auto flops = solve_flops(*mha, *problem.workload, recipe);
         if (!flops)
@@ -131,6 +168,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(model.error());
         solved.model = std::move(*model);
     }
+    const auto& w = problem.workload;
+    if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
+        auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
+        if (!flops)
+            return located(flops.error());
+        solved.model_flops = *flops;
+    }
     if (problem.precision) {
         auto memory = solve_memory(*mha, solved.model ? &*solved.model : nullptr,
                                    problem.model ? &*problem.model : nullptr,
@@ -144,28 +188,8 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         const Error at_ask{problem.file, part.ask_mark.line, part.ask_mark.column, ""};
         if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
             return located(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});
-        if (ask->kind == "transformer" && !problem.model)
-            return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about a whole transformer; this problem is kind: {}",
-                                             part.ask, problem.kind)});
-        if ((ask->needs & Ask::workload) && !problem.workload)
-            return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about tensors over a sequence: give seq_len (and batch) "
-                                             "in given",
-                                             part.ask)});
-        if ((ask->needs & Ask::dtype) && !problem.precision)
-            return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about memory: give dtype (fp64, fp32, fp16, bf16, int8) in given",
-                                             part.ask)});
-        if ((ask->needs & Ask::one_stack) && problem.model && problem.model->decoder_layers > 0)
-            return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' is about one stack of layers (decoder-only or one block); an "
-                                             "encoder-decoder's cache also holds cross-attention keys, which "
-                                             "headcount does not model",
-                                             part.ask)});
-        if ((ask->needs & Ask::encoder_decoder) && problem.model->decoder_layers == 0)
-            return located(Error{at_ask.file, at_ask.line, at_ask.column,
-                                 fmt::format("ask '{}' needs encoder_layers and decoder_layers", part.ask)});
+        if (const auto why = cannot_ask(*ask, problem))
+            return located(Error{at_ask.file, at_ask.line, at_ask.column, *why});
         solved.parts.push_back({part, ask, ask->evaluate(solved)});
     }
     return solved;

@@ -6,6 +6,7 @@
 #include <solve/memory.hpp>
 #include <solve/mha.hpp>
 #include <solve/model.hpp>
+#include <solve/model_flops.hpp>
 #include <solve/shapes.hpp>
 
 #include <optional>
@@ -39,14 +40,18 @@ struct Choice {
 struct Ask {
     std::string_view id;   ///< as written in a spec's `ask:`, and the template's file name
     std::string_view unit; ///< "parameters", "dimensions", "bytes", "shape", ...
+    /// What it asks for, to follow "the answer for" in feedback ("the whole block, $W_O$ included"): a student whose
+    /// number is another ask's answer is told which quantity they computed.
+    std::string_view noun;
     Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
     /// What the problem must give for this ask to have an answer; flags, combined with |.
-    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8 };
+    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8, self_attention = 16 };
     /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an
-    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled)
+    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled);
+    /// self_attention: no seq_len_kv (a model's forward pass attends over its own sequence)
     unsigned needs = nothing;
     Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
     std::span<const Choice> choices = {};            ///< set for a choice ask: the words it is answered with
@@ -60,6 +65,10 @@ struct Ask {
     /// This ask's answer for a solved problem.
     [[nodiscard]] Answer evaluate(const SolvedProblem& solved) const;
 };
+
+/// Why `problem` cannot ask `ask` (a transformer's ask in a block, no workload, no dtype, ...) as one sentence,
+/// or nullopt when it can.
+std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& problem);
 
 /// Every ask of every kind, mha first.
 std::span<const Ask> asks();
@@ -85,7 +94,11 @@ struct SolvedProblem {
     std::optional<FlopsSolution> flops; ///< set when the problem gives a workload (seq_len)
     std::optional<ShapeSolution> shapes; ///< set when the problem gives a workload
     std::optional<MemorySolution> memory; ///< set when the problem gives a dtype
+    std::optional<ModelFlopsSolution> model_flops; ///< set for a one-stack transformer with a self-attention workload
     std::vector<SolvedPart> parts;
+    /// How the count scales: the same block at twice d_model (heads and biases as given, d_k = d_v = d_model / h).
+    /// Set for a square block (MhaSolution::square) that is not part of a model.
+    std::optional<MhaSolution> doubled_width;
 };
 
 /// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the

@@ -112,6 +112,40 @@ void set_given(Givens& givens, std::string_view key, std::int64_t value) {
         *size = value;
 }
 
+std::optional<std::int64_t> given_value(const Givens& givens, std::string_view key) {
+    const MhaGivens& g = givens.given;
+    if (key == "d_model")
+        return g.d_model;
+    if (key == "h")
+        return g.h;
+    if (key == "d_k")
+        return g.d_k;
+    if (key == "d_v")
+        return g.d_v;
+    if (key == "kdim")
+        return g.kdim;
+    if (key == "vdim")
+        return g.vdim;
+    if (key == "n_kv_heads")
+        return g.n_kv_heads;
+    if (key == "bias") // vary sets all four together
+        return g.bias.q ? 1 : 0;
+    if (key == "add_bias_kv")
+        return g.add_bias_kv ? 1 : 0;
+    if (givens.workload && key == "batch")
+        return givens.workload->batch;
+    if (givens.workload && key == "seq_len")
+        return givens.workload->seq_len;
+    if (givens.workload && key == "seq_len_kv")
+        return givens.workload->seq_len_kv;
+    if (givens.model) {
+        ModelGivens model = *givens.model;
+        if (const Count* size = model_size(model, key))
+            return *size;
+    }
+    return std::nullopt;
+}
+
 Givens givens_of(const Problem& problem) { return {problem.given, problem.model, problem.workload}; }
 
 Problem with_givens(Problem problem, const Givens& givens) {

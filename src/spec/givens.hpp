@@ -39,6 +39,9 @@ bool is_flag_key(std::string_view key);
 /// givens come from; a model or workload key on givens without a model or workload changes nothing.
 void set_given(Givens& givens, std::string_view key, std::int64_t value);
 
+/// The value of the given named `key` (flags as 0/1), or nullopt when these givens do not have it.
+std::optional<std::int64_t> given_value(const Givens& givens, std::string_view key);
+
 /// The givens of `problem` (what its variants change).
 Givens givens_of(const Problem& problem);
 

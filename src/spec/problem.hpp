@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace headcount::spec {
@@ -88,6 +89,16 @@ struct Tolerance {
     int sigfigs = 0;     ///< with Kind::sigfigs: the answer agrees with the expected value to this many figures
 };
 
+/// How much of the right answer feedback may show a student. Ordered: each level shows what the one before does.
+enum class Reveal {
+    hints, ///< the mistake named and explained in words and the problem's stated givens; no derived number
+    gaps,  ///< also the difference from the right answer and the mistake's numbers (from which the answer follows)
+    full,  ///< also the expected value
+};
+
+/// "hints", "gaps", "full": as written in specs and JSON.
+std::string_view reveal_name(Reveal reveal);
+
 /// One question of a problem.
 struct Part {
     std::string id;
@@ -97,6 +108,7 @@ struct Part {
     Mark ask_mark;                   ///< where `ask:` stands, for errors about it
     std::optional<Tolerance> tolerance;    ///< unset: the ask's default (exact for counts)
     std::map<std::string, double> credit;  ///< partial credit per mistake id (0..1), overriding the catalogue's
+    std::optional<Reveal> feedback;        ///< unset: the problem's policy
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).
@@ -126,7 +138,13 @@ struct Problem {
     std::optional<Precision> precision; ///< set when `given` has dtype
     std::vector<Part> parts;
     std::vector<Variation> vary; ///< empty: every student gets `given` as written
-    bool distinct = false;       ///< every student of a class must get different numbers
+    bool distinct = false;       ///< every student of a class must get different answers to every part
+    std::optional<Reveal> feedback; ///< unset: hints, the safe default
+
+    /// The reveal policy of `part` (one of this problem's): its own, else the problem's, else hints.
+    [[nodiscard]] Reveal reveal_for(const Part& part) const {
+        return part.feedback.value_or(feedback.value_or(Reveal::hints));
+    }
 };
 
 } // namespace headcount::spec

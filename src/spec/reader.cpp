@@ -21,11 +21,15 @@ namespace headcount::spec {
 
 namespace {
 
-constexpr std::array<std::string_view, 7> k_top_keys{"id", "title", "kind", "given", "parts", "vary", "distinct"};
+constexpr std::array<std::string_view, 8> k_top_keys{"id",   "title",    "kind",    "given",
+                                                    "parts", "vary", "distinct", "feedback"};
 constexpr std::array<std::string_view, 16> k_given_keys{
     "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
     "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"};
-constexpr std::array<std::string_view, 6> k_part_keys{"id", "ask", "points", "text", "tolerance", "credit"};
+constexpr std::array<std::string_view, 7> k_part_keys{"id",        "ask",    "points",  "text",
+                                                     "tolerance", "credit", "feedback"};
+constexpr std::array<std::pair<std::string_view, Reveal>, 3> k_reveals{
+    {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}}};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
 constexpr std::array<std::string_view, 2> k_kinds{"mha", "transformer"};
 // A transformer's `given`: its attention block's keys, then the rest of the model.
@@ -34,6 +38,22 @@ constexpr std::array<std::string_view, 28> k_model_keys{
     "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
     "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
     "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"};
+
+template <std::size_t N> bool listed(const std::array<std::string_view, N>& keys, std::string_view key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+/// Where a key that is unknown in one mapping belongs instead, as a clause for the message, or "" when it belongs
+/// nowhere: `distinct` written inside `vary:` is a misplaced key, not a misspelt given.
+std::string where_it_belongs(std::string_view key, std::string_view where) {
+    if (where != "the problem" && listed(k_top_keys, key))
+        return fmt::format(": '{}' belongs at the top level of the spec, beside 'vary:' and 'parts:'", key);
+    if (where != "part" && listed(k_part_keys, key))
+        return fmt::format(": '{}' belongs in a part, under 'parts:'", key);
+    if (where != "given" && (listed(k_given_keys, key) || listed(k_model_keys, key)))
+        return fmt::format(": '{}' belongs under 'given:'", key);
+    return {};
+}
 
 Mark mark_of(const YAML::Node& node) {
     const YAML::Mark m = node.Mark();
@@ -58,8 +78,11 @@ class Reader {
         std::set<std::string> seen;
         for (const auto& entry : map) {
             const std::string key = entry.first.Scalar();
-            if (std::find(known.begin(), known.end(), key) == known.end())
-                return error_at(entry.first, fmt::format("unknown key '{}' in {}{}", key, where, did_you_mean(key, known)));
+            if (std::find(known.begin(), known.end(), key) == known.end()) {
+                const std::string elsewhere = where_it_belongs(key, where);
+                return error_at(entry.first, fmt::format("unknown key '{}' in {}{}", key, where,
+                                                         elsewhere.empty() ? did_you_mean(key, known) : elsewhere));
+            }
             if (!seen.insert(key).second)
                 return error_at(entry.first, fmt::format("duplicate key '{}' in {}", key, where));
         }
@@ -284,6 +307,23 @@ Result<std::map<std::string, double>> read_credit(const Reader& r, const YAML::N
     return credit;
 }
 
+/// One of a fixed set of words (norm: layernorm), with a did-you-mean.
+template <class Enum, std::size_t N>
+Result<Enum> choice(const Reader& r, const YAML::Node& node, std::string_view key,
+                    const std::array<std::pair<std::string_view, Enum>, N>& options) {
+    std::vector<std::string_view> words;
+    for (const auto& [word, value] : options) {
+        if (node.IsScalar() && node.Scalar() == word)
+            return value;
+        words.push_back(word);
+    }
+    std::string list;
+    for (std::string_view w : words)
+        list += (list.empty() ? "" : ", ") + std::string(w);
+    return r.error_at(node, fmt::format("{} must be one of {}, got {}{}", key, list, Reader::describe(node),
+                                        node.IsScalar() ? did_you_mean(node.Scalar(), words) : std::string()));
+}
+
 Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words) {
     const std::span<const std::string_view> known_asks = words.asks;
     if (!node.IsMap())
@@ -335,24 +375,13 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
             return std::unexpected(value.error());
         part.credit = std::move(*value);
     }
-    return part;
-}
-
-/// One of a fixed set of words (norm: layernorm), with a did-you-mean.
-template <class Enum, std::size_t N>
-Result<Enum> choice(const Reader& r, const YAML::Node& node, std::string_view key,
-                    const std::array<std::pair<std::string_view, Enum>, N>& options) {
-    std::vector<std::string_view> words;
-    for (const auto& [word, value] : options) {
-        if (node.IsScalar() && node.Scalar() == word)
-            return value;
-        words.push_back(word);
+    if (const YAML::Node feedback = node["feedback"]) {
+        auto value = choice(r, feedback, "feedback", k_reveals);
+        if (!value)
+            return std::unexpected(value.error());
+        part.feedback = *value;
     }
-    std::string list;
-    for (std::string_view w : words)
-        list += (list.empty() ? "" : ", ") + std::string(w);
-    return r.error_at(node, fmt::format("{} must be one of {}, got {}{}", key, list, Reader::describe(node),
-                                        node.IsScalar() ? did_you_mean(node.Scalar(), words) : std::string()));
+    return part;
 }
 
 /// `dtype:` in a `given`, or nullopt when it has none.
@@ -598,6 +627,12 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!flag)
             return std::unexpected(flag.error());
         problem.distinct = *flag;
+    }
+    if (const YAML::Node feedback = root["feedback"]) {
+        auto value = choice(r, feedback, "feedback", k_reveals);
+        if (!value)
+            return std::unexpected(value.error());
+        problem.feedback = *value;
     }
 
     auto parts = r.required(root, "parts", "the problem");

@@ -371,3 +371,33 @@ TEST_CASE("a spec file is read up to its cap, never further (defect 5)", "[spec]
     CHECK(problem.error().to_string() ==
           "/dev/zero: the spec file is larger than 1 MiB, the most headcount reads");
 }
+
+TEST_CASE("feedback: sets the reveal policy of the problem, and a part may override it", "[spec]") {
+    auto problem = spec::parse_problem("id: p\ntitle: t\nfeedback: gaps\ngiven: {d_model: 512, h: 8}\nparts:\n"
+                                       "  - {id: a, ask: qkv_params}\n  - {id: b, ask: total_params, feedback: full}\n",
+                                       "p.yaml", k_words);
+    REQUIRE(problem.has_value());
+    CHECK(problem->reveal_for(problem->parts[0]) == spec::Reveal::gaps);
+    CHECK(problem->reveal_for(problem->parts[1]) == spec::Reveal::full);
+    // Without it, hints: the safe default, which shows no number derived from the answer.
+    auto plain = spec::parse_problem("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n",
+                                     "p.yaml", k_words);
+    REQUIRE(plain.has_value());
+    CHECK(plain->reveal_for(plain->parts[0]) == spec::Reveal::hints);
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, feedback: all}]\n") ==
+          "p.yaml:4:37: feedback must be one of hints, gaps, full, got 'all'");
+}
+
+TEST_CASE("a key written in the wrong place is told where it belongs", "[spec]") {
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [4, 8], distinct: true}\n"
+                   "parts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:4:19: unknown key 'distinct' in vary: 'distinct' belongs at the top level of the spec, beside "
+          "'vary:' and 'parts:'");
+    CHECK(error_of("id: p\ntitle: t\npoints: 3\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:1: unknown key 'points' in the problem: 'points' belongs in a part, under 'parts:'");
+    CHECK(error_of("id: p\ntitle: t\nd_model: 512\ngiven: {h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:1: unknown key 'd_model' in the problem: 'd_model' belongs under 'given:'");
+    // A plain typo still gets its did-you-mean.
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {hh: [4, 8]}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:4:8: unknown key 'hh' in vary (did you mean 'h'?)");
+}

@@ -122,12 +122,11 @@ std::optional<std::string> student_id_problem(std::string_view id) {
     return std::nullopt;
 }
 
-std::string trim_id(std::string_view field) {
+std::string_view trim_id(std::string_view field) {
     if (!is_valid_utf8(field)) {
         const auto first = field.find_first_not_of(" \t");
-        return first == std::string_view::npos
-                   ? std::string()
-                   : std::string(field.substr(first, field.find_last_not_of(" \t") - first + 1));
+        return first == std::string_view::npos ? std::string_view()
+                                               : field.substr(first, field.find_last_not_of(" \t") - first + 1);
     }
     std::size_t begin = 0;
     while (begin < field.size()) {
@@ -140,7 +139,7 @@ std::string trim_id(std::string_view field) {
     for (std::size_t i = begin; i < field.size();)
         if (!is_blank(decode_at(field, i)))
             end = i;
-    return std::string(field.substr(begin, end - begin));
+    return field.substr(begin, end - begin);
 }
 
 std::string id_key(std::string_view id) {

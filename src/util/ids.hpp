@@ -27,8 +27,9 @@ std::optional<std::string> student_id_problem(std::string_view id);
 
 /// `field` without what a spreadsheet or a copy from a web page leaves around an id and nobody sees: ASCII
 /// spaces and tabs, no-break and other Unicode spaces, and zero-width characters (U+200B, U+2060, U+FEFF) at
-/// either end. Text that is not valid UTF-8 loses only its ASCII blanks (student_id_problem then refuses it).
-std::string trim_id(std::string_view field);
+/// either end, as a view into `field`. Text that is not valid UTF-8 loses only its ASCII blanks
+/// (student_id_problem then refuses it).
+std::string_view trim_id(std::string_view field);
 
 /// The form in which two ids are the same student: Unicode NFC, then case folding (utf8proc), so "alice",
 /// "Alice", "ALICE" and "álice" typed precomposed or with a combining accent each have one key. File systems

@@ -1,9 +1,11 @@
 #include <util/text.hpp>
+
 #include <util/utf8.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace headcount {
@@ -40,6 +42,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return d[a.size()][b.size()];
 }
 } // namespace
+
+std::string byte_size(std::uint64_t bytes) {
+    constexpr std::array<std::string_view, 3> k_units{"GiB", "MiB", "KiB"};
+    for (int i = 0; i < 3; ++i) {
+        const std::uint64_t unit = std::uint64_t{1} << (10 * (3 - i));
+        if (bytes >= unit && bytes % unit == 0)
+            return fmt::format("{} {}", with_thousands(static_cast<std::int64_t>(bytes / unit)), k_units[i]);
+    }
+    return fmt::format("{} byte{}", with_thousands(static_cast<std::int64_t>(bytes)), bytes == 1 ? "" : "s");
+}
 
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
     // A typo is at most a third of the word's letters away (at least 1, so "hh" -> "h" is found).
@@ -81,6 +93,94 @@ std::optional<std::string> unwritable_text_problem(std::string_view text) {
             return fmt::format("contains U+{:04X}, which is not a character", static_cast<std::uint32_t>(cp));
     }
     return std::nullopt;
+}
+
+namespace {
+
+__extension__ typedef __int128 Wide; // as in answer/rational.hpp: -Wpedantic knows no __int128
+
+/// a / b rounded half up to `decimals` places, as digits with a decimal point.
+std::string rounded_quotient(Wide a, Wide b, int decimals) {
+    Wide scale = 1;
+    for (int i = 0; i < decimals; ++i)
+        scale *= 10;
+    const Wide scaled = (2 * a * scale + b) / (2 * b); // half up, for a, b >= 0
+    const auto whole = static_cast<std::int64_t>(scaled / scale);
+    if (decimals == 0)
+        return std::to_string(whole);
+    return fmt::format("{}.{:0{}}", whole, static_cast<std::int64_t>(scaled % scale), decimals);
+}
+
+} // namespace
+
+std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
+    if (whole <= 0)
+        return "0%";
+    return rounded_quotient(static_cast<Wide>(part) * 100, whole, decimals) + "%";
+}
+
+std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
+
+std::string in_words(std::int64_t value) {
+    constexpr std::array<std::pair<std::int64_t, std::string_view>, 4> k_scales{{
+        {1'000'000'000'000'000, "quadrillion"}, {1'000'000'000'000, "trillion"}, {1'000'000'000, "billion"},
+        {1'000'000, "million"}}};
+    for (std::size_t i = 0; i < k_scales.size(); ++i) {
+        const auto [scale, name] = k_scales[i];
+        if (value < scale)
+            continue;
+        // Three significant figures: 1.05, 10.5 or 105 of the scale. Rounding may add a digit (9.996 -> 10.0,
+        // 999.6 million -> 1.00 billion): then one decimal fewer, or the next scale.
+        const std::int64_t whole = value / scale;
+        int decimals = whole >= 100 ? 0 : (whole >= 10 ? 1 : 2);
+        std::string digits = rounded_quotient(value, scale, decimals);
+        if (digits.size() > 4 || (decimals == 0 && digits.size() > 3)) {
+            if (decimals == 0)
+                return i > 0 ? fmt::format("1.00 {}", k_scales[i - 1].second) : digits + " " + std::string(name);
+            digits = rounded_quotient(value, scale, --decimals);
+        }
+        return fmt::format("{} {}", digits, name);
+    }
+    return with_thousands(value);
+}
+
+std::string escape_xml(std::string_view text) {
+    const std::string valid = repair_utf8(text);
+    const auto characters = decode_utf8(valid).value_or(std::vector<CodePoint>{});
+    std::string out;
+    out.reserve(valid.size());
+    for (std::size_t i = 0; i < characters.size(); ++i) {
+        const char32_t cp = characters[i].value;
+        const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
+        const bool control =
+            (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
+        switch (cp) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default:
+            out += control || cp == 0xFFFE || cp == 0xFFFF
+                       ? std::string_view("\uFFFD")
+                       : std::string_view(valid).substr(characters[i].offset, end - characters[i].offset);
+        }
+    }
+    return out;
+}
+
+std::string base64(std::string_view bytes) {
+    static constexpr std::string_view k_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+        std::uint32_t group = 0;
+        for (std::size_t j = 0; j < 3; ++j)
+            group = group << 8 | (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
+        for (std::size_t j = 0; j < 4; ++j)
+            out += j <= n ? k_alphabet[group >> (18 - 6 * j) & 63] : '=';
+    }
+    return out;
 }
 
 } // namespace headcount

@@ -12,6 +12,9 @@ namespace headcount {
 /// 1050624 -> "1,050,624"; negative numbers keep their sign ("-2,048").
 std::string with_thousands(std::int64_t value);
 
+/// A size for messages: "64 MiB" when a whole number of KiB/MiB/GiB, else "1,000 bytes".
+std::string byte_size(std::uint64_t bytes);
+
 /// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 
@@ -23,10 +26,28 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 bool is_valid_utf8(std::string_view text);
 
 /// Why `text` cannot be written as it is into Markdown, JSON and XML (every format headcount writes), as a
-/// phrase
-/// ("is not valid UTF-8", "contains a control character (U+001B)"), or nullopt when it can. Tabs and line
+/// phrase ("is not valid UTF-8", "contains a control character (U+001B)"), or nullopt when it can. Tabs and line
 /// feeds are fine; other C0 controls, DEL, C1 controls and the non-characters U+FFFE and U+FFFF (which XML
 /// cannot carry even escaped) are not.
 std::optional<std::string> unwritable_text_problem(std::string_view text);
+
+/// part / whole as a percentage rounded half up to `decimals` places: (1048576, 1050624, 1) -> "99.8%". Exact
+/// integer arithmetic, so every machine prints the same; "0%" when whole is 0.
+std::string percent_text(std::int64_t part, std::int64_t whole, int decimals = 1);
+
+/// a / b rounded half up to `decimals` places: (4198400, 1050624, 2) -> "4.00". b must be positive.
+std::string ratio_text(std::int64_t a, std::int64_t b, int decimals = 2);
+
+/// A large count in words, to three significant figures: 1050624 -> "1.05 million", 343597383680 ->
+/// "344 billion"; below a million, the exact number with separators. Non-negative counts.
+std::string in_words(std::int64_t value);
+
+/// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute. What XML 1.0
+/// cannot carry even as a character reference (control characters other than tab, LF and CR; U+FFFE, U+FFFF),
+/// or should not (DEL, the C1 controls), becomes U+FFFD, as does invalid UTF-8: the output always parses.
+std::string escape_xml(std::string_view text);
+
+/// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.
+std::string base64(std::string_view bytes);
 
 } // namespace headcount

@@ -1,0 +1,62 @@
+#pragma once
+// Reading a student's typed answer: the exact whole number when the text denotes one, and how precisely it
+// was written when it does not. Untrusted input: every failure is a short reason, never an exception or a
+// wrapped number.
+
+#include <solve/asks.hpp>
+#include <util/checked.hpp>
+
+#include <cstddef>
+#include <expected>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace headcount::answer {
+
+/// What unit an ask's answer carries: plain counts, or bytes (which admits B, KB/MB/GB = 10^3 steps,
+/// KiB/MiB/GiB = 2^10 steps).
+enum class AnswerUnit { count, bytes };
+
+/// A student's answer, read.
+struct ParsedAnswer {
+    /// Set when the answer denotes a whole number exactly: 1,050,624; 4*(512^2+512); 1.05M -> 1050000.
+    std::optional<Count> integer;
+    /// Always set: the value as a double, in counts or bytes (1.05M -> 1050000.0; .5 -> 0.5).
+    double value = 0;
+    /// Digits written in a decimal mantissa that has a point or is scaled by a word, unit or exponent, not
+    /// counting leading zeros (1.05M -> 3, 1.0e6 -> 2, 16 MiB -> 2); 0 for plain integers and expressions.
+    int significant_figures = 0;
+    /// Place value of the last digit written, in counts or bytes (1.05M -> 10000, 16 MiB -> 1048576); 0 when
+    /// significant_figures is 0. Lets a grader accept exactly the values that round to what was written.
+    double resolution = 0;
+    /// The student marked it as approximate: ≈ ≃ ~ or about, approx, approximately, roughly, around.
+    bool literal = false;         ///< a single number as written (1,050,000; 1.05M), not the result of arithmetic
+    bool approximate = false;
+    /// The unit as typed, normalised: "", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB".
+    std::string unit;
+};
+
+/// Longest answer parse_answer reads, in bytes of UTF-8; longer ones are refused rather than truncated.
+inline constexpr std::size_t k_max_answer_bytes = 200;
+/// Deepest nesting of parentheses, signs and exponents parse_answer evaluates.
+inline constexpr int k_max_answer_depth = 32;
+
+/// Parses untrusted input. Never throws, never crashes, never overflows: returns a short human reason on
+/// failure ("the number is too large", "unexpected 'x' at position 5", "empty answer", "answer longer than
+/// 200 bytes"). Positions are 1-based characters, not bytes. A division must come out whole; "B" is billion
+/// for counts and byte for bytes; magnitudes past INT64_MAX are refused even when not whole.
+std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text,
+                                                      AnswerUnit unit = AnswerUnit::count);
+
+/// Reads a tensor shape: (32, 8, 128, 128), [32,8,128,128], 32x8x128x128, 32 × 8 × 128 × 128, or PyTorch's
+/// torch.Size([32, 8, 128, 128]); a trailing comma is allowed, as in Python's (4096,). Commas separate axes, so an
+/// axis has no thousands separator; an axis may be an expression (2*64). Untrusted input: fails with a short reason, never throws.
+std::expected<solve::Shape, std::string> parse_shape(std::string_view text);
+
+/// Reads which of `choices` an answer names, by its word or a synonym, ignoring case, punctuation and filler
+/// ("the", "dominate", ...): "Attention dominates." names attention. Fails when it names none or several.
+std::expected<std::size_t, std::string> parse_choice(std::string_view text, std::span<const solve::Choice> choices);
+
+} // namespace headcount::answer

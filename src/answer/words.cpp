@@ -1,0 +1,137 @@
+#include <answer/words.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace headcount::answer::detail {
+
+namespace {
+
+struct Entry {
+    std::string_view word; // lower case
+    Wide factor;
+    std::string_view unit;
+};
+
+constexpr Wide k_thousand = 1'000;
+constexpr Wide k_kibi = 1'024;
+
+// Words that mean the same whatever the ask's unit.
+constexpr std::array k_scale_words{
+    Entry{"thousand", k_thousand, ""},
+    Entry{"million", k_thousand* k_thousand, ""},
+    Entry{"mn", k_thousand* k_thousand, ""},
+    Entry{"billion", k_thousand* k_thousand* k_thousand, ""},
+    Entry{"bn", k_thousand* k_thousand* k_thousand, ""},
+    Entry{"trillion", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"tn", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+};
+
+// Single-letter scales; for bytes these are ambiguous (k, m, g, t) or a unit (b) instead.
+constexpr std::array k_scale_letters{
+    Entry{"k", k_thousand, ""},
+    Entry{"m", k_thousand* k_thousand, ""},
+    Entry{"b", k_thousand* k_thousand* k_thousand, ""},
+    Entry{"t", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+};
+
+constexpr std::array k_byte_symbols{
+    Entry{"b", 1, "B"},
+    Entry{"kb", k_thousand, "KB"},
+    Entry{"mb", k_thousand* k_thousand, "MB"},
+    Entry{"gb", k_thousand* k_thousand* k_thousand, "GB"},
+    Entry{"tb", k_thousand* k_thousand* k_thousand* k_thousand, "TB"},
+    Entry{"kib", k_kibi, "KiB"},
+    Entry{"mib", k_kibi* k_kibi, "MiB"},
+    Entry{"gib", k_kibi* k_kibi* k_kibi, "GiB"},
+    Entry{"tib", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
+};
+
+// Spelled-out units, matched with and without a final s.
+constexpr std::array k_byte_names{
+    Entry{"byte", 1, "B"},
+    Entry{"kilobyte", k_thousand, "KB"},
+    Entry{"megabyte", k_thousand* k_thousand, "MB"},
+    Entry{"gigabyte", k_thousand* k_thousand* k_thousand, "GB"},
+    Entry{"terabyte", k_thousand* k_thousand* k_thousand* k_thousand, "TB"},
+    Entry{"kibibyte", k_kibi, "KiB"},
+    Entry{"mebibyte", k_kibi* k_kibi, "MiB"},
+    Entry{"gibibyte", k_kibi* k_kibi* k_kibi, "GiB"},
+    Entry{"tebibyte", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
+};
+
+constexpr std::array<std::string_view, 13> k_bit_names{"bit",     "kbit",    "mbit",   "gbit",  "tbit",
+                                                       "kibit",   "mibit",   "gibit",  "tibit", "kilobit",
+                                                       "megabit", "gigabit", "terabit"};
+// Singular forms: "biases" loses its s to "biase".
+constexpr std::array<std::string_view, 11> k_count_nouns{"parameter", "param", "weight",    "bias",  "biase", "flop",
+                                                         "learnable", "trainable", "dimension", "dim", "element"};
+constexpr std::array<std::string_view, 4> k_fillers{"and", "in", "total", "all"};
+// GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
+constexpr std::array k_flop_scales{
+    Entry{"kflop", k_thousand, ""},
+    Entry{"mflop", k_thousand* k_thousand, ""},
+    Entry{"gflop", k_thousand* k_thousand* k_thousand, ""},
+    Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
+};
+constexpr std::array<std::string_view, 5> k_approx_words{"about", "approx", "approximately", "roughly",
+                                                         "around"};
+
+template <class Table> const Entry* find(const Table& table, std::string_view lower) {
+    const auto it = std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.word == lower; });
+    return it == table.end() ? nullptr : &*it;
+}
+
+template <std::size_t N> bool contains(const std::array<std::string_view, N>& words, std::string_view lower) {
+    return std::find(words.begin(), words.end(), lower) != words.end();
+}
+
+std::string_view without_plural(std::string_view lower) {
+    return lower.size() > 1 && lower.back() == 's' ? lower.substr(0, lower.size() - 1) : lower;
+}
+
+} // namespace
+
+WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
+    std::string lower(word);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+    const std::string_view singular = without_plural(lower);
+
+    if (lower == "x")
+        return {WordKind::multiply, 1, ""};
+    if (contains(k_approx_words, lower))
+        return {WordKind::approx_marker, 1, ""};
+    if (unit == AnswerUnit::count && contains(k_count_nouns, singular))
+        return {WordKind::count_noun, 1, ""};
+    if (contains(k_fillers, lower))
+        return {WordKind::filler, 1, ""};
+    if (unit == AnswerUnit::count)
+        if (const Entry* e = find(k_flop_scales, singular))
+            return {WordKind::scale, e->factor, ""};
+    if (const Entry* e = find(k_scale_words, lower))
+        return {WordKind::scale, e->factor, ""};
+    if (unit == AnswerUnit::count) {
+        if (const Entry* e = find(k_scale_letters, lower))
+            return {WordKind::scale, e->factor, ""};
+    } else if (lower == "k" || lower == "m" || lower == "g" || lower == "t") {
+        return {WordKind::ambiguous_prefix, 1, ""};
+    }
+    if (contains(k_bit_names, singular))
+        return {WordKind::bits_unit, 1, ""};
+    if (const Entry* e = find(k_byte_names, singular))
+        return {WordKind::bytes_unit, e->factor, e->unit};
+    if (const Entry* e = find(k_byte_symbols, lower)) {
+        // Networking writes bits as Mb and Gb; a student typing all lower case has not thought about it.
+        const bool has_upper =
+            std::any_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+        if (has_upper && word.back() == 'b')
+            return {WordKind::bits_unit, 1, ""};
+        return {WordKind::bytes_unit, e->factor, e->unit};
+    }
+    return {};
+}
+
+} // namespace headcount::answer::detail

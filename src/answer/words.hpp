@@ -1,0 +1,37 @@
+#pragma once
+// What the words in an answer mean: scale words (million, M, bn), byte units (MiB, MB, bytes), bits, the
+// nouns a count may carry (parameters) and approximation markers. The unit of the ask decides the ambiguous
+// ones.
+
+#include <answer/answer.hpp>
+#include <answer/rational.hpp>
+
+#include <string_view>
+
+namespace headcount::answer::detail {
+
+enum class WordKind {
+    scale,            ///< thousand, million, k, M, bn...: multiplies the number before it
+    bytes_unit,       ///< B, bytes, KB, MiB...: a unit of bytes with its factor
+    bits_unit,        ///< Mb, Gb, bits, Mbit...: almost always a mistake for bytes
+    ambiguous_prefix, ///< K, M, G, T alone in a bytes answer: decimal or binary cannot be told
+    count_noun,       ///< parameters, params, weights, biases, FLOPs, dimensions: allowed after a count and ignored
+    filler,           ///< and, in, total, all: joins the words after a number ("weights and biases in total")
+    approx_marker,    ///< about, approx, approximately, roughly, around
+    multiply,         ///< x or X between factors (4x512)
+    other,
+};
+
+/// What a word means, and the multiplier that scale words and byte units carry.
+struct WordMeaning {
+    WordKind kind = WordKind::other;
+    Wide factor = 1;       ///< 10^6 for "million", 2^20 for "MiB", 1 for "bytes"
+    std::string_view unit; ///< the normalised unit for bytes_unit: "B", "KB", ..., "TiB"
+};
+
+/// How `word` (ASCII letters) reads in an answer carrying `unit`. B and b are billion for counts and byte for
+/// bytes. Short byte units are case-insensitive except that an upper-case prefix with a lower-case final b
+/// (Kb, Mb, Gb, Tb, Mib) reads as bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
+WordMeaning classify_word(std::string_view word, AnswerUnit unit);
+
+} // namespace headcount::answer::detail
