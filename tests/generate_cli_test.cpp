@@ -155,8 +155,8 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
                                        "--roster", "tests/class/roster.csv"});
     REQUIRE(graded.exit_code == 0);
     const std::string gradebook = read_text(dir + "/graded/gradebook.csv");
-    for (const std::string& student : {"alice", "bob", "chen", "eve"})
-        CHECK(gradebook.find("\n" + student + ",2,3,5,5\n") != std::string::npos);
+    for (const std::string_view student : {"alice", "bob", "chen", "eve"})
+        CHECK(gradebook.find("\n" + std::string(student) + ",2,3,5,5\n") != std::string::npos);
     CHECK(gradebook.find("\ndana,2,0,2,5\n") != std::string::npos);
     // The spec sets no feedback policy, so dana is told the mistake in words, without the 4,096 she is short.
     const std::string dana = read_text(dir + "/graded/feedback/dana.md");

@@ -101,7 +101,8 @@ std::expected<ParsedAnswer, std::string> AnswerParser::finish(const Value& value
     const Wide whole = magnitude / r.den;
     const Wide max = std::numeric_limits<Count>::max();
     if (whole > max || (whole == max && magnitude % r.den != 0))
-        return std::unexpected("the number is too large (over 9,223,372,036,854,775,807)");
+        return std::unexpected(r.num < 0 ? "the number is too far below zero (under -9,223,372,036,854,775,807)"
+                                         : "the number is too large (over 9,223,372,036,854,775,807)");
     if (r.den == 1)
         out.integer = static_cast<Count>(r.num);
     out.value = to_double(r);

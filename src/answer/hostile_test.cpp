@@ -46,8 +46,11 @@ TEST_CASE("numbers too large or too small", "[answer]") {
           "0000000000"
           "0000000000"
           "0000000000",
-          "-2^63", "1e99999999999", "(10^18)^3", "99999999999999999999999.5"})
+          "1e99999999999", "(10^18)^3", "99999999999999999999999.5"})
         CHECK_THAT(reason(text), Contains("too large"));
+    // A negative number is not "too large" (issue 14, defect 7): -2^63 fits no count's negation.
+    for (const char* text : {"-2^63", "-9223372036854775808"})
+        CHECK(reason(text) == "the number is too far below zero (under -9,223,372,036,854,775,807)");
     CHECK_THAT(reason("1e-400"), Contains("too small"));
     CHECK_THAT(reason("0.000000000000000000000000000000000000000001"), Contains("too small"));
     // Zero times a huge power of ten is zero, not an overflow.

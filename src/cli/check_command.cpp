@@ -136,7 +136,7 @@ Command add_check_command(CLI::App& app) {
     student->needs(seed);
     check->add_flag("--reveal", options->reveal,
                     "Show the feedback in full, the expected value included, whatever the spec's feedback policy");
-    check->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    check->add_option("--templates", options->templates, k_templates_help);
     check->footer("What the feedback shows follows the spec's feedback policy: hints (default: the mistake named, no "
                   "number derived from the answer), gaps (the difference too) or full. Exit status: 0 correct, 1 not "
                   "correct (including rounded or unreadable answers), 2 bad input or usage.");

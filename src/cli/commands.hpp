@@ -34,6 +34,14 @@ Command add_generate_command(CLI::App& app);
 /// `headcount serve`.
 Command add_serve_command(CLI::App& app);
 
+/// `headcount templates export`.
+Command add_templates_command(CLI::App& app);
+
+/// Help for every command's --templates option.
+inline constexpr const char* k_templates_help =
+    "Use the Mustache templates in this folder instead of the built-in ones of the same name (write them out "
+    "with `headcount templates export DIR`)";
+
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);
 

@@ -162,7 +162,7 @@ Command add_generate_command(CLI::App& app) {
                          "typeset by KaTeX, copied once into OUT/katex/; "
                          "moodle-xml: OUT/questions.xml, a Moodle question bank")
         ->check(CLI::IsMember({"markdown", "html", "moodle-xml"}));
-    generate->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    generate->add_option("--templates", options->templates, k_templates_help);
     generate->footer("A student's numbers depend only on the seed, their id and the problem id (see README). "
                      "Exit status: 0 written, 2 bad input or usage.");
     return {generate, [options] { return run_generate(*options); }};

@@ -394,7 +394,7 @@ Command add_grade_command(CLI::App& app) {
     grade->add_flag("--reveal", options->reveal,
                     "Feedback in full, expected values included, whatever the specs' feedback policy (default: each "
                     "part's policy, hints unless the spec says otherwise)");
-    grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
+    grade->add_option("--templates", options->templates, k_templates_help);
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "
                   "(student, problem, part) counts on its last row. The files appear together when grading is done: "
                   "an error or an interrupted run leaves the previous ones as they were. Exit status: 0 graded, 2 bad "

@@ -49,7 +49,9 @@ Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& pro
 }
 
 Result<render::TemplateSet> load_templates(const std::string& dir) {
-    return render::TemplateSet::load(dir.empty() ? render::TemplateSet::default_dir() : std::filesystem::path(dir));
+    if (dir.empty())
+        return render::TemplateSet::builtin();
+    return render::TemplateSet::builtin().overridden_by(dir);
 }
 
 Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id) {

@@ -21,7 +21,7 @@ using VariantTable = std::map<std::string, std::map<std::string, solve::SolvedPr
 Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& problems,
                                     const std::vector<std::string>& roster, const std::string& seed);
 
-/// The templates in `dir`, or the shipped ones when `dir` is empty.
+/// The built-in templates, with those in `dir` (when given) replacing the ones of the same name.
 Result<render::TemplateSet> load_templates(const std::string& dir);
 
 /// The part with this id, or an error listing the problem's parts (with a did-you-mean).

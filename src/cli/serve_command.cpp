@@ -46,8 +46,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
     auto templates = load_templates(options.templates);
     if (!templates)
         return std::unexpected(templates.error());
-    options.serve.templates = options.templates.empty() ? render::TemplateSet::default_dir()
-                                                        : std::filesystem::path(options.templates);
+    options.serve.templates = options.templates;
     options.serve.katex = options.katex.empty() ? render::default_katex_dir() : std::filesystem::path(options.katex);
     // A burst of a third of a minute's checks: a student may check every part of a problem in a row.
     options.serve.checks.per_student = {options.student_rate, std::max(1.0, options.student_rate / 3)};
@@ -76,7 +75,8 @@ Command add_serve_command(CLI::App& app) {
                       "Append one JSON line per check to this file (time, student, problem, part, answer, status, "
                       "mistakes), each written before its answer is sent");
     serve->add_option("--templates", options->templates,
-                      "Use the templates in this directory (the pages are its serve/*.mustache and serve/static/)");
+                      std::string(k_templates_help) + "; the pages are serve/*.mustache, their style and script "
+                      "serve/static/headcount.css and headcount.js");
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
     serve->add_option("--threads", options->serve.threads,
                       "Connections served at once (default 64); more wait their turn")

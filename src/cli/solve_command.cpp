@@ -106,8 +106,7 @@ Command add_solve_command(CLI::App& app) {
         ->check(CLI::IsMember({"markdown", "html", "json"}));
     solve->add_option("--out", options->out, "Write one file per problem (ID.md, ID.html or ID.json) into this "
                                              "directory instead of printing");
-    solve->add_option("--templates", options->templates,
-                      "Use the Mustache templates in this directory instead of the shipped ones");
+    solve->add_option("--templates", options->templates, k_templates_help);
     solve->footer("Exit status: 0 solved, 2 bad input or usage (the reason is printed on stderr).");
     return {solve, [options] { return run_solve(*options); }};
 }

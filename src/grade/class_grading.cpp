@@ -106,22 +106,26 @@ Result<void> ClassGrader::set_header(std::span<const std::string> header, const 
     return {};
 }
 
-std::uint32_t ClassGrader::student_number(std::string_view id) {
-    if (const auto it = m_student_of.find(id); it != m_student_of.end())
-        return it->second;
+std::string_view ClassGrader::keep(std::string_view text) {
     // Ids are kept once, in blocks, and viewed everywhere else: a class of 500,000 costs its ids' bytes, not
     // 500,000 string objects.
-    if (id.size() > m_arena_left) {
-        const std::size_t size = std::max(k_arena_block, id.size());
+    if (text.size() > m_arena_left) {
+        const std::size_t size = std::max(k_arena_block, text.size());
         m_results.m_arena.push_back(std::make_unique<char[]>(size));
         m_arena_next = m_results.m_arena.back().get();
         m_arena_left = size;
     }
     char* at = m_arena_next;
-    std::memcpy(at, id.data(), id.size());
-    m_arena_next += id.size();
-    m_arena_left -= id.size();
-    const std::string_view kept(at, id.size());
+    std::memcpy(at, text.data(), text.size());
+    m_arena_next += text.size();
+    m_arena_left -= text.size();
+    return {at, text.size()};
+}
+
+std::uint32_t ClassGrader::student_number(std::string_view id) {
+    if (const auto it = m_student_of.find(id); it != m_student_of.end())
+        return it->second;
+    const std::string_view kept = keep(id);
     const auto number = static_cast<std::uint32_t>(m_results.m_ids.size());
     m_results.m_ids.push_back(kept);
     m_first_slot.push_back(k_none);
@@ -166,16 +170,34 @@ const RowResult& ClassGrader::add(CsvRecord record) {
         return m_column[i] < m_record.fields.size() ? std::string_view(m_record.fields[m_column[i]])
                                                      : std::string_view();
     };
-    // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id.
-    m_current.student = trimmed(field(0));
+    // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id; neither are
+    // the no-break spaces a spreadsheet or a web page leaves around one (trim_id).
+    m_current.student = trim_id(field(0));
     m_current.problem = trimmed(field(1));
     m_current.part = trimmed(field(2));
     m_current.answer = field(3);
 
     const auto problem_with_id = student_id_problem(m_current.student);
     // A usable id is a student of the class even if this row is rejected: they get a gradebook row, and the row's
-    // reason is in their feedback.
-    const std::uint32_t student = problem_with_id ? k_none : student_number(m_current.student);
+    // reason is in their feedback. But a new spelling must not name a student already known under another one:
+    // "Alice" after "alice" would share a feedback file on macOS and Windows (id_key: NFC and case folding).
+    std::uint32_t student = k_none;
+    std::string collision;
+    if (!problem_with_id) {
+        if (const auto known = m_student_of.find(m_current.student); known != m_student_of.end()) {
+            student = known->second;
+        } else {
+            std::string key = id_key(m_current.student);
+            if (const auto other = m_student_of_key.find(key); other != m_student_of_key.end()) {
+                collision = collision_reason(m_current.student, m_results.m_ids[other->second],
+                                             m_first_line[other->second]);
+            } else {
+                student = student_number(m_current.student);
+                m_first_line.push_back(m_current.line);
+                m_student_of_key.emplace(key == m_current.student ? m_results.m_ids[student] : keep(key), student);
+            }
+        }
+    }
     if (!m_record.error.empty()) {
         reject(student, "malformed row: " + m_record.error);
         return m_current;
@@ -187,6 +209,10 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     }
     if (problem_with_id) {
         reject(k_none, fmt::format("student id '{}' {}", printable(m_current.student), *problem_with_id));
+        return m_current;
+    }
+    if (!collision.empty()) {
+        reject(k_none, std::move(collision));
         return m_current;
     }
     auto problem_it = m_problem_index.find(m_current.problem);
@@ -289,6 +315,8 @@ ClassResults ClassGrader::finish() {
     m_slots = {};
     m_first_slot = {};
     m_student_of = {};
+    m_student_of_key = {};
+    m_first_line = {};
     out.m_tables_keepalive = std::move(m_tables);
     return std::move(out);
 }

@@ -1,61 +1,49 @@
 #include <render/templates.hpp>
 
+#include <render/builtin_templates.hpp>
+#include <util/files.hpp>
 #include <util/text.hpp>
+#include <util/utf8.hpp>
 
 #include <fmt/format.h>
-#include <kainjow/mustache.hpp>
 
-#include <fstream>
+#include <algorithm>
+#include <mutex>
 #include <set>
-#include <sstream>
-
-#ifndef HEADCOUNT_TEMPLATE_DIR
-#define HEADCOUNT_TEMPLATE_DIR "templates"
-#endif
 
 namespace headcount::render {
 
 namespace fs = std::filesystem;
-namespace mustache = kainjow::mustache;
+
+struct TemplateSet::Cache {
+    std::mutex mutex;
+    std::map<std::string, std::shared_ptr<const ParsedTemplate>, std::less<>> parsed;
+    std::set<std::string> checked; ///< template name + view shape (Keys::fingerprint) that passed the check
+};
 
 namespace {
-
-mustache::data to_data(const View& view) {
-    if (view.is_object()) {
-        mustache::data out{mustache::data::type::object};
-        for (const auto& [key, value] : view.items())
-            out.set(key, to_data(value));
-        return out;
-    }
-    if (view.is_array()) {
-        mustache::data out{mustache::data::type::list};
-        for (const auto& item : view)
-            out.push_back(to_data(item));
-        return out;
-    }
-    if (view.is_boolean())
-        return mustache::data{view.get<bool>()};
-    if (view.is_string())
-        return mustache::data{view.get<std::string>()};
-    if (view.is_null())
-        return mustache::data{false};
-    return mustache::data{view.dump()};
-}
 
 /// Every key of the view, and those whose value is an empty list wherever they occur: a section over such a
 /// list cannot render, and the names inside it exist only in the list's (absent) items.
 struct Keys {
     std::set<std::string> all;
     std::set<std::string> empty_lists;
+    std::size_t values = 0; ///< how many values the view holds, which bounds how much work a render may do
+
+    /// The keys as one string: two views with the same fingerprint pass or fail the same checks.
+    [[nodiscard]] std::string fingerprint() const {
+        std::string out;
+        for (const std::string& key : all)
+            out += key + '\0';
+        out += '\1';
+        for (const std::string& key : empty_lists)
+            out += key + '\0';
+        return out;
+    }
 };
 
-/// The last name of a dotted path: "model.breakdown" -> "breakdown", as empty lists are recorded.
-std::string leaf(std::string_view name) {
-    const auto dot = name.rfind('.');
-    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
-}
-
 void collect_keys(const View& view, Keys& keys, std::set<std::string>& filled_lists) {
+    ++keys.values;
     if (view.is_object()) {
         for (const auto& [key, value] : view.items()) {
             keys.all.insert(key);
@@ -78,202 +66,240 @@ Keys collect_keys(const View& view) {
     return keys;
 }
 
-/// A tag found by scanning template text: its sigil ('\0' for a plain variable), name and position.
-struct Tag {
-    char sigil = '\0';
-    std::string name;
-    int line = 1;
-    int column = 1;
-};
-
-std::vector<Tag> scan_tags(const std::string& text) {
-    std::vector<Tag> tags;
-    int line = 1;
-    std::size_t line_start = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            line_start = i + 1;
-            continue;
-        }
-        if (text.compare(i, 2, "{{") != 0)
-            continue;
-        const bool triple = text.compare(i, 3, "{{{") == 0;
-        const std::size_t open = i + (triple ? 3 : 2);
-        const std::size_t close = text.find(triple ? "}}}" : "}}", open);
-        if (close == std::string::npos)
-            break; // kainjow reports the unclosed tag
-        std::string body = text.substr(open, close - open);
-        Tag tag{'\0', {}, line, static_cast<int>(i - line_start) + 1};
-        if (!body.empty() && std::string_view("#^/&>!=").find(body.front()) != std::string_view::npos) {
-            tag.sigil = body.front();
-            body.erase(0, 1);
-        }
-        const auto first = body.find_first_not_of(" \t");
-        const auto last = body.find_last_not_of(" \t");
-        tag.name = first == std::string::npos ? std::string() : body.substr(first, last - first + 1);
-        tags.push_back(tag);
-        for (std::size_t j = i; j < close; ++j) // tags may span lines (comments); keep the count right
-            if (text[j] == '\n') {
-                ++line;
-                line_start = j + 1;
-            }
-        i = close + (triple ? 2 : 1);
-    }
-    return tags;
+/// The last name of a dotted path: "model.breakdown" -> "breakdown", as empty lists are recorded.
+std::string leaf(std::string_view name) {
+    const auto dot = name.rfind('.');
+    return std::string(dot == std::string_view::npos ? name : name.substr(dot + 1));
 }
 
-/// kainjow's context, recording every name it was asked for and could not find.
-class StrictContext : public mustache::basic_context<std::string> {
+/// Where the first byte of `text` that is not printable UTF-8 (or a tab or line break) stands, and why.
+std::optional<Error> unprintable(const TemplateFile& file) {
+    const std::string valid = repair_utf8(file.text);
+    std::size_t at = 0;
+    std::string why;
+    if (valid != file.text) {
+        at = static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), file.text.begin()).first - valid.begin());
+        why = "this template is not valid UTF-8 here";
+    } else {
+        const auto control = std::find_if(file.text.begin(), file.text.end(), [](char c) {
+            const auto byte = static_cast<unsigned char>(c);
+            return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7F;
+        });
+        if (control == file.text.end())
+            return std::nullopt;
+        at = static_cast<std::size_t>(control - file.text.begin());
+        why = fmt::format("this template contains a control character (U+{:04X}); templates hold printable text",
+                          static_cast<unsigned>(static_cast<unsigned char>(*control)));
+    }
+    const std::string_view before = std::string_view(file.text).substr(0, at);
+    const auto line_start = before.rfind('\n');
+    return Error{file.path, static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
+                 static_cast<int>(at - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1, why};
+}
+
+/// Checks every tag of a template (and of each partial it uses, once) against the view's keys, rendered or
+/// not, so a typo in a branch this view does not take is still an error.
+class Checker {
   public:
-    StrictContext(const mustache::data* root, const std::map<std::string, mustache::data>& partials)
-        : m_inner(root), m_partials(partials) {}
-    void push(const mustache::data* data) override { m_inner.push(data); }
-    void pop() override { m_inner.pop(); }
-    const mustache::data* get(const std::string& name) const override {
-        const mustache::data* found = m_inner.get(name);
-        if (!found)
-            m_missing.insert(name);
-        return found;
-    }
-    const mustache::data* get_partial(const std::string& name) const override {
-        const auto it = m_partials.find(name);
-        if (it == m_partials.end()) {
-            m_missing.insert(name);
-            return nullptr;
+    using Parse = std::function<Result<std::shared_ptr<const ParsedTemplate>>(std::string_view)>;
+    Checker(const Keys& keys, const std::map<std::string, std::string, std::less<>>& partials, Parse parse)
+        : m_keys(keys), m_key_list(keys.all.begin(), keys.all.end()), m_partials(partials),
+          m_parse(std::move(parse)) {}
+
+    Result<void> check(const ParsedTemplate& tmpl, const std::vector<MustacheNode>& nodes, int depth) {
+        using Kind = MustacheNode::Kind;
+        for (const MustacheNode& node : nodes) {
+            if (node.kind == Kind::text || node.kind == Kind::newline)
+                continue;
+            if (node.kind == Kind::partial) {
+                if (auto ok = check_partial(tmpl, node, depth); !ok)
+                    return ok;
+                continue;
+            }
+            if (node.text != ".") {
+                std::string_view rest = node.text;
+                while (!rest.empty()) {
+                    const std::string part(rest.substr(0, rest.find('.')));
+                    if (!m_keys.all.contains(part))
+                        return std::unexpected(Error{tmpl.path, node.line, node.column,
+                                                     fmt::format("unknown variable '{}': headcount provides no such "
+                                                                 "value{}",
+                                                                 node.text, did_you_mean(part, m_key_list))});
+                    rest = rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
+                }
+            }
+            // A section over a list that is empty wherever it occurs never renders: its names need not exist.
+            if (node.kind == Kind::section && m_keys.empty_lists.contains(leaf(node.text)))
+                continue;
+            if (auto ok = check(tmpl, node.children, depth); !ok)
+                return ok;
         }
-        return &it->second;
+        return {};
     }
-    [[nodiscard]] const std::set<std::string>& missing() const { return m_missing; }
 
   private:
-    mustache::context<std::string> m_inner;
-    const std::map<std::string, mustache::data>& m_partials;
-    mutable std::set<std::string> m_missing;
+    const Keys& m_keys;
+    std::vector<std::string_view> m_key_list;
+    const std::map<std::string, std::string, std::less<>>& m_partials;
+    Parse m_parse;
+    std::set<std::string, std::less<>> m_checked; // partials already checked (or being checked) for this view
+
+    Result<void> check_partial(const ParsedTemplate& tmpl, const MustacheNode& node, int depth) {
+        const auto partial = m_partials.find(node.text);
+        if (partial == m_partials.end()) {
+            std::vector<std::string_view> names;
+            for (const auto& [name, _] : m_partials)
+                names.push_back(name);
+            return std::unexpected(Error{tmpl.path, node.line, node.column,
+                                         fmt::format("unknown partial '{}'{}", node.text, did_you_mean(node.text, names))});
+        }
+        if (!m_checked.insert(node.text).second) // its result does not depend on where it is included
+            return {};
+        if (depth + 1 > k_max_partial_depth)
+            return std::unexpected(Error{tmpl.path, node.line, node.column,
+                                         fmt::format("partials nest more than {} deep", k_max_partial_depth)});
+        auto parsed = m_parse(partial->second);
+        if (!parsed)
+            return std::unexpected(parsed.error());
+        return check(**parsed, (*parsed)->nodes, depth + 1);
+    }
 };
 
-Result<std::string> read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::unexpected(Error{path.string(), 0, 0, "cannot read the template"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+Result<std::vector<TemplateFile>> read_directory(const fs::path& dir) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return std::unexpected(Error{dir.string(), 0, 0, "templates directory not found"});
+    std::vector<fs::path> paths;
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec) && it->path().extension() == ".mustache")
+            paths.push_back(it->path());
+        if (paths.size() > k_max_template_files)
+            return std::unexpected(Error{dir.string(), 0, 0,
+                                         fmt::format("more than {} templates in this directory", k_max_template_files)});
+    }
+    if (ec)
+        return std::unexpected(Error{dir.string(), 0, 0, "cannot list the templates directory: " + ec.message()});
+    std::sort(paths.begin(), paths.end());
+    std::vector<TemplateFile> files;
+    for (const fs::path& path : paths) {
+        auto text = read_file_capped(path, k_max_template_bytes, "the template");
+        if (!text)
+            return std::unexpected(text.error());
+        files.push_back({fs::relative(path, dir).replace_extension().generic_string(), path.string(), std::move(*text)});
+    }
+    return files;
 }
 
 } // namespace
 
-fs::path TemplateSet::default_dir() { return HEADCOUNT_TEMPLATE_DIR; }
+TemplateSet TemplateSet::from_files(std::vector<TemplateFile> files) {
+    TemplateSet set;
+    set.m_cache = std::make_shared<Cache>();
+    for (TemplateFile& file : files)
+        set.add(std::move(file));
+    return set;
+}
+
+TemplateSet TemplateSet::builtin() {
+    // Parsed once per process: copies share the cache.
+    static const TemplateSet set = [] {
+        std::vector<TemplateFile> files;
+        for (const BuiltinTemplate& t : builtin_templates())
+            files.push_back({std::string(t.name), fmt::format("templates/{}.mustache", t.name), std::string(t.text)});
+        return from_files(std::move(files));
+    }();
+    return set;
+}
 
 Result<TemplateSet> TemplateSet::load(const fs::path& dir) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        return std::unexpected(Error{dir.string(), 0, 0, "templates directory not found"});
-    TemplateSet set;
-    std::vector<fs::path> files;
-    for (const auto& entry : fs::recursive_directory_iterator(dir, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".mustache")
-            files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& file : files) {
-        auto text = read_file(file);
-        if (!text)
-            return std::unexpected(text.error());
-        fs::path name = fs::relative(file, dir).replace_extension();
-        Source source{file.string(), *text};
-        if (name.parent_path() == "partials")
-            set.m_partials[name.filename().string()] = source;
-        set.m_templates[name.generic_string()] = std::move(source);
+    auto files = read_directory(dir);
+    if (!files)
+        return std::unexpected(files.error());
+    return from_files(std::move(*files));
+}
+
+Result<TemplateSet> TemplateSet::overridden_by(const fs::path& dir) const {
+    auto files = read_directory(dir);
+    if (!files)
+        return std::unexpected(files.error());
+    return with_files(std::move(*files));
+}
+
+TemplateSet TemplateSet::with_files(std::vector<TemplateFile> files) const {
+    TemplateSet set = *this;
+    // Checks are redone (a partial may have changed); a file's parse depends on its text only, so the parses of
+    // the files not replaced are kept.
+    set.m_cache = std::make_shared<Cache>();
+    {
+        const std::lock_guard lock(m_cache->mutex);
+        set.m_cache->parsed = m_cache->parsed;
+    }
+    for (TemplateFile& file : files) {
+        set.m_cache->parsed.erase(file.name);
+        set.add(std::move(file));
     }
     return set;
 }
 
-Result<void> TemplateSet::check_tags(const Source& source, const View& view, int depth) const {
-    if (depth > 16)
-        return std::unexpected(Error{source.path, 0, 0, "partials nest more than 16 deep (a partial includes itself?)"});
-    const Keys keys = collect_keys(view);
-    const std::vector<std::string_view> key_list(keys.all.begin(), keys.all.end());
-    std::vector<bool> sections; // open sections, innermost last: whether each iterates over an always-empty list
-    int unrenderable = 0;       // how many open sections do
-    for (const Tag& tag : scan_tags(source.text)) {
-        if (tag.sigil == '!' || tag.sigil == '=' || tag.name == ".")
-            continue;
-        if (tag.sigil == '/') {
-            if (!sections.empty()) {
-                unrenderable -= sections.back() ? 1 : 0;
-                sections.pop_back();
-            }
-            continue;
-        }
-        if (unrenderable > 0) { // checked whenever the list has items; here it cannot render
-            if (tag.sigil == '#' || tag.sigil == '^') // keep nesting, so its closing tag closes it, not ours
-                sections.push_back(false);
-            continue;
-        }
-        if (tag.sigil == '>') {
-            const auto partial = m_partials.find(tag.name);
-            if (partial == m_partials.end()) {
-                std::vector<std::string_view> names;
-                for (const auto& [name, _] : m_partials)
-                    names.push_back(name);
-                return std::unexpected(Error{source.path, tag.line, tag.column,
-                                             fmt::format("unknown partial '{}'{}", tag.name, did_you_mean(tag.name, names))});
-            }
-            if (auto ok = check_tags(partial->second, view, depth + 1); !ok)
-                return ok;
-            continue;
-        }
-        std::string_view rest = tag.name;
-        while (!rest.empty()) {
-            const std::string part(rest.substr(0, rest.find('.')));
-            if (!keys.all.contains(part))
-                return std::unexpected(Error{source.path, tag.line, tag.column,
-                                             fmt::format("unknown variable '{}': headcount provides no such value{}",
-                                                         tag.name, did_you_mean(part, key_list))});
-            rest = rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
-        }
-        if (tag.sigil == '#' || tag.sigil == '^') {
-            const bool empty = tag.sigil == '#' && keys.empty_lists.contains(leaf(tag.name));
-            sections.push_back(empty);
-            unrenderable += empty ? 1 : 0;
-        }
+void TemplateSet::add(TemplateFile file) {
+    const fs::path name(file.name);
+    if (name.parent_path() == "partials")
+        m_partials[name.filename().string()] = file.name;
+    m_files[file.name] = std::move(file);
+}
+
+Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_view name) const {
+    {
+        const std::lock_guard lock(m_cache->mutex);
+        if (const auto it = m_cache->parsed.find(name); it != m_cache->parsed.end())
+            return it->second;
     }
-    return {};
+    const TemplateFile& file = m_files.find(name)->second;
+    if (auto bad = unprintable(file))
+        return std::unexpected(*bad);
+    auto tree = parse_mustache(file.text, file.path);
+    if (!tree)
+        return std::unexpected(tree.error());
+    auto shared = std::make_shared<const ParsedTemplate>(std::move(*tree));
+    const std::lock_guard lock(m_cache->mutex);
+    return m_cache->parsed.emplace(std::string(name), std::move(shared)).first->second;
 }
 
 Result<std::string> TemplateSet::render(const std::string& name, const View& view) const {
-    const auto it = m_templates.find(name);
-    if (it == m_templates.end())
+    if (!has(name))
         return fail(fmt::format("no template '{}.mustache' in the templates directory", name));
-    const Source& source = it->second;
-    if (auto ok = check_tags(source, view, 0); !ok)
-        return std::unexpected(ok.error());
-
-    std::map<std::string, mustache::data> partials;
-    for (const auto& [partial_name, partial] : m_partials)
-        partials.emplace(partial_name, mustache::data{partial.text});
-    const mustache::data data = to_data(view);
-    StrictContext context(&data, partials);
-    mustache::mustache tmpl{source.text};
-    tmpl.set_custom_escape([](const std::string& s) { return s; }); // Markdown, not HTML
-    if (!tmpl.is_valid())
-        return std::unexpected(Error{source.path, 0, 0, "Mustache syntax error: " + tmpl.error_message()});
-    std::string out = tmpl.render(context);
-    if (!tmpl.is_valid())
-        return std::unexpected(Error{source.path, 0, 0, "Mustache error: " + tmpl.error_message()});
-    if (!context.missing().empty()) {
-        // Every name exists somewhere in the view (check_tags passed), but not where this tag stands.
-        const std::string missing = *context.missing().begin();
-        for (const Tag& tag : scan_tags(source.text))
-            if (tag.name == missing)
-                return std::unexpected(Error{source.path, tag.line, tag.column,
-                                             fmt::format("variable '{}' is not available at this point of the "
-                                                         "template (it belongs to another section)",
-                                                         missing)});
-        return std::unexpected(Error{source.path, 0, 0,
-                                     fmt::format("variable '{}' is not available where a partial uses it", missing)});
+    auto tmpl = parsed(name);
+    if (!tmpl)
+        return std::unexpected(tmpl.error());
+    const Keys keys = collect_keys(view);
+    const std::string shape = name + '\0' + keys.fingerprint();
+    bool checked = false;
+    {
+        const std::lock_guard lock(m_cache->mutex);
+        checked = m_cache->checked.contains(shape);
     }
-    return out;
+    const auto parse = [this](std::string_view file) { return parsed(file); };
+    if (!checked) {
+        Checker checker(keys, m_partials, parse);
+        if (auto ok = checker.check(**tmpl, (*tmpl)->nodes, 0); !ok)
+            return std::unexpected(ok.error());
+        const std::lock_guard lock(m_cache->mutex);
+        if (m_cache->checked.size() >= 4096) // views of many shapes: keep the cache bounded
+            m_cache->checked.clear();
+        m_cache->checked.insert(shape);
+    }
+    // Every partial a render can reach was parsed by the check; one that fails to parse now is not reachable.
+    const PartialLookup partials = [this](std::string_view partial) -> const ParsedTemplate* {
+        const auto it = m_partials.find(partial);
+        if (it == m_partials.end())
+            return nullptr;
+        auto tree = parsed(it->second);
+        return tree ? tree->get() : nullptr;
+    };
+    // Legitimate work grows with the data (a row per student); what a hostile template adds is stopped.
+    const RenderLimits limits{k_max_partial_depth, 4'000'000 + 64 * keys.values, k_max_rendered_bytes};
+    return render_mustache(**tmpl, view, partials, limits);
 }
 
 } // namespace headcount::render

@@ -1,46 +1,77 @@
 #pragma once
-// Mustache templates loaded from a directory and rendered strictly: a tag naming a variable or partial the view
-// does not provide is an error naming the template file, line, column and variable, never a silent blank.
+// The Mustache templates headcount renders, built into the binary and optionally replaced from a directory, and
+// rendered strictly: a tag naming a variable or partial the view does not provide is an error naming the template
+// file, line, column and variable, never a silent blank. Each file is parsed once (on first use) and each template
+// checked once per shape of view, so rendering one template many times costs only the rendering.
 
+#include <render/mustache.hpp>
 #include <util/error.hpp>
 
-#include <nlohmann/json.hpp>
-
+#include <cstddef>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace headcount::render {
 
-/// The data a template sees: objects, lists, strings and booleans (numbers are pre-formatted strings).
-using View = nlohmann::ordered_json;
+/// Largest template file read, in bytes (the shipped ones are under 8 KiB).
+inline constexpr std::size_t k_max_template_bytes = 1024 * 1024;
+/// Most template files one directory may hold.
+inline constexpr std::size_t k_max_template_files = 4096;
+/// Deepest chain of partials including partials.
+inline constexpr int k_max_partial_depth = 16;
+/// Largest text one render may produce.
+inline constexpr std::size_t k_max_rendered_bytes = 256 * 1024 * 1024;
 
-/// The templates of one directory: `NAME.mustache` anywhere below it is template "NAME" (e.g. "mha/q_params");
-/// files under `partials/` are also partials, included as {{> NAME}} with their file name.
+/// One template file: its name ("mha/q_params", "partials/heads"), its path for messages, and its text.
+struct TemplateFile {
+    std::string name;
+    std::string path;
+    std::string text;
+};
+
+/// A set of templates: template "NAME" is the file NAME.mustache; files under partials/ are also partials,
+/// included as {{> NAME}} with their file name.
 class TemplateSet {
   public:
-    /// Loads every *.mustache file below `dir`. Errors: missing directory, unreadable file.
+    /// The templates built into the binary (generated from the repository's templates/ at build time).
+    static TemplateSet builtin();
+
+    /// Only the *.mustache files below `dir`. Errors: missing directory, an unreadable file, a file over
+    /// k_max_template_bytes, more than k_max_template_files files.
     static Result<TemplateSet> load(const std::filesystem::path& dir);
 
-    /// The directory the shipped templates live in (set at build time).
-    static std::filesystem::path default_dir();
+    /// This set with the *.mustache files below `dir` added, replacing those of the same name: a directory
+    /// may hold only the templates it changes. Errors as load().
+    [[nodiscard]] Result<TemplateSet> overridden_by(const std::filesystem::path& dir) const;
+
+    /// A set of the given files (later files replace earlier ones of the same name).
+    static TemplateSet from_files(std::vector<TemplateFile> files);
+
+    /// This set with `files` added, replacing those of the same name.
+    [[nodiscard]] TemplateSet with_files(std::vector<TemplateFile> files) const;
 
     /// Whether a template of this name exists.
-    [[nodiscard]] bool has(const std::string& name) const { return m_templates.contains(name); }
+    [[nodiscard]] bool has(const std::string& name) const { return m_files.contains(name); }
 
-    /// Renders template `name` with `view`. Errors: no such template, a Mustache syntax error, or a tag whose
-    /// variable or partial the view does not provide (checked over the whole template, rendered or not).
+    /// Renders template `name` with `view`. Errors: no such template; a Mustache syntax error or text that is
+    /// not UTF-8 in it or a partial it uses ("Mustache syntax error: ..."); a tag whose variable or partial the
+    /// view does not provide (checked over the whole template and its partials, rendered or not, each partial
+    /// once); partials nested deeper than k_max_partial_depth; a render that runs too long for the view's size
+    /// or past k_max_rendered_bytes. Safe to call from several threads.
     [[nodiscard]] Result<std::string> render(const std::string& name, const View& view) const;
 
   private:
-    struct Source {
-        std::string path; ///< for messages
-        std::string text;
-    };
-    std::map<std::string, Source> m_templates;
-    std::map<std::string, Source> m_partials;
+    struct Cache; // parsed files and checked (template, view shape) pairs, filled on first use
+    std::map<std::string, TemplateFile, std::less<>> m_files;
+    std::map<std::string, std::string, std::less<>> m_partials; // partial name -> file name
+    std::shared_ptr<Cache> m_cache;
 
-    [[nodiscard]] Result<void> check_tags(const Source& source, const View& view, int depth) const;
+    void add(TemplateFile file);
+    Result<std::shared_ptr<const ParsedTemplate>> parsed(std::string_view name) const;
 };
 
 } // namespace headcount::render

@@ -1,3 +1,4 @@
+#include <render/builtin_templates.hpp>
 #include <render/solution.hpp>
 #include <render/templates.hpp>
 
@@ -103,13 +104,112 @@ TEST_CASE("a template naming a value headcount does not provide is an error, not
 }
 
 TEST_CASE("the shipped templates cover every ask", "[render]") {
-    auto set = TemplateSet::load(TemplateSet::default_dir());
-    REQUIRE(set.has_value());
-    CHECK(set->has("solution"));
+    const TemplateSet set = TemplateSet::builtin();
+    CHECK(set.has("solution"));
     for (const solve::Ask& ask : solve::asks()) {
         INFO(ask.id);
-        CHECK(set->has(std::string(ask.kind) + "/" + std::string(ask.id)));
+        CHECK(set.has(std::string(ask.kind) + "/" + std::string(ask.id)));
     }
+}
+
+TEST_CASE("a partial that changes delimiters is still a partial: recursion is bounded (defect 1)", "[render][hostile]") {
+    // Before: the tag check skipped '=' tags and kept looking for '{{', so '<%> self%>' escaped the partial depth
+    // limit and the render recursed until the stack overflowed (SIGSEGV).
+    const auto dir = make_templates("self", {{"doc.mustache", "{{> self}}"},
+                                             {"partials/self.mustache", "{{=<% %>=}}<%> self%>"}});
+    auto out = TemplateSet::load(dir)->render("doc", k_view);
+    REQUIRE_FALSE(out.has_value());
+    CHECK(out.error().to_string() == (dir / "partials/self.mustache").string() +
+                                         ":1:12: partials nest more than 16 deep (a partial includes itself?)");
+    // Behind changed delimiters a misspelt name is found where it stands, and every delimiter form is read.
+    const auto typo = make_templates("delimiters", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>{{{title}}} "
+                                                                     "{{=| |=}}|#rows||name||/rows| |totl|"}});
+    auto typo_out = TemplateSet::load(typo)->render("doc", k_view);
+    REQUIRE_FALSE(typo_out.has_value());
+    CHECK(typo_out.error().to_string() == (typo / "doc.mustache").string() +
+                                              ":2:54: unknown variable 'totl': headcount provides no such value (did "
+                                              "you mean 'total'?)");
+    const auto fixed = make_templates("delimiters-ok", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>"
+                                                                         "{{{title}}} {{=| |=}}|#rows||name||/rows| "
+                                                                         "|total|"}});
+    CHECK(TemplateSet::load(fixed)->render("doc", k_view).value() == "MHA MHA\nMHA Q 1,050,624");
+}
+
+TEST_CASE("partials that include each other many times are checked once each, and rendering is bounded (defect 2)",
+          "[render][hostile]") {
+    // p0 includes p1 ten times, p1 includes p2 ten times, ... p10: 10^10 inclusions. Before: the check re-read every
+    // inclusion with no memo (and rebuilt the key set each time) and never finished.
+    std::map<std::string, std::string> files{{"doc.mustache", "{{> p0}}"}, {"partials/p10.mustache", "{{title}}"}};
+    for (int i = 0; i < 10; ++i) {
+        std::string text;
+        for (int k = 0; k < 10; ++k)
+            text += "{{> p" + std::to_string(i + 1) + "}}";
+        files["partials/p" + std::to_string(i) + ".mustache"] = text;
+    }
+    auto out = TemplateSet::load(make_templates("fanout", files))->render("doc", k_view);
+    REQUIRE_FALSE(out.has_value());
+    CHECK(out.error().message.starts_with("rendering stopped after "));
+    CHECK(out.error().message.ends_with(" steps: sections and partials repeat each other too often for this data"));
+    // The check alone is quick: a typo at the bottom is found without rendering anything.
+    files["partials/p10.mustache"] = "{{titel}}";
+    auto typo = TemplateSet::load(make_templates("fanout-typo", files))->render("doc", k_view);
+    REQUIRE_FALSE(typo.has_value());
+    CHECK(typo.error().message == "unknown variable 'titel': headcount provides no such value (did you mean 'title'?)");
+}
+
+TEST_CASE("template files are bounded in size and must be printable UTF-8", "[render][hostile]") {
+    const auto big = make_templates("big", {{"doc.mustache", std::string(render::k_max_template_bytes + 1, 'x')}});
+    CHECK(TemplateSet::load(big).error().to_string() ==
+          (big / "doc.mustache").string() + ": the template is larger than 1 MiB, the most headcount reads");
+    const auto bad = make_templates("utf8", {{"doc.mustache", "# {{title}}\nca\xE9"}});
+    CHECK(TemplateSet::load(bad)->render("doc", k_view).error().to_string() ==
+          (bad / "doc.mustache").string() + ":2:3: this template is not valid UTF-8 here");
+    const auto esc = make_templates("esc", {{"doc.mustache", "# {{title}}\x1b[2J"}});
+    CHECK(TemplateSet::load(esc)->render("doc", k_view).error().to_string() ==
+          (esc / "doc.mustache").string() +
+              ":1:12: this template contains a control character (U+001B); templates hold printable text");
+}
+
+TEST_CASE("the built-in templates are the repository's templates/, byte for byte", "[render]") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::path(HEADCOUNT_SOURCE_DIR) / "templates";
+    std::size_t files = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+        files += entry.path().extension() == ".mustache" ? 1 : 0;
+    CHECK(render::builtin_templates().size() == files);
+    for (const render::BuiltinTemplate& t : render::builtin_templates()) {
+        INFO(t.name);
+        std::ifstream in(dir / (std::string(t.name) + ".mustache"), std::ios::binary);
+        const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        CHECK(text == t.text);
+    }
+}
+
+TEST_CASE("a templates directory replaces only the templates it holds", "[render]") {
+    const auto dir = make_templates("override", {{"mha/d_k.mustache", "d_k is {{answer}} (mine)\n"},
+                                                 {"extra.mustache", "{{title}}"}});
+    auto set = TemplateSet::builtin().overridden_by(dir);
+    REQUIRE(set.has_value());
+    CHECK(set->has("solution"));
+    CHECK(set->has("extra"));
+    CHECK(set->render("mha/d_k", View{{"answer", "64"}}).value() == "d_k is 64 (mine)\n");
+    CHECK(set->render("extra", k_view).value() == "MHA");
+    // The built-in set itself is unchanged.
+    CHECK_FALSE(TemplateSet::builtin().has("extra"));
+    CHECK(TemplateSet::builtin().overridden_by("/nonexistent").error().to_string() ==
+          "/nonexistent: templates directory not found");
+}
+
+TEST_CASE("a template renders the same every time from one parse", "[render]") {
+    const auto dir = make_templates("again", {{"doc.mustache", "{{#rows}}{{> row}}{{/rows}}"},
+                                              {"partials/row.mustache", "{{name}}/{{total}};"}});
+    const auto set = TemplateSet::load(dir);
+    for (int i = 0; i < 3; ++i)
+        CHECK(set->render("doc", k_view).value() == "Q/1,050,624;");
+    // A view of another shape is checked anew: here 'total' is missing.
+    const View other{{"rows", View::array({View{{"name", "K"}}})}};
+    CHECK(set->render("doc", other).error().message ==
+          "unknown variable 'total': headcount provides no such value");
 }
 
 TEST_CASE("a section over an always-empty list hides what it holds, and only that", "[render]") {

@@ -90,8 +90,12 @@ std::string inline_html(std::string_view text) {
                 }
             }
         }
-        out += escape_xml(text.substr(i, 1));
-        ++i;
+        // A character at a time, all its UTF-8 bytes together: escape_xml replaces a lone byte of one.
+        std::size_t next = i + 1;
+        while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80)
+            ++next;
+        out += escape_xml(text.substr(i, next - i));
+        i = next;
     }
     return out;
 }

@@ -479,8 +479,12 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
     StaticFiles files;
     if (auto ok = files.add_katex(options.katex); !ok)
         return std::unexpected(ok.error());
-    if (auto ok = files.add_directory(options.templates / "serve" / "static", "/static/"); !ok)
-        return std::unexpected(ok.error());
+    files.add_builtin();
+    // An instructor's templates folder may restyle the pages: its serve/static/ files replace the built-in ones.
+    std::error_code ec;
+    if (!options.templates.empty() && std::filesystem::is_directory(options.templates / "serve" / "static", ec))
+        if (auto ok = files.add_directory(options.templates / "serve" / "static", "/static/"); !ok)
+            return std::unexpected(ok.error());
     std::unique_ptr<AttemptLog> log;
     if (!options.log.empty()) {
         auto opened = AttemptLog::open(options.log);

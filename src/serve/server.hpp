@@ -24,7 +24,7 @@ struct ServeOptions {
     std::string host = "127.0.0.1";
     int port = 8080;                 ///< 0: any free port (printed)
     std::filesystem::path log;       ///< the attempt log; empty: none
-    std::filesystem::path templates; ///< the templates' directory (its serve/static/ holds the style and script)
+    std::filesystem::path templates; ///< --templates: its serve/static/ files replace the built-in style and script
     std::filesystem::path katex;     ///< a libjs-katex directory
     std::size_t threads = 64;        ///< connections served at once; more wait in a queue, then in the backlog
     CheckLimits checks;

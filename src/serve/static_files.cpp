@@ -1,5 +1,6 @@
 #include <serve/static_files.hpp>
 
+#include <render/builtin_templates.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -45,6 +46,15 @@ Result<void> StaticFiles::add(const std::filesystem::path& file, std::string url
     m_bytes += size;
     m_files.insert_or_assign(std::move(url), StaticFile{content.str(), std::string(static_mime(file.filename().string()))});
     return {};
+}
+
+void StaticFiles::add_builtin() {
+    for (const render::BuiltinTemplate& file : render::builtin_static_files()) {
+        const std::string_view name = file.name.substr(file.name.rfind('/') + 1);
+        m_bytes += file.text.size();
+        m_files.insert_or_assign("/static/" + std::string(name),
+                                 StaticFile{std::string(file.text), std::string(static_mime(name))});
+    }
 }
 
 Result<void> StaticFiles::add_katex(const std::filesystem::path& dir) {

@@ -26,8 +26,12 @@ class StaticFiles {
     /// so these fixed names are followed. Errors name the missing file and the package to install.
     Result<void> add_katex(const std::filesystem::path& dir);
 
+    /// The page's own style sheet and script built into the binary (templates/serve/static/), under /static/.
+    void add_builtin();
+
     /// Every file directly in `dir` with a served type (.css .js .svg .png .ico .woff2), under `prefix`
-    /// ("/static/"). A symbolic link or a file of another type there is an error naming it.
+    /// ("/static/"), replacing a built-in file of the same name. A symbolic link or a file of another type there is an
+    /// error naming it.
     Result<void> add_directory(const std::filesystem::path& dir, const std::string& prefix);
 
     /// The file served at `path` (as decoded from the request), or nullptr.

@@ -66,7 +66,8 @@ TEST_CASE("every ask reads the right quantity", "[solve]") {
     g.d_v = 32;
     auto s = solve_mha(g);
     REQUIRE(s.has_value());
-    const solve::SolvedProblem solved{spec::Problem{}, *s, std::nullopt, std::nullopt, {}};
+    solve::SolvedProblem solved;
+    solved.mha = *s;
     auto answer = [&](std::string_view ask) { return solve::find_ask(ask)->answer(solved); };
     CHECK(answer("q_params") == 262'656);
     CHECK(answer("k_params") == 262'656);

@@ -1,16 +1,21 @@
 #include <spec/reader.hpp>
 
 #include <spec/givens.hpp>
+#include <util/files.hpp>
+#include <util/ids.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <array>
-#include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace headcount::spec {
 
@@ -115,11 +120,20 @@ class Reader {
 
     Result<Count> positive_integer(const YAML::Node& node, std::string_view key) const {
         const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-        const bool digits = !text.empty() && text.size() <= 18 &&
-                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (!node.IsScalar() || !digits || node.Tag() == "!" || std::stoll(text) <= 0)
+        const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
+                                                         [](char c) { return c >= '0' && c <= '9'; });
+        if (!node.IsScalar() || !digits || node.Tag() == "!" ||
+            text.find_first_not_of('0') == std::string::npos)
             return error_at(node, fmt::format("{} must be a positive integer, got {}", key, describe(node)));
-        return std::stoll(text);
+        const std::string_view significant = std::string_view(text).substr(text.find_first_not_of('0'));
+        if (significant.size() > 18) // 10^18 and up: products of such sizes overflow any 64-bit count
+            return error_at(
+                node, fmt::format("{} is too large: {} is over 10^18, the largest size headcount reads", key,
+                                  significant.size() <= 24
+                                      ? std::string(significant)
+                                      : fmt::format("a {}-digit number",
+                                                    with_thousands(static_cast<Count>(significant.size())))));
+        return std::stoll(std::string(significant));
     }
 
     Result<bool> boolean(const YAML::Node& node, std::string_view key) const {
@@ -160,8 +174,9 @@ class Reader {
             return "a list";
         if (node.IsNull())
             return "nothing";
-        return node.Tag() == "!" ? fmt::format("the quoted string \"{}\"", node.Scalar())
-                                 : fmt::format("'{}'", node.Scalar());
+        // Quoted in a message, so cut short and without control characters (printable).
+        return node.Tag() == "!" ? fmt::format("the quoted string \"{}\"", printable(node.Scalar()))
+                                 : fmt::format("'{}'", printable(node.Scalar()));
     }
 
   private:
@@ -637,6 +652,37 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     return problem;
 }
 
+/// Every scalar of the document, keys included, must be text every output can carry
+/// (unwritable_text_problem): specs are copied into Markdown, JSON and Moodle XML. Iterative, and each node
+/// visited once even when aliases share it (a node is known by its kind and where it starts), so no document
+/// can make this deep or slow.
+Result<void> check_text(const Reader& r, const YAML::Node& root) {
+    std::vector<YAML::Node> pending{root};
+    std::set<std::pair<std::size_t, int>> visited;
+    while (!pending.empty()) {
+        const YAML::Node node = pending.back();
+        pending.pop_back();
+        if (!visited.emplace(node.Mark().pos, static_cast<int>(node.Type())).second)
+            continue;
+        if (node.IsScalar()) {
+            if (const auto problem = unwritable_text_problem(node.Scalar()))
+                return r.error_at(
+                    node, fmt::format("this text {}; a spec holds printable UTF-8 text (tabs and line "
+                                      "breaks allowed)",
+                                      *problem));
+        } else if (node.IsMap()) {
+            for (const auto& entry : node) {
+                pending.push_back(entry.first);
+                pending.push_back(entry.second);
+            }
+        } else if (node.IsSequence()) {
+            for (const auto& item : node)
+                pending.push_back(item);
+        }
+    }
+    return {};
+}
+
 } // namespace
 
 Result<Problem> parse_problem(std::string_view yaml, std::string file, const Vocabulary& words) {
@@ -644,10 +690,18 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, const Voc
     YAML::Node root;
     try {
         root = YAML::Load(std::string(yaml));
+    } catch (const YAML::DeepRecursion& e) {
+        return std::unexpected(
+            Error{file, e.mark.line + 1, e.mark.column + 1,
+                  fmt::format("lists and mappings nest more than {} levels deep here; a spec needs "
+                              "a handful",
+                              e.depth())});
     } catch (const YAML::ParserException& e) {
         return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
     }
     try {
+        if (auto ok = check_text(reader, root); !ok)
+            return std::unexpected(ok.error());
         auto problem = read_problem(reader, root, words);
         if (problem)
             problem->file = file;
@@ -659,12 +713,10 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, const Voc
 }
 
 Result<Problem> load_problem(const std::filesystem::path& path, const Vocabulary& words) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::unexpected(Error{path.string(), 0, 0, "cannot read the spec file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_problem(text.str(), path.string(), words);
+    auto text = read_file_capped(path, k_max_spec_bytes, "the spec file");
+    if (!text)
+        return std::unexpected(text.error());
+    return parse_problem(*text, path.string(), words);
 }
 
 Result<std::vector<std::filesystem::path>> expand_spec_paths(std::span<const std::string> arguments) {

@@ -175,7 +175,8 @@ parts:
 TEST_CASE("load_problem reports an unreadable file by name", "[spec]") {
     auto problem = spec::load_problem("/nonexistent/p.yaml", k_words);
     REQUIRE_FALSE(problem.has_value());
-    CHECK(problem.error().to_string() == "/nonexistent/p.yaml: cannot read the spec file");
+    CHECK(problem.error().to_string() ==
+          "/nonexistent/p.yaml: cannot read the spec file: No such file or directory");
 }
 
 TEST_CASE("transformer specs read the model's givens and reject impossible ones", "[spec]") {
@@ -281,6 +282,94 @@ TEST_CASE("vary may not add a given, nor name one the spec's kind cannot give", 
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, seq_len: 1024}\nvary:\n  seq_len_kv: [512]\n" +
                    parts) == "p.yaml:5:3: cannot vary seq_len_kv: given has no seq_len_kv to change (vary changes the "
                              "sizes a spec gives; it does not add them)");
+}
+
+TEST_CASE("every string of a spec is printable UTF-8, checked where it stands (defects 3 and 4)",
+          "[spec][hostile]") {
+    // Before: a title with invalid UTF-8 reached nlohmann-json ("internal error:
+    // [json.exception.type_error.316]") and one with ESC went raw into Markdown and into Moodle XML no parser
+    // accepts.
+    CHECK(error_of(
+              "id: p\ntitle: \"T\\e[31mred\"\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:2:8: this text contains a control character (U+001B); a spec holds printable UTF-8 text "
+          "(tabs and "
+          "line breaks allowed)");
+    CHECK(error_of("id: p\ntitle: MHA \xFF\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:2:8: this text is not valid UTF-8; a spec holds printable UTF-8 text (tabs and line breaks "
+          "allowed)");
+    // Keys and text in a part are strings too; so is a value no reader looks at (it would be echoed in a
+    // message).
+    CHECK(
+        error_of(
+            "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, text: \"a\\x07\"}]\n") ==
+        "p.yaml:4:33: this text contains a control character (U+0007); a spec holds printable UTF-8 text "
+        "(tabs "
+        "and line breaks allowed)");
+    CHECK(error_of("id: p\ntitle: t\n\"x\\u0085\": 1\n")
+              .starts_with("p.yaml:3:1: this text contains a control "
+                           "character (U+0085)"));
+    // Line breaks and tabs are text; a block scalar keeps them.
+    auto ok = spec::parse_problem(
+        "id: p\ntitle: \"a\\tb\"\ngiven: {d_model: 512, h: 8}\nparts:\n  - id: a\n    ask: "
+        "d_k\n    text: |\n      one\n      two\n",
+        "p.yaml", k_words);
+    REQUIRE(ok.has_value());
+    CHECK(ok->title == "a\tb");
+}
+
+TEST_CASE("aliases do not make the text check walk a shared node twice", "[spec][hostile]") {
+    // Ten levels of ten aliases each: a tree walk would visit 10^10 nodes; the document has 11 mappings.
+    std::string yaml = "a0: &a0 {x: y}\n";
+    for (int level = 1; level <= 10; ++level) {
+        yaml += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+        for (int i = 0; i < 10; ++i)
+            yaml += (i ? ", *a" : "*a") + std::to_string(level - 1);
+        yaml += "]\n";
+    }
+    // Read to the end (the first unknown key is reported), not stuck walking.
+    CHECK(error_of(yaml) == "p.yaml:1:1: unknown key 'a0' in the problem");
+}
+
+TEST_CASE("hostile sizes get exact messages (defect 7)", "[spec][hostile]") {
+    // 2^62 is a positive integer, just too large; a 5,000-digit one is not echoed.
+    CHECK(error_of(
+              "id: p\ntitle: t\ngiven: {d_model: 4611686018427387904, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:18: d_model is too large: 4611686018427387904 is over 10^18, the largest size headcount "
+          "reads");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: " + std::string(5000, '9') +
+                   ", h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:18: d_model is too large: a 5,000-digit number is over 10^18, the largest size headcount "
+          "reads");
+    // The largest accepted size has 18 digits; leading zeros do not count.
+    CHECK(
+        error_of(
+            "id: p\ntitle: t\ngiven: {d_model: 000999999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
+            .starts_with("p.yaml:3:18: d_model is too large: 999999999999999999999 is over 10^18"));
+    CHECK_FALSE(
+        error_of("id: p\ntitle: t\ngiven: {d_model: 999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
+            .contains("too large"));
+    // A long non-number is quoted cut short (60 bytes and "…"), not in full.
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: " + std::string(5000, 'x') +
+                   ", h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:18: d_model must be a positive integer, got '" + std::string(60, 'x') + "…'");
+}
+
+TEST_CASE("YAML nested 100,000 deep is refused with a reason, not 'bad file' (defect 7)", "[spec][hostile]") {
+    const std::string message = error_of(std::string(100000, '['));
+    CHECK(message.contains("lists and mappings nest more than"));
+    CHECK(message.contains("levels deep here; a spec needs a handful"));
+    std::string block = "a:\n";
+    for (int i = 0; i < 100000; ++i)
+        block += "- ";
+    CHECK(error_of(block + "1\n").contains("levels deep"));
+}
+
+TEST_CASE("a spec file is read up to its cap, never further (defect 5)", "[spec][hostile]") {
+    // Before: `solve /dev/zero` ate memory until killed.
+    auto problem = spec::load_problem("/dev/zero", k_words);
+    REQUIRE_FALSE(problem.has_value());
+    CHECK(problem.error().to_string() ==
+          "/dev/zero: the spec file is larger than 1 MiB, the most headcount reads");
 }
 
 TEST_CASE("feedback: sets the reveal policy of the problem, and a part may override it", "[spec]") {

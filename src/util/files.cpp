@@ -2,11 +2,54 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <unistd.h>
 
 namespace headcount {
+
+std::string describe_cap(std::size_t bytes) {
+    if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) == 0)
+        return fmt::format("{} MiB", bytes / (1024 * 1024));
+    if (bytes >= 1024 && bytes % 1024 == 0)
+        return fmt::format("{} KiB", bytes / 1024);
+    return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
+}
+
+Result<std::string> read_file_capped(const std::filesystem::path& path, std::size_t cap,
+                                     std::string_view what) {
+    const auto cannot_read = [&](int error) {
+        return std::unexpected(
+            Error{path.string(), 0, 0, fmt::format("cannot read {}: {}", what, std::strerror(error))});
+    };
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return cannot_read(EISDIR);
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!file)
+        return cannot_read(errno);
+    // Read in chunks up to one byte past the cap: the size a file claims (none, for a pipe or a device) is
+    // not trusted, only what was read.
+    std::string text;
+    char buffer[64 * 1024];
+    while (text.size() <= cap) {
+        const std::size_t wanted = std::min(sizeof buffer, cap + 1 - text.size());
+        const std::size_t got = std::fread(buffer, 1, wanted, file.get());
+        text.append(buffer, got);
+        if (got < wanted) {
+            if (std::ferror(file.get()))
+                return cannot_read(errno);
+            return text;
+        }
+    }
+    return std::unexpected(
+        Error{path.string(), 0, 0,
+              fmt::format("{} is larger than {}, the most headcount reads", what, describe_cap(cap))});
+}
 
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view content) {
     std::filesystem::path temporary = path;

@@ -3,10 +3,13 @@
 #include <util/text.hpp>
 
 #include <fmt/format.h>
+#include <utf8proc.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 
 namespace headcount {
 
@@ -41,10 +44,27 @@ char32_t decode_at(std::string_view text, std::size_t& i) {
 bool is_control(char32_t cp) { return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F); }
 
 // Characters that draw nothing (or reorder or break the line) would let two ids look the same, or one id look
-// like another, in a file listing or a terminal.
-bool is_invisible_format(char32_t cp) {
-    return cp == 0x200B || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
-           (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+// like another, in a file listing or a terminal. Unicode's categories say which (Cf, Zl, Zp); the combining
+// grapheme joiner and the Hangul fillers are letters and marks that render as nothing.
+bool is_invisible(char32_t cp) {
+    switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_CF:
+    case UTF8PROC_CATEGORY_ZL:
+    case UTF8PROC_CATEGORY_ZP:
+        return true;
+    default:
+        return cp == 0x034F || cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0;
+    }
+}
+
+// A space that is not U+0020: no-break, figure, thin, ideographic... They look like a space, or like nothing.
+bool is_other_space(char32_t cp) {
+    return cp != U' ' && utf8proc_category(static_cast<utf8proc_int32_t>(cp)) == UTF8PROC_CATEGORY_ZS;
+}
+
+// What trim_id strips from the ends: blanks and the zero-width characters that stand in for one.
+bool is_blank(char32_t cp) {
+    return cp == U'\t' || cp == U' ' || is_other_space(cp) || cp == 0x200B || cp == 0x2060 || cp == 0xFEFF;
 }
 
 std::string ascii_upper(std::string_view s) {
@@ -80,7 +100,11 @@ std::optional<std::string> student_id_problem(std::string_view id) {
         const char32_t cp = decode_at(id, i);
         if (is_control(cp))
             return fmt::format("contains a control character (U+{:04X})", static_cast<std::uint32_t>(cp));
-        if (is_invisible_format(cp))
+        if (is_other_space(cp))
+            return fmt::format(
+                "contains a space that is not an ordinary one (U+{:04X}, e.g. a no-break space)",
+                static_cast<std::uint32_t>(cp));
+        if (is_invisible(cp))
             return fmt::format("contains an invisible formatting character (U+{:04X})",
                                static_cast<std::uint32_t>(cp));
     }
@@ -96,6 +120,45 @@ std::optional<std::string> student_id_problem(std::string_view id) {
     if (const auto device = windows_device_name(id))
         return fmt::format("is the Windows device name {}", *device);
     return std::nullopt;
+}
+
+std::string_view trim_id(std::string_view field) {
+    if (!is_valid_utf8(field)) {
+        const auto first = field.find_first_not_of(" \t");
+        return first == std::string_view::npos ? std::string_view()
+                                               : field.substr(first, field.find_last_not_of(" \t") - first + 1);
+    }
+    std::size_t begin = 0;
+    while (begin < field.size()) {
+        std::size_t next = begin;
+        if (!is_blank(decode_at(field, next)))
+            break;
+        begin = next;
+    }
+    std::size_t end = begin; // one past the last character that is not blank
+    for (std::size_t i = begin; i < field.size();)
+        if (!is_blank(decode_at(field, i)))
+            end = i;
+    return field.substr(begin, end - begin);
+}
+
+std::string id_key(std::string_view id) {
+    utf8proc_uint8_t* folded = nullptr;
+    const auto options =
+        static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+    const utf8proc_ssize_t length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(id.data()),
+                                                 static_cast<utf8proc_ssize_t>(id.size()), &folded, options);
+    if (length < 0)
+        return std::string(id);
+    const std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> owned(folded, &std::free);
+    return std::string(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(length));
+}
+
+std::string collision_reason(std::string_view id, std::string_view earlier, int earlier_line) {
+    return fmt::format(
+        "student id '{}' and '{}' (line {}) differ only in case or Unicode form; they would share "
+        "one feedback file on macOS and Windows, so they must not name two students",
+        printable(id), printable(earlier), earlier_line);
 }
 
 std::string neutralise_cell(std::string_view value) {

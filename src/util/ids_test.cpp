@@ -112,3 +112,52 @@ TEST_CASE("text quoted in a message is cut at 60 bytes, never inside a character
     // A 4-byte character straddling byte 60 (bytes 58..61) is left out whole.
     CHECK(printable(std::string(57, 'a') + "\U0001F600z") == std::string(57, 'a') + "…");
 }
+
+TEST_CASE("spaces that look like nothing or like a space are trimmed at the ends and refused inside",
+          "[ids][hostile]") {
+    using headcount::trim_id;
+    // U+00A0 (C2 A0) no-break space, U+202F (E2 80 AF) narrow no-break space, U+3000 (E3 80 80) ideographic
+    // space, U+200B (E2 80 8B) zero-width space, U+FEFF (EF BB BF) BOM: Unicode's Zs and Cf categories.
+    CHECK(trim_id("alice\xC2\xA0") == "alice");
+    CHECK(trim_id("\xE2\x80\x8B alice\t\xE2\x80\xAF\xE3\x80\x80") == "alice");
+    CHECK(trim_id("\xEF\xBB\xBF"
+                  "alice") == "alice");
+    CHECK(trim_id(" \xC2\xA0 ") == "");
+    CHECK(trim_id("a b") == "a b");
+    CHECK(trim_id("  caf\xE9 ") == "caf\xE9"); // not UTF-8: only ASCII blanks go; the id check refuses it
+    CHECK(problem("alice\xC2\xA0smith") ==
+          "contains a space that is not an ordinary one (U+00A0, e.g. a no-break space)");
+    CHECK(problem("a\xE3\x80\x80"
+                  "b") == "contains a space that is not an ordinary one (U+3000, e.g. a no-break space)");
+    // Soft hyphen U+00AD and zero-width joiner U+200D draw nothing; the Hangul filler U+3164 neither.
+    CHECK(problem("al\xC2\xAD"
+                  "ice") == "contains an invisible formatting character (U+00AD)");
+    CHECK(problem("al\xE2\x80\x8Dice") == "contains an invisible formatting character (U+200D)");
+    CHECK(problem("al\xE3\x85\xA4ice") == "contains an invisible formatting character (U+3164)");
+}
+
+TEST_CASE("ids that differ only in case or Unicode form share a key (defect 6)", "[ids][hostile]") {
+    using headcount::id_key;
+    // Before: alice, Alice, ALICE, NFC and NFD álice were five students with five feedback files, which
+    // collide on macOS and Windows. Keys by Unicode's case folding (CaseFolding.txt) after canonical
+    // composition:
+    CHECK(id_key("Alice") == "alice");
+    CHECK(id_key("ALICE") == "alice");
+    // á precomposed (U+00E1, C3 A1) and as a + combining acute (U+0301, CC 81): one key, the precomposed
+    // form.
+    CHECK(id_key("\xC3\xA1lice") == "\xC3\xA1lice");
+    CHECK(id_key("a\xCC\x81lice") == "\xC3\xA1lice");
+    CHECK(id_key("\xC3\x81LICE") == "\xC3\xA1lice"); // Á (U+00C1) folds to á
+    // Full folding: ß (U+00DF) is "ss" (CaseFolding.txt: 00DF; F; 0073 0073), so STRASSE and straße collide.
+    CHECK(id_key("stra\xC3\x9F"
+                 "e") == id_key("STRASSE"));
+    // Different letters stay different.
+    CHECK(id_key("alice") != id_key("\xC3\xA1lice"));
+    CHECK(id_key("s1234567") == "s1234567");
+}
+
+TEST_CASE("a collision names both ids", "[ids]") {
+    CHECK(headcount::collision_reason("Alice", "alice", 2) ==
+          "student id 'Alice' and 'alice' (line 2) differ only in case or Unicode form; they would share one "
+          "feedback file on macOS and Windows, so they must not name two students");
+}

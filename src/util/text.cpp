@@ -59,6 +59,12 @@ std::string closest_match(std::string_view word, std::span<const std::string_vie
     std::string_view best;
     std::size_t best_distance = limit + 1;
     for (std::string_view candidate : candidates) {
+        // The lengths alone bound the distance from below: skip the quadratic work for hopeless (or huge)
+        // words.
+        const std::size_t length_gap =
+            word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+        if (length_gap >= best_distance)
+            continue;
         const std::size_t d = edit_distance(word, candidate);
         if (d < best_distance) {
             best = candidate;
@@ -75,14 +81,30 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 
 bool is_valid_utf8(std::string_view text) { return decode_utf8(text).has_value(); }
 
+std::optional<std::string> unwritable_text_problem(std::string_view text) {
+    const auto characters = decode_utf8(text);
+    if (!characters)
+        return "is not valid UTF-8";
+    for (const CodePoint& c : *characters) {
+        const char32_t cp = c.value;
+        if ((cp < 0x20 && cp != U'\t' && cp != U'\n') || (cp >= 0x7F && cp <= 0x9F))
+            return fmt::format("contains a control character (U+{:04X})", static_cast<std::uint32_t>(cp));
+        if (cp == 0xFFFE || cp == 0xFFFF)
+            return fmt::format("contains U+{:04X}, which is not a character", static_cast<std::uint32_t>(cp));
+    }
+    return std::nullopt;
+}
+
 namespace {
 
+__extension__ typedef __int128 Wide; // as in answer/rational.hpp: -Wpedantic knows no __int128
+
 /// a / b rounded half up to `decimals` places, as digits with a decimal point.
-std::string rounded_quotient(__int128 a, __int128 b, int decimals) {
-    __int128 scale = 1;
+std::string rounded_quotient(Wide a, Wide b, int decimals) {
+    Wide scale = 1;
     for (int i = 0; i < decimals; ++i)
         scale *= 10;
-    const __int128 scaled = (2 * a * scale + b) / (2 * b); // half up, for a, b >= 0
+    const Wide scaled = (2 * a * scale + b) / (2 * b); // half up, for a, b >= 0
     const auto whole = static_cast<std::int64_t>(scaled / scale);
     if (decimals == 0)
         return std::to_string(whole);
@@ -94,7 +116,7 @@ std::string rounded_quotient(__int128 a, __int128 b, int decimals) {
 std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
     if (whole <= 0)
         return "0%";
-    return rounded_quotient(static_cast<__int128>(part) * 100, whole, decimals) + "%";
+    return rounded_quotient(static_cast<Wide>(part) * 100, whole, decimals) + "%";
 }
 
 std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
@@ -123,15 +145,24 @@ std::string in_words(std::int64_t value) {
 }
 
 std::string escape_xml(std::string_view text) {
+    const std::string valid = repair_utf8(text);
+    const auto characters = decode_utf8(valid).value_or(std::vector<CodePoint>{});
     std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
+    out.reserve(valid.size());
+    for (std::size_t i = 0; i < characters.size(); ++i) {
+        const char32_t cp = characters[i].value;
+        const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
+        const bool control =
+            (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
+        switch (cp) {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;
         case '>': out += "&gt;"; break;
         case '"': out += "&quot;"; break;
-        default: out += c;
+        default:
+            out += control || cp == 0xFFFE || cp == 0xFFFF
+                       ? std::string_view("\uFFFD")
+                       : std::string_view(valid).substr(characters[i].offset, end - characters[i].offset);
         }
     }
     return out;

@@ -2,6 +2,7 @@
 // Small text helpers shared by the layers: number formatting, "did you mean" suggestions, UTF-8 checks.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,12 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 /// sequences. The empty string and plain ASCII (NUL included) are valid.
 bool is_valid_utf8(std::string_view text);
 
+/// Why `text` cannot be written as it is into Markdown, JSON and XML (every format headcount writes), as a
+/// phrase ("is not valid UTF-8", "contains a control character (U+001B)"), or nullopt when it can. Tabs and line
+/// feeds are fine; other C0 controls, DEL, C1 controls and the non-characters U+FFFE and U+FFFF (which XML
+/// cannot carry even escaped) are not.
+std::optional<std::string> unwritable_text_problem(std::string_view text);
+
 /// part / whole as a percentage rounded half up to `decimals` places: (1048576, 1050624, 1) -> "99.8%". Exact
 /// integer arithmetic, so every machine prints the same; "0%" when whole is 0.
 std::string percent_text(std::int64_t part, std::int64_t whole, int decimals = 1);
@@ -35,7 +42,9 @@ std::string ratio_text(std::int64_t a, std::int64_t b, int decimals = 2);
 /// "344 billion"; below a million, the exact number with separators. Non-negative counts.
 std::string in_words(std::int64_t value);
 
-/// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute.
+/// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute. What XML 1.0
+/// cannot carry even as a character reference (control characters other than tab, LF and CR; U+FFFE, U+FFFF),
+/// or should not (DEL, the C1 controls), becomes U+FFFD, as does invalid UTF-8: the output always parses.
 std::string escape_xml(std::string_view text);
 
 /// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.

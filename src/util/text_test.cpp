@@ -1,5 +1,6 @@
 #include <util/checked.hpp>
 #include <util/text.hpp>
+#include <util/utf8.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -38,6 +39,28 @@ TEST_CASE("checked arithmetic reports overflow instead of wrapping", "[text]") {
     CHECK(math.add(1, 1, "later") == 0); // after an overflow the first error is kept
     REQUIRE_FALSE(math.ok());
     CHECK(math.error().message.starts_with("d_model^2 is too large"));
+}
+
+TEST_CASE("text that Markdown, JSON and XML can all carry", "[text][hostile]") {
+    using headcount::unwritable_text_problem;
+    CHECK_FALSE(unwritable_text_problem("Multi-head attention, d_model = 512\n\tZoë 李华 ≈ ×").has_value());
+    CHECK(unwritable_text_problem("a\x1b[31m").value() == "contains a control character (U+001B)");
+    CHECK(unwritable_text_problem("a\r\n").value() == "contains a control character (U+000D)");
+    CHECK(unwritable_text_problem(std::string_view("a\0", 2)).value() ==
+          "contains a control character (U+0000)");
+    CHECK(unwritable_text_problem("\x7f").value() == "contains a control character (U+007F)");
+    CHECK(unwritable_text_problem("\xC2\x9B").value() == "contains a control character (U+009B)"); // C1 CSI
+    CHECK(unwritable_text_problem("\xEF\xBF\xBE").value() == "contains U+FFFE, which is not a character");
+    CHECK(unwritable_text_problem("caf\xE9").value() == "is not valid UTF-8");
+}
+
+TEST_CASE("repair_utf8 replaces each stray byte with U+FFFD", "[text][hostile]") {
+    using headcount::repair_utf8;
+    CHECK(repair_utf8("Zoë") == "Zoë");
+    CHECK(repair_utf8("caf\xE9!") == "caf\xEF\xBF\xBD!");
+    // A cut-off 3-byte sequence (E2 82 of €) is two stray bytes; an overlong '/' (C0 AF) too.
+    CHECK(repair_utf8("\xE2\x82x") == "\xEF\xBF\xBD\xEF\xBF\xBDx");
+    CHECK(repair_utf8("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST_CASE("percentages and ratios are rounded exactly, half up", "[text]") {

@@ -37,4 +37,22 @@ std::optional<std::vector<CodePoint>> decode_utf8(std::string_view text) {
     return out;
 }
 
+std::string repair_utf8(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        std::size_t length = 1; // the shortest prefix that is one whole valid character, if any
+        while (length <= 4 && i + length <= text.size() && !decode_utf8(text.substr(i, length)))
+            ++length;
+        if (length <= 4 && i + length <= text.size()) {
+            out += text.substr(i, length);
+            i += length;
+        } else {
+            out += "\uFFFD";
+            ++i;
+        }
+    }
+    return out;
+}
+
 } // namespace headcount

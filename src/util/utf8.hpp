@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,5 +18,9 @@ struct CodePoint {
 /// The characters of `text`, or nullopt when it is not valid UTF-8: truncated sequences, overlong forms,
 /// surrogates (U+D800..U+DFFF) and values past U+10FFFF are all refused.
 std::optional<std::vector<CodePoint>> decode_utf8(std::string_view text);
+
+/// `text` with every byte that does not begin a valid character (by decode_utf8's rules) replaced by U+FFFD,
+/// as the WHATWG decoder does one byte at a time; valid text comes back unchanged.
+std::string repair_utf8(std::string_view text);
 
 } // namespace headcount

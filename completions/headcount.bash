@@ -1,0 +1,85 @@
+# bash completion for headcount: subcommands, each one's options, --format values, and files where a command
+# takes them (specs: *.yaml, *.yml and folders; CSVs; folders for --out and --templates). Installed as
+# /usr/share/bash-completion/completions/headcount.
+
+_headcount() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
+    local command="" i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case ${COMP_WORDS[i]} in
+        solve | check | grade | generate | serve | templates)
+            command=${COMP_WORDS[i]}
+            break
+            ;;
+        esac
+    done
+
+    local IFS=$'\n'
+    case $prev in
+    --format)
+        local formats
+        case $command in
+        solve) formats="markdown html json" ;;
+        check) formats="text json" ;;
+        grade) formats="class gradescope" ;;
+        generate) formats="markdown html moodle-xml" ;;
+        esac
+        IFS=' ' read -ra formats <<<"$formats"
+        COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
+        return
+        ;;
+    --out | --templates | --katex)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return
+        ;;
+    --submissions)
+        COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -f -X '!*.jsonl' -- "$cur") $(compgen -d -- "$cur"))
+        return
+        ;;
+    --roster | --key)
+        COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
+        return
+        ;;
+    --log)
+        COMPREPLY=($(compgen -f -- "$cur"))
+        return
+        ;;
+    --feedback)
+        COMPREPLY=($(compgen -W $'files\nnone' -- "$cur"))
+        return
+        ;;
+    --part | --answer | --seed | --student | --problems | --threads | --host | --port | --student-rate | --address-rate)
+        return # free text
+        ;;
+    esac
+
+    local options
+    case $command in
+    "")
+        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\nserve\ntemplates\n--help\n--version' -- "$cur"))
+        return
+        ;;
+    solve) options=$'--format\n--out\n--templates\n--help' ;;
+    check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
+    grade) options=$'--submissions\n--out\n--format\n--problems\n--feedback\n--html\n--threads\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
+    generate) options=$'--roster\n--seed\n--out\n--format\n--templates\n--help' ;;
+    serve) options=$'--host\n--port\n--seed\n--roster\n--log\n--templates\n--katex\n--threads\n--student-rate\n--address-rate\n--help' ;;
+    templates)
+        if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then
+            COMPREPLY=($(compgen -W $'export\n--help' -- "$cur"))
+        elif [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W $'--force\n--help' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
+        fi
+        return
+        ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -f -X '!*.yml' -- "$cur") $(compgen -d -- "$cur"))
+    fi
+}
+
+complete -o filenames -F _headcount headcount

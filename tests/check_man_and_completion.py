@@ -1,0 +1,73 @@
+"""The man page and the bash completion against the binary's own --help: every option of every subcommand is
+documented in the subcommand's section of doc/headcount.1 and offered by completions/headcount.bash, the man page
+renders without a groff warning, and the completion completes what it should.
+
+Usage: check_man_and_completion.py HEADCOUNT_BINARY SOURCE_DIR"""
+import os
+import re
+import subprocess
+import sys
+
+binary, source = sys.argv[1], sys.argv[2]
+man_path = os.path.join(source, "doc", "headcount.1")
+completion_path = os.path.join(source, "completions", "headcount.bash")
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+groff = subprocess.run(["groff", "-man", "-ww", "-z", "-Tutf8", man_path], capture_output=True, text=True)
+check(groff.returncode == 0 and groff.stderr == "", f"groff warns about the man page: {groff.stderr}")
+
+man = open(man_path, encoding="utf-8").read()
+completion = open(completion_path, encoding="utf-8").read()
+
+
+def options_of(args):
+    text = subprocess.run([binary, *args, "--help"], capture_output=True, text=True, check=True).stdout
+    options = text.split("Options:")[1]
+    return sorted(set(re.findall(r"^\s+(?:-h,)?(--[a-z][a-z-]*)", options, re.M)))
+
+
+def man_section(title):
+    start = man.index(f'.SS "{title}')
+    end = min(i for i in (man.find(".SS", start + 1), man.find(".SH", start + 1)) if i != -1)
+    return man[start:end]
+
+
+for command in ["solve", "check", "grade", "generate", "serve", "templates export"]:
+    options = options_of(command.split())
+    check(len(options) >= 2, f"{command}: found no options in --help")
+    section = man_section(command)
+    line = re.search(rf"^    {command.split()[0]}\)?.*$", completion, re.M)
+    offered = completion[line.start():completion.find(";;", line.start())] if line else ""
+    for option in options:
+        if option == "--help":
+            continue
+        check(option.replace("-", r"\-") in section, f"man page, {command}: {option} is not documented")
+        check(option in offered, f"completion, {command}: {option} is not offered")
+
+
+def complete(line):
+    script = f"""source {completion_path}
+read -ra COMP_WORDS <<<"$1"; [[ $1 == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); _headcount; printf '%s\\n' "${{COMPREPLY[@]}}" """
+    out = subprocess.run(["bash", "-c", script, "_", line], capture_output=True, text=True, cwd=source).stdout
+    return sorted(out.split())
+
+
+check(complete("headcount s") == ["serve", "solve"], f"subcommand: {complete('headcount s')}")
+check(complete("headcount grade x --format ") == ["class", "gradescope"], "grade --format values")
+check(complete("headcount generate x --format m") == ["markdown", "moodle-xml"], "generate --format values")
+check(complete("headcount solve problems/week3-mha-p") == ["problems/week3-mha-params.yaml"], "spec files")
+check(complete("headcount grade x --submissions tests/class/") ==
+      ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")
+check(complete("headcount check x --answer ") == [], "free text is not completed")
+
+for failure in failures:
+    print("FAIL:", failure)
+print("man page and completion:", "wrong" if failures else "match the binary's --help")
+sys.exit(1 if failures else 0)
