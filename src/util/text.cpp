@@ -63,4 +63,19 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 
 bool is_valid_utf8(std::string_view text) { return decode_utf8(text).has_value(); }
 
+std::string escape_xml(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
 } // namespace headcount

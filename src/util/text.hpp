@@ -21,4 +21,7 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 /// sequences. The empty string and plain ASCII (NUL included) are valid.
 bool is_valid_utf8(std::string_view text);
 
+/// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute.
+std::string escape_xml(std::string_view text);
+
 } // namespace headcount
