@@ -31,6 +31,12 @@ Command add_grade_command(CLI::App& app);
 /// `headcount generate`.
 Command add_generate_command(CLI::App& app);
 
+/// `headcount answers`.
+Command add_answers_command(CLI::App& app);
+
+/// `headcount export` (its subcommand gradescope).
+Command add_export_command(CLI::App& app);
+
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);
 

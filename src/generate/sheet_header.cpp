@@ -1,6 +1,7 @@
 #include <generate/sheet_header.hpp>
 
 #include <render/solution.hpp>
+#include <util/text.hpp>
 #include <util/token.hpp>
 
 #include <fmt/format.h>
@@ -21,20 +22,6 @@ std::string code_span(std::string_view text) {
     const std::string fence(longest + 1, '`');
     const bool pad = text.starts_with('`') || text.ends_with('`');
     return fence + (pad ? " " : "") + std::string(text) + (pad ? " " : "") + fence;
-}
-
-/// `text` quoted for a POSIX shell: single quotes, with ' written as '\''.
-std::string shell_quote(std::string_view text) {
-    const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-               c == '.' || c == '@';
-    });
-    if (plain)
-        return std::string(text);
-    std::string out = "'";
-    for (char c : text)
-        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
 }
 
 } // namespace

@@ -24,4 +24,8 @@ bool is_valid_utf8(std::string_view text);
 /// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute.
 std::string escape_xml(std::string_view text);
 
+/// `text` as one word for a POSIX shell: unchanged when it is only letters, digits and - _ . @ / :, else in single
+/// quotes with each ' written '\''.
+std::string shell_quote(std::string_view text);
+
 } // namespace headcount

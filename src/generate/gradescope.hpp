@@ -1,0 +1,36 @@
+#pragma once
+// A Gradescope autograder (Gradescope's autograder specification): a zip with setup.sh, which installs headcount's
+// build dependencies on Gradescope's Ubuntu image and builds headcount from the source tree inside the zip, and
+// run_autograder, which reads the student's answers file, takes their id from submission_metadata.json for seeded
+// variants, and runs `headcount grade --format gradescope` into results/results.json.
+
+#include <render/templates.hpp>
+#include <util/zip.hpp>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace headcount::generate {
+
+/// What goes into an autograder.
+struct AutograderInput {
+    std::vector<std::pair<std::string, std::string>> specs; ///< file name in problems/ and the spec's bytes
+    std::string roster;        ///< the roster's bytes (roster.csv), empty without --seed
+    std::string seed;          ///< empty: everyone is graded against the specs as written
+    bool reveal = false;       ///< feedback in full, whatever the specs' reveal policy
+    std::filesystem::path source_tree; ///< headcount's source: CMakeLists.txt, src/, templates/ (cmake/ if any)
+};
+
+/// The zip's entries: setup.sh and run_autograder (executable, from templates/gradescope/), problems/*.yaml,
+/// roster.csv when seeded, and headcount/ (the source tree's CMakeLists.txt, cmake/, src/ without the *_test.cpp
+/// files, templates/), in a fixed order. Errors: a source tree without CMakeLists.txt or src/, an unreadable file,
+/// a template error.
+Result<std::vector<ZipEntry>> gradescope_autograder(const AutograderInput& input, const render::TemplateSet& templates);
+
+/// The results.json Gradescope shows a student whose submission could not be read: no points, `reason` as the
+/// visible output.
+std::string unreadable_submission_results(const std::string& reason);
+
+} // namespace headcount::generate
