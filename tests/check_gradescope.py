@@ -114,7 +114,8 @@ def main():
     archive = zipfile.ZipFile(f"{work}/export/autograder.zip")
     names = archive.namelist()
     for required in ("setup.sh", "run_autograder", "roster.csv", "problems/week3-mha-params.yaml",
-                     "problems/mha-shapes-memory.yaml", "headcount/CMakeLists.txt", "headcount/src/main.cpp"):
+                     "problems/mha-shapes-memory.yaml", "headcount/CMakeLists.txt", "headcount/src/main.cpp",
+                     "templates/verdict.mustache", "templates/mistakes/missing_biases.mustache"):
         if required not in names:
             fail(f"the zip has no {required} (Gradescope needs setup.sh and run_autograder at its root)")
     for script in ("setup.sh", "run_autograder"):
@@ -137,7 +138,7 @@ def main():
                            env=env, capture_output=True, text=True)
     if setup.returncode != 0:
         fail(f"setup.sh exited {setup.returncode}: {setup.stderr[-2000:]}")
-    if not setup.stdout.strip().startswith("headcount "):
+    if not setup.stdout.strip().splitlines()[-1].startswith("headcount "):
         fail(f"setup.sh did not end with the built headcount's version: {setup.stdout[-200:]!r}")
 
     with open(f"{work}/md/key.csv", newline="") as f:

@@ -56,6 +56,8 @@ Result<int> run_export_gradescope(const ExportOptions& options) {
     input.seed = options.seed;
     input.reveal = options.reveal;
     input.source_tree = options.source;
+    input.templates =
+        options.templates.empty() ? render::TemplateSet::default_dir() : std::filesystem::path(options.templates);
     for (std::size_t i = 0; i < paths->size(); ++i) {
         auto bytes = read_bytes((*paths)[i]);
         if (!bytes)

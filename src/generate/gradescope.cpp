@@ -34,31 +34,41 @@ Result<std::string> read_bytes(const fs::path& path) {
     return text.str();
 }
 
-Result<std::vector<ZipEntry>> source_entries(const fs::path& root) {
+/// The files below `root` that `keep` admits, as zip entries under `prefix`, in path order; hidden folders and build
+/// folders are skipped.
+template <class Keep>
+Result<std::vector<ZipEntry>> tree_entries(const fs::path& root, const std::string& prefix, Keep keep) {
     std::error_code ec;
-    if (!fs::is_regular_file(root / "CMakeLists.txt", ec) || !fs::is_directory(root / "src", ec))
-        return std::unexpected(Error{root.string(), 0, 0, "is not headcount's source tree (no CMakeLists.txt and src/): "
-                                                          "pass --source with a checkout of headcount"});
     std::vector<fs::path> files;
-    for (auto it = fs::recursive_directory_iterator(root, ec); it != fs::recursive_directory_iterator(); ++it) {
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator(); ++it) {
         const fs::path relative = fs::relative(it->path(), root);
         const std::string first = relative.begin()->string();
         if (it->is_directory() && (first.starts_with('.') || first.starts_with("build"))) {
             it.disable_recursion_pending();
             continue;
         }
-        if (it->is_regular_file() && needed(relative))
+        if (it->is_regular_file() && keep(relative))
             files.push_back(relative);
     }
+    if (ec)
+        return std::unexpected(Error{root.string(), 0, 0, "cannot read this folder"});
     std::sort(files.begin(), files.end());
     std::vector<ZipEntry> out;
     for (const fs::path& file : files) {
         auto bytes = read_bytes(root / file);
         if (!bytes)
             return std::unexpected(bytes.error());
-        out.push_back({"headcount/" + file.generic_string(), std::move(*bytes), false});
+        out.push_back({prefix + file.generic_string(), std::move(*bytes), false});
     }
     return out;
+}
+
+Result<std::vector<ZipEntry>> source_entries(const fs::path& root) {
+    std::error_code ec;
+    if (!fs::is_regular_file(root / "CMakeLists.txt", ec) || !fs::is_directory(root / "src", ec))
+        return std::unexpected(Error{root.string(), 0, 0, "is not headcount's source tree (no CMakeLists.txt and src/): "
+                                                          "pass --source with a checkout of headcount"});
+    return tree_entries(root, "headcount/", needed);
 }
 
 } // namespace
@@ -79,6 +89,12 @@ Result<std::vector<ZipEntry>> gradescope_autograder(const AutograderInput& input
         entries.push_back({"problems/" + name, bytes, false});
     if (!input.seed.empty())
         entries.push_back({"roster.csv", input.roster, false});
+    auto templates_used = tree_entries(input.templates, "templates/",
+                                       [](const fs::path& file) { return file.extension() == ".mustache"; });
+    if (!templates_used)
+        return std::unexpected(templates_used.error());
+    entries.insert(entries.end(), std::make_move_iterator(templates_used->begin()),
+                   std::make_move_iterator(templates_used->end()));
     auto source = source_entries(input.source_tree);
     if (!source)
         return std::unexpected(source.error());

@@ -21,10 +21,11 @@ struct AutograderInput {
     std::string seed;          ///< empty: everyone is graded against the specs as written
     bool reveal = false;       ///< feedback in full, whatever the specs' reveal policy
     std::filesystem::path source_tree; ///< headcount's source: CMakeLists.txt, src/, templates/ (cmake/ if any)
+    std::filesystem::path templates;   ///< the templates the autograder's feedback is written with
 };
 
 /// The zip's entries: setup.sh and run_autograder (executable, from templates/gradescope/), problems/*.yaml,
-/// roster.csv when seeded, and headcount/ (the source tree's CMakeLists.txt, cmake/, src/ without the *_test.cpp
+/// roster.csv when seeded, templates/ (the *.mustache files of `templates`, which grading uses), and headcount/ (the source tree's CMakeLists.txt, cmake/, src/ without the *_test.cpp
 /// files, templates/), in a fixed order. Errors: a source tree without CMakeLists.txt or src/, an unreadable file,
 /// a template error.
 Result<std::vector<ZipEntry>> gradescope_autograder(const AutograderInput& input, const render::TemplateSet& templates);

@@ -33,14 +33,15 @@ bool paragraph_ends_at(std::string_view text, std::size_t at) {
     return true;
 }
 
-/// Where `delimiter` closes a formula opened before `from`, within the paragraph, or npos.
+/// Where `delimiter` closes a formula opened before `from`, within the paragraph and before any code span, or npos.
 std::size_t closing(std::string_view text, std::size_t from, std::string_view delimiter, bool inline_rules) {
     for (std::size_t i = from; i < text.size(); ++i) {
         if (text[i] == '\\') {
             ++i;
             continue;
         }
-        if (text[i] == '\n' && paragraph_ends_at(text, i))
+        // A formula does not run into a code span (CommonMark reads those first) or past its paragraph.
+        if (text[i] == '`' || (text[i] == '\n' && paragraph_ends_at(text, i)))
             return std::string_view::npos;
         if (text.substr(i, delimiter.size()) != delimiter)
             continue;
