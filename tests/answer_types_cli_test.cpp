@@ -50,7 +50,7 @@ TEST_CASE("check accepts bytes in decimal and binary units and names unit mix-up
     CHECK(mixed.out.find("16,777,216") == std::string::npos);
     CHECK(mixed.out.find("Your digits belong with the other unit.") != std::string::npos);
     const auto revealed = run_headcount({"check", k_shapes, "--part", "d", "--answer", "16 MB", "--reveal"});
-    CHECK(revealed.out.find("The right value is 16,777,216 bytes (= 16 MiB, ≈ 16.78 MB)") != std::string::npos);
+    CHECK(revealed.out.find("The right value is 16,777,216 bytes (exactly 16 MiB, about 16.78 MB)") != std::string::npos);
     // 8 x 16,777,216 = 134,217,728 = 128 MiB: bits per value used as bytes.
     CHECK(run_headcount({"check", k_shapes, "--part", "d", "--answer", "128 MiB"}).out.find("(`bits_for_bytes`)") !=
           std::string::npos);

@@ -48,6 +48,40 @@ TEST_CASE("the week-3 solution states the answers of the reference solution", "[
     CHECK(run.out.find("| **Total** | | **1,048,576** | **2,048** | **1,050,624** |") != std::string::npos);
 }
 
+TEST_CASE("the week-3 solution offers what the hand-written one does", "[e2e]") {
+    // ../shared/seeds/000, read side by side with the generated solution.
+    const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml"});
+    REQUIRE(run.exit_code == 0);
+    const std::string& text = run.out;
+    auto has = [&](const std::string& what) {
+        INFO(what);
+        CHECK(text.find(what) != std::string::npos);
+    };
+    // Part (b) builds on part (a) instead of repeating it: 3 x 262,656 = 787,968.
+    has("**Step 1: Q, K and V, from part (a).** Part (a) counted the query, key and value projections: 262,656 + "
+        "262,656 + 262,656 = 787,968 parameters.");
+    CHECK(text.find("**Q (query projection).**") == text.rfind("**Q (query projection).**")); // derived once
+    // Why W_O exists, and the forward formula with the shapes along the way: 8 heads of n x 64, concatenated to
+    // n x 512 (8 x 64), projected by 512 x 512 back to n x 512.
+    has("**What $W_O$ is for.**");
+    has(R"(an $n \times 64$ matrix)");
+    has(R"($\text{Concat} = [\text{head}_1, \dots, \text{head}_{ 8 }]$: $n \times h d_v$ = $n \times 512$)");
+    has(R"($\text{Concat} \cdot W_O + b_O$: $(n \times 512)$ times $(512 \times 512)$ gives $n \times 512$)");
+    has("residual connection");
+    // Weights against biases: 1,048,576 / 1,050,624 = 99.805% and 2,048 / 1,050,624 = 0.195%.
+    has("the matrices hold 1,048,576 of the 1,050,624 parameters (99.8%), the biases only 2,048 (0.2%)");
+    // Scaling: at d_model = 1,024, 4 x 1,024 x 1,025 = 4,198,400 = 3.996 x 1,050,624.
+    has("$d_{model}$ = 1,024, the same block holds 4,198,400 parameters, 3.996 times as many");
+    // What it does not depend on.
+    has("What it does not depend on: the number of heads (as long as $d_k = d_v = d_{model} / h$), the sequence "
+        "length and the batch size.");
+    // A prominent final answer, and the answers together at the end.
+    has("> **Answer: 1,050,624 parameters.**");
+    has("## Answers\n\n| Part | Answer |\n|---|---|\n| (a) | 787,968 parameters |\n| (b) | 1,050,624 parameters |\n");
+    // The closed form of the seed's appendix: 4 x 512 x 513.
+    has("$4 d_{model}(d_{model} + 1)$ = 4 × 512 × (512 + 1) = 1,050,624");
+}
+
 TEST_CASE("solve --format json gives integer answers", "[e2e]") {
     SECTION("one spec: one object") {
         const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--format", "json"});
@@ -107,7 +141,7 @@ TEST_CASE("bad input exits 2 with one line on stderr and no output", "[e2e]") {
         const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--format", "pdf"});
         CHECK(run.exit_code == 2);
         CHECK(run.out.empty());
-        CHECK(run.err.starts_with("headcount: --format: pdf not in {markdown,json}"));
+        CHECK(run.err.starts_with("headcount: --format: pdf not in {markdown,html,json}"));
         CHECK(std::count(run.err.begin(), run.err.end(), '\n') == 1);
     }
     SECTION("no subcommand") {
@@ -142,7 +176,8 @@ TEST_CASE("solve --templates uses the instructor's templates and rejects unknown
         const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "--templates", dir});
         CHECK(run.exit_code == 2);
         CHECK(run.out.empty());
+        // earlier.total_params (what an earlier part asked) is the closest name the view has.
         CHECK(run.err == dir + "/mha/total_params.mustache:2:3: unknown variable 'totl_params': headcount provides no "
-                               "such value\n");
+                               "such value (did you mean 'total_params'?)\n");
     }
 }

@@ -9,6 +9,7 @@
 #include <generate/roster.hpp>
 #include <generate/sheet_header.hpp>
 #include <render/answers.hpp>
+#include <render/pages.hpp>
 #include <render/solution.hpp>
 #include <util/csv.hpp>
 #include <util/files.hpp>
@@ -44,44 +45,62 @@ std::string join_documents(const std::vector<std::string>& documents) {
     return out;
 }
 
-Result<Files> markdown_set(const std::vector<solve::SolvedProblem>& problems, const VariantTable& variants,
-                           const std::vector<std::string>& roster, const render::TemplateSet& templates,
-                           const GenerateOptions& options) {
+/// The problems' sheets (`solutions` false) or worked solutions for one student ("" for the problems as
+/// written), as one Markdown file or, with `katex`, one HTML page. `header` (Markdown) starts the sheets.
+Result<std::string> document_set(const std::vector<const solve::SolvedProblem*>& problems, bool solutions,
+                                 const std::string& student, const render::TemplateSet& templates,
+                                 const render::KatexLink* katex, const std::string& header = "") {
+    if (katex)
+        return solutions ? render::html_solutions(problems, templates, *katex)
+                         : render::html_problem_sheets(problems, templates, *katex, student, header);
+    std::vector<std::string> documents;
+    for (const solve::SolvedProblem* problem : problems) {
+        auto text = solutions ? render::markdown_solution(*problem, templates)
+                              : render::markdown_problem_sheet(*problem, templates, student);
+        if (!text)
+            return text;
+        documents.push_back(std::move(*text));
+    }
+    return (solutions || header.empty() ? "" : header + "\n") + join_documents(documents);
+}
+
+/// The sheets, solutions and key of every student, and the problems as written: Markdown files, or with `html`
+/// HTML pages that find KaTeX in OUT/katex/.
+Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, const VariantTable& variants,
+                             const std::vector<std::string>& roster, const render::TemplateSet& templates,
+                             const GenerateOptions& options, bool html) {
     const std::filesystem::path out = options.out;
     Files files;
-    std::vector<std::string> preview;
-    for (const solve::SolvedProblem& problem : problems) {
-        auto sheet = render::markdown_problem_sheet(problem, templates, "");
-        if (!sheet)
-            return std::unexpected(sheet.error());
-        preview.push_back(*sheet);
-    }
-    files.emplace_back(out / "problems.md", join_documents(preview));
+    const std::string extension = html ? ".html" : ".md";
+    const render::KatexLink top{nullptr, "katex"}, below{nullptr, "../katex"};
+
+    std::vector<const solve::SolvedProblem*> as_written;
+    for (const solve::SolvedProblem& problem : problems)
+        as_written.push_back(&problem);
+    auto preview = document_set(as_written, false, "", templates, html ? &top : nullptr);
+    if (!preview)
+        return std::unexpected(preview.error());
+    files.emplace_back(out / ("problems" + extension), std::move(*preview));
 
     for (const std::string& student : roster) {
-        std::vector<std::string> sheets, solutions;
+        std::vector<const solve::SolvedProblem*> mine;
+        for (const solve::SolvedProblem& problem : problems)
+            mine.push_back(&variants.at(problem.problem.id).at(student));
         auto header = generate::sheet_header(student, options.seed, options.serve_url, templates);
         if (!header)
             return std::unexpected(header.error());
-        for (const solve::SolvedProblem& problem : problems) {
-            const solve::SolvedProblem& mine = variants.at(problem.problem.id).at(student);
-            auto sheet = render::markdown_problem_sheet(mine, templates, student);
-            if (!sheet)
-                return std::unexpected(sheet.error());
-            auto solution = render::markdown_solution(mine, templates);
-            if (!solution)
-                return std::unexpected(solution.error());
-            sheets.push_back(*sheet);
-            solutions.push_back(*solution);
-        }
         // Roster ids passed the grader's id rules, so they are safe folder names.
-        files.emplace_back(out / student / "problems.md", *header + "\n" + join_documents(sheets));
-        files.emplace_back(out / student / "solutions.md", join_documents(solutions));
+        for (const bool solutions : {false, true}) {
+            auto document = document_set(mine, solutions, student, templates, html ? &below : nullptr, *header);
+            if (!document)
+                return std::unexpected(document.error());
+            files.emplace_back(out / student / ((solutions ? "solutions" : "problems") + extension),
+                               std::move(*document));
+        }
     }
     files.emplace_back(out / "key.csv", generate::answer_key_csv(problems, variants, roster));
     return files;
 }
-
 /// Each problem's variants for a question bank: `--variants N` drawn under the seed, or those the roster was handed.
 Result<std::vector<generate::ProblemBank>> banks_of(const std::vector<solve::SolvedProblem>& problems,
                                                     const VariantTable* handed_out, const GenerateOptions& options) {
@@ -121,10 +140,11 @@ Result<Files> bank_files(const std::vector<generate::ProblemBank>& banks, const 
     return Files{{out / "qti.zip", std::move(*zip)}};
 }
 
+
 Result<int> run_generate(const GenerateOptions& options) {
-    const bool bank = options.format != "markdown";
+    const bool bank = options.format == "moodle-xml" || options.format == "qti";
     if (!bank && options.roster.empty())
-        return std::unexpected(Error{{}, 0, 0, "the markdown format writes a sheet per student: give --roster"});
+        return std::unexpected(Error{{}, 0, 0, fmt::format("the {} format writes a sheet per student: give --roster", options.format)});
     if (bank && options.roster.empty() == (options.variants == 0))
         return std::unexpected(Error{{}, 0, 0, fmt::format("--format {} needs either --variants N (a bank of N "
                                                            "variants per problem) or --roster (the variants a class "
@@ -133,7 +153,7 @@ Result<int> run_generate(const GenerateOptions& options) {
     if (!options.serve_url.empty()) {
         if (bank)
             return std::unexpected(Error{{}, 0, 0, "--serve-url puts a link on each student's sheet: it goes with "
-                                                   "the markdown format"});
+                                                   "the markdown and html formats"});
         if (const auto why = generate::serve_url_problem(options.serve_url))
             return std::unexpected(Error{{}, 0, 0, fmt::format("--serve-url '{}' {}", options.serve_url, *why)});
     }
@@ -175,14 +195,25 @@ Result<int> run_generate(const GenerateOptions& options) {
                    files.front().first.string());
         return k_exit_ok;
     }
-    auto set = markdown_set(*problems, *variants, roster, *templates, options);
+    const bool html = options.format == "html";
+    auto set = document_files(*problems, *variants, roster, *templates, options, html);
     if (!set)
         return std::unexpected(set.error());
     files = std::move(*set);
+    Files katex_files;
+    if (html) {
+        auto katex = render::load_katex();
+        if (!katex)
+            return std::unexpected(katex.error());
+        katex_files = render::katex_folder(*katex, std::filesystem::path(options.out) / "katex");
+    }
+    const std::size_t written = files.size();
+    files.insert(files.end(), katex_files.begin(), katex_files.end());
     if (auto ok = write_files(files); !ok)
         return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} file{} to {}\n", problems->size(),
-               problems->size() == 1 ? "" : "s", roster.size(), files.size(), files.size() == 1 ? "" : "s", options.out);
+    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} file{} to {}{}\n", problems->size(),
+               problems->size() == 1 ? "" : "s", roster.size(), written, written == 1 ? "" : "s", options.out,
+               katex_files.empty() ? "" : " (and KaTeX, which the pages use, in katex/)");
     return k_exit_ok;
 }
 
@@ -202,16 +233,18 @@ Command add_generate_command(CLI::App& app) {
     generate->add_option("--out", options->out, "Output directory")->required();
     generate->add_option("--format", options->format,
                          "markdown (default): OUT/STUDENT/problems.md and solutions.md, OUT/key.csv, OUT/problems.md; "
+                         "html: the same set as printable web pages (problems.html, solutions.html) with the math "
+                         "typeset by KaTeX, copied once into OUT/katex/; "
                          "moodle-xml: OUT/questions.xml, a Moodle bank (a category per problem, a Cloze question per "
                          "variant); qti: OUT/qti.zip, a Canvas quiz (a question group per problem)")
-        ->check(CLI::IsMember({"markdown", "moodle-xml", "qti"}));
+        ->check(CLI::IsMember({"markdown", "html", "moodle-xml", "qti"}));
     generate->add_option("--variants", options->variants,
                          "moodle-xml and qti: put N variants of each problem in the bank, drawn under --seed (all of "
                          "them when a problem has fewer)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
     generate->add_option("--serve-url", options->serve_url,
-                         "markdown: the address of `headcount serve` (e.g. https://hc.example.edu); each sheet then "
-                         "shows the student's personal link, else the `check` command");
+                         "markdown and html: the address of `headcount serve` (e.g. https://hc.example.edu); each "
+                         "sheet then shows the student's personal link, else the `check` command");
     generate->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     generate->footer("A student's numbers depend only on the seed, their id and the problem id (see README). "
                      "Exit status: 0 written, 2 bad input or usage.");

@@ -2,24 +2,32 @@
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
-#include <generate/key.hpp>
+#include <generate/class_variants.hpp>
 #include <generate/roster.hpp>
 #include <grade/class_reports.hpp>
 #include <util/files.hpp>
+#include <util/ids.hpp>
+#include <util/staging.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fcntl.h>
 #include <fstream>
 #include <memory>
 #include <optional>
-#include <sstream>
+#include <thread>
+#include <unistd.h>
 
 namespace headcount::cli {
 
 namespace {
 
-/// A class's submissions (or key) are small; a file past this is a mistake (a wrong file), not a class.
-constexpr std::uintmax_t k_max_submissions_bytes = 64u * 1024 * 1024;
+namespace fs = std::filesystem;
+
+/// A submissions file past this is not a class (a disk image, /dev/zero); a million rows are about 40 MiB.
+constexpr std::uint64_t k_max_submissions_bytes = std::uint64_t{4} << 30;
 
 struct GradeOptions {
     std::vector<std::string> specs;
@@ -31,60 +39,122 @@ struct GradeOptions {
     std::string seed;
     std::string roster;
     std::string key;
+    std::string problems;
+    std::string feedback = "files";
+    unsigned threads = 0;
 };
 
-Result<std::string> read_submissions(const std::string& path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
-    if (size > k_max_submissions_bytes)
-        return std::unexpected(Error{path, 0, 0, fmt::format("the submissions file is {} bytes; headcount reads at "
-                                                             "most 64 MiB",
-                                                             size)});
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        return std::unexpected(Error{path, 0, 0, "cannot read the submissions file"});
-    return text.str();
+/// The problems --problems names, as indices, in spec order; empty when it is not given.
+Result<std::vector<std::size_t>> scope_of(const std::vector<solve::SolvedProblem>& problems, const std::string& list) {
+    std::vector<std::size_t> scope;
+    if (list.empty())
+        return scope;
+    std::vector<std::string_view> ids;
+    for (const auto& p : problems)
+        ids.push_back(p.problem.id);
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string id(list.substr(start, comma - start));
+        const auto it = std::find(ids.begin(), ids.end(), id);
+        if (it == ids.end())
+            return std::unexpected(Error{{}, 0, 0,
+                                         fmt::format("--problems names '{}', which none of the specs has{}",
+                                                     printable(id), did_you_mean(id, ids))});
+        scope.push_back(static_cast<std::size_t>(it - ids.begin()));
+        start = comma + 1;
+    }
+    std::sort(scope.begin(), scope.end());
+    scope.erase(std::unique(scope.begin(), scope.end()), scope.end());
+    return scope;
 }
 
-/// Every output file, rendered before any is written, so a template error leaves the folder as it was.
-Result<std::vector<std::pair<std::filesystem::path, std::string>>>
-class_outputs(const grade::ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-              const render::TemplateSet& templates, const GradeOptions& options) {
-    namespace fs = std::filesystem;
-    const fs::path out = options.out;
-    std::vector<std::pair<fs::path, std::string>> files;
-    grade::FeedbackCache cache;
-    if (options.format == "gradescope") {
-        if (results.students.size() > 1)
-            return std::unexpected(Error{options.submissions, 0, 0,
-                                         fmt::format("--format gradescope grades one student's submission; this file "
-                                                     "has {} students",
-                                                     results.students.size())});
-        const std::string student = results.students.empty() ? std::string() : results.students.front();
-        auto json = grade::gradescope_results(results, problems, student, templates, options.reveal, cache);
-        if (!json)
-            return std::unexpected(json.error());
-        files.emplace_back(out / "results.json", json->dump(2) + "\n");
-        return files;
+/// Writes `text` to a new file `name` in the folder `dir_fd`: plain POSIX calls, relative to an open folder so a
+/// class's hundreds of thousands of files cost no path walk each.
+Result<void> write_new_file(int dir_fd, const fs::path& dir, const std::string& name, std::string_view text) {
+    const int fd = ::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return std::unexpected(Error{(dir / name).string(), 0, 0, "cannot write the file"});
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) {
+            ::close(fd);
+            return std::unexpected(Error{(dir / name).string(), 0, 0, "writing failed (disk full?)"});
+        }
+        done += static_cast<std::size_t>(n);
     }
-    files.emplace_back(out / "gradebook.csv", grade::gradebook_csv(results, problems));
-    files.emplace_back(out / "results.jsonl", grade::results_jsonl(results));
-    auto report = grade::class_report(results, problems, templates);
-    if (!report)
-        return std::unexpected(report.error());
-    files.emplace_back(out / "report.md", *report);
-    for (const std::string& student : results.students) {
-        // Ids were checked by grade_class (no '/', '..', NUL, reserved names), so this stays in feedback/.
-        auto text = grade::student_feedback(results, problems, student, templates, options.reveal, cache);
-        if (!text)
-            return std::unexpected(text.error());
-        files.emplace_back(out / "feedback" / (student + ".md"), *text);
+    if (::close(fd) != 0)
+        return std::unexpected(Error{(dir / name).string(), 0, 0, "writing failed (disk full?)"});
+    return {};
+}
+
+/// Writes a whole file by path (the report).
+Result<void> write_new_file(const fs::path& path, std::string_view text) {
+    const int dir = ::open(path.parent_path().c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (dir < 0)
+        return std::unexpected(Error{path.string(), 0, 0, "cannot write the file"});
+    auto ok = write_new_file(dir, path.parent_path(), path.filename().string(), text);
+    ::close(dir);
+    return ok;
+}
+
+/// Students' files per step of the pipeline below.
+constexpr std::size_t k_chunk = 2048;
+
+/// Every student's feedback file. Creating files in one folder is the kernel's work and does not go faster from two
+/// threads (on ext4 it goes slower: they queue on the folder's lock), so one thread creates them while the others
+/// render the next chunk. Each file's bytes depend only on the class, so the folder is the same whatever the
+/// number of threads, and an error is the first student's in id order.
+Result<void> write_feedback(const grade::ClassResults& results, const render::TemplateSet& templates, bool reveal,
+                            const fs::path& dir, unsigned threads) {
+    if (!fs::create_directory(dir))
+        return std::unexpected(Error{dir.string(), 0, 0, "cannot create the feedback folder"});
+    const int dir_fd = ::open(dir.c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (dir_fd < 0)
+        return std::unexpected(Error{dir.string(), 0, 0, "cannot write in the feedback folder"});
+    const unsigned renderers = std::max(1u, threads > 1 ? threads - 1 : 1u);
+    std::vector<grade::FeedbackRenderer> renderer;
+    for (unsigned r = 0; r < renderers; ++r)
+        renderer.emplace_back(results, templates, reveal);
+    // Renders students [begin, end) into `texts` with every renderer, each taking every renderers-th student.
+    const auto render_chunk = [&](std::size_t begin, std::size_t end, std::vector<Result<std::string>>& texts) {
+        texts.assign(end - begin, std::string());
+        std::vector<std::jthread> workers;
+        for (unsigned r = 0; r < renderers; ++r)
+            workers.emplace_back([&, r] {
+                for (std::size_t i = begin + r; i < end; i += renderers)
+                    texts[i - begin] = renderer[r].render(i);
+            });
+    };
+    const auto write_chunk = [&](std::size_t begin, std::vector<Result<std::string>>& texts) -> Result<void> {
+        for (std::size_t k = 0; k < texts.size(); ++k) {
+            if (!texts[k])
+                return std::unexpected(texts[k].error());
+            // Ids were checked as rows were read (no '/', '..', NUL, reserved names): this stays in dir.
+            if (auto ok = write_new_file(dir_fd, dir, std::string(results.student(begin + k)) + ".md", *texts[k]); !ok)
+                return ok;
+        }
+        return {};
+    };
+    Result<void> outcome;
+    std::vector<Result<std::string>> ready, next;
+    const std::size_t students = results.students();
+    render_chunk(0, std::min(k_chunk, students), ready);
+    for (std::size_t begin = 0; begin < students && outcome; begin += k_chunk) {
+        const std::size_t next_begin = begin + k_chunk, next_end = std::min(next_begin + k_chunk, students);
+        {
+            std::jthread ahead;
+            if (threads > 1 && next_begin < students)
+                ahead = std::jthread([&] { render_chunk(next_begin, next_end, next); });
+            outcome = write_chunk(begin, ready);
+        }
+        if (threads <= 1 && next_begin < students && outcome)
+            render_chunk(next_begin, next_end, next);
+        std::swap(ready, next);
     }
-    return files;
+    ::close(dir_fd);
+    return outcome;
 }
 
 Result<int> run_grade(const GradeOptions& options) {
@@ -94,18 +164,19 @@ Result<int> run_grade(const GradeOptions& options) {
     auto templates = load_templates(options.templates);
     if (!templates)
         return std::unexpected(templates.error());
-    auto text = read_submissions(options.submissions);
-    if (!text)
-        return std::unexpected(text.error());
-    auto table = parse_csv(*text, options.submissions);
-    if (!table)
-        return std::unexpected(table.error());
-    std::optional<VariantTable> variants;
+    auto scope = scope_of(*problems, options.problems);
+    if (!scope)
+        return std::unexpected(scope.error());
+    if (options.format == "gradescope" && scope->empty()) // the assignment is every spec given
+        for (std::size_t p = 0; p < problems->size(); ++p)
+            scope->push_back(p);
+
+    std::optional<generate::ClassVariants> variants;
     if (!options.key.empty()) {
-        auto key_text = read_submissions(options.key);
-        if (!key_text)
-            return std::unexpected(key_text.error());
-        auto from_key = generate::variants_from_key(*problems, *key_text, options.key);
+        std::ifstream key(options.key, std::ios::binary);
+        if (!key)
+            return std::unexpected(Error{options.key, 0, 0, "cannot read the key"});
+        auto from_key = generate::ClassVariants::from_key(*problems, key, options.key);
         if (!from_key)
             return std::unexpected(from_key.error());
         variants = std::move(*from_key);
@@ -113,24 +184,105 @@ Result<int> run_grade(const GradeOptions& options) {
         auto roster = generate::load_roster(options.roster);
         if (!roster)
             return std::unexpected(roster.error());
-        auto table_of_variants = class_variants(*problems, *roster, options.seed);
-        if (!table_of_variants)
-            return std::unexpected(table_of_variants.error());
-        variants = std::move(*table_of_variants);
+        auto seeded = generate::ClassVariants::seeded(*problems, *roster, options.seed);
+        if (!seeded)
+            return std::unexpected(seeded.error());
+        variants = std::move(*seeded);
     }
-    auto results = grade::grade_class(*problems, *table, options.submissions, variants ? &*variants : nullptr);
-    if (!results)
-        return std::unexpected(results.error());
+    grade::VariantLookup lookup;
+    if (variants)
+        lookup = [&](std::size_t problem, std::string_view student) { return variants->find(problem, student); };
 
-    auto files = class_outputs(*results, *problems, *templates, options);
-    if (!files)
-        return std::unexpected(files.error());
-    if (auto ok = write_files(*files); !ok)
+    std::ifstream in(options.submissions, std::ios::binary);
+    if (!in)
+        return std::unexpected(Error{options.submissions, 0, 0, "cannot read the submissions file"});
+    CsvStream stream(in, options.submissions, k_max_submissions_bytes);
+    auto header = stream.header();
+    if (!header)
+        return std::unexpected(header.error());
+    grade::ClassGrader grader(*problems, std::move(lookup));
+    if (auto ok = grader.set_header(*header, options.submissions); !ok)
         return std::unexpected(ok.error());
+
+    const bool gradescope = options.format == "gradescope";
+    std::optional<Staging> staging;
+    std::ofstream log;
+    std::optional<grade::ResultsLog> results_log;
+    if (!gradescope) {
+        auto created = Staging::create(options.out);
+        if (!created)
+            return std::unexpected(created.error());
+        staging.emplace(std::move(*created));
+        log.open(staging->dir() / "results.partial", std::ios::binary);
+        results_log.emplace(log);
+    }
+    // One pass: each row is graded and logged as it is read; only per-student state is kept.
+    for (;;) {
+        auto record = stream.next();
+        if (!record)
+            return std::unexpected(record.error());
+        if (!*record)
+            break;
+        const grade::RowResult& row = grader.add(std::move(**record));
+        if (results_log)
+            results_log->write(row);
+    }
+    const std::vector<grade::Superseded> superseded = grader.superseded();
+    const grade::ClassResults results = grader.finish(*scope);
+
+    if (gradescope) {
+        if (results.students() > 1)
+            return std::unexpected(Error{options.submissions, 0, 0,
+                                         fmt::format("--format gradescope grades one student's submission; this file "
+                                                     "has {} students",
+                                                     results.students())});
+        auto json = grade::gradescope_results(results, 0, *templates, options.reveal);
+        if (!json)
+            return std::unexpected(json.error());
+        if (auto ok = ensure_directory(options.out); !ok)
+            return std::unexpected(ok.error());
+        if (auto ok = write_file_atomic(fs::path(options.out) / "results.json", json->dump(2) + "\n"); !ok)
+            return std::unexpected(ok.error());
+    } else {
+        const fs::path dir = staging->dir();
+        log.close();
+        {
+            std::ifstream partial(dir / "results.partial", std::ios::binary);
+            std::ofstream final(dir / "results.jsonl", std::ios::binary);
+            if (auto ok = grade::mark_superseded(partial, final, superseded); !ok || !final.flush())
+                return std::unexpected(Error{(fs::path(options.out) / "results.jsonl").string(), 0, 0,
+                                             "cannot write the file"});
+        }
+        fs::remove(dir / "results.partial");
+        {
+            std::ofstream gradebook(dir / "gradebook.csv", std::ios::binary);
+            grade::write_gradebook(results, gradebook);
+            if (!gradebook.flush())
+                return std::unexpected(Error{(fs::path(options.out) / "gradebook.csv").string(), 0, 0,
+                                             "cannot write the file"});
+        }
+        auto report = grade::class_report(results, *templates);
+        if (!report)
+            return std::unexpected(report.error());
+        if (auto ok = write_new_file(dir / "report.md", *report); !ok)
+            return std::unexpected(ok.error());
+        std::vector<std::string> entries{"results.jsonl", "gradebook.csv", "report.md"};
+        std::vector<std::string> removed;
+        if (options.feedback == "files") {
+            const unsigned threads = options.threads ? options.threads : std::min(8u, std::thread::hardware_concurrency());
+            if (auto ok = write_feedback(results, *templates, options.reveal, dir / "feedback", threads); !ok)
+                return std::unexpected(ok.error());
+            entries.push_back("feedback");
+        } else {
+            removed.push_back("feedback"); // an older run's files would not match these results
+        }
+        if (auto ok = staging->commit(entries, removed); !ok)
+            return std::unexpected(ok.error());
+    }
+    const std::uint64_t rejected = results.rejected().size();
     fmt::print(stderr, "headcount: {} row{} in: {} graded, {} rejected, {} superseded; {} student{}; wrote {}\n",
-               results->rows.size(), results->rows.size() == 1 ? "" : "s", results->count(grade::RowOutcome::graded),
-               results->count(grade::RowOutcome::rejected), results->count(grade::RowOutcome::superseded),
-               results->students.size(), results->students.size() == 1 ? "" : "s", options.out);
+               results.rows, results.rows == 1 ? "" : "s", results.graded, rejected, results.superseded,
+               results.students(), results.students() == 1 ? "" : "s", options.out);
     return k_exit_ok;
 }
 
@@ -151,6 +303,15 @@ Command add_grade_command(CLI::App& app) {
     grade->add_option("--format", options->format,
                       "class (default): files for the whole class; gradescope: one student's results.json")
         ->check(CLI::IsMember({"class", "gradescope"}));
+    grade->add_option("--problems", options->problems,
+                      "Grade these problems (ids, comma-separated); default: those the submissions name (gradescope: "
+                      "every spec given)");
+    grade->add_option("--feedback", options->feedback,
+                      "files (default): a feedback file per student; none: only gradebook, results and report")
+        ->check(CLI::IsMember({"files", "none"}));
+    grade->add_option("--threads", options->threads, "Threads that write feedback files (default: the machine's "
+                                                     "cores, at most 8); the files are the same for any number")
+        ->check(CLI::Range(1u, 64u));
     auto* seed = grade->add_option("--seed", options->seed,
                                    "Grade each student against their own variant from `headcount generate --seed`");
     auto* roster = grade->add_option("--roster", options->roster, "The roster the variants were generated for");
@@ -165,7 +326,9 @@ Command add_grade_command(CLI::App& app) {
                     "part's policy, hints unless the spec says otherwise)");
     grade->add_option("--templates", options->templates, "Use the Mustache templates in this directory");
     grade->footer("Every input row is graded or rejected with a reason (see results.jsonl); a repeated "
-                  "(student, problem, part) counts on its last row. Exit status: 0 graded, 2 bad input or usage.");
+                  "(student, problem, part) counts on its last row. The files appear together when grading is done: "
+                  "an error or an interrupted run leaves the previous ones as they were. Exit status: 0 graded, 2 bad "
+                  "input or usage.");
     return {grade, [options] { return run_grade(*options); }};
 }
 

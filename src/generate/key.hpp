@@ -1,5 +1,6 @@
 #pragma once
-// Reading back an answer key (`generate`'s key.csv) to grade against it without the seed.
+// The answer key `generate` writes (key.csv): every student's answers and numbers. `grade --key` reads it back
+// (ClassVariants::from_key).
 
 #include <solve/asks.hpp>
 
@@ -17,14 +18,5 @@ namespace headcount::generate {
 std::string answer_key_csv(const std::vector<solve::SolvedProblem>& problems,
                            const std::map<std::string, std::map<std::string, solve::SolvedProblem>>& variants,
                            const std::vector<std::string>& roster);
-
-/// Each student's variant of each problem, recovered from a key: for every student and problem in the key, the
-/// valid variant whose givens are the key's given columns (key.csv since they were added), else the first valid
-/// variant (in valid_variants order) whose answers equal the key's for all of its parts; either way its answers
-/// must equal the key's. The variant's givens then let the grader name mistakes in the student's own numbers.
-/// Errors: a malformed key, a problem or part the specs do not have, or key answers no variant produces (the
-/// spec changed since).
-Result<std::map<std::string, std::map<std::string, solve::SolvedProblem>>>
-variants_from_key(const std::vector<solve::SolvedProblem>& problems, std::string_view key_csv, const std::string& file);
 
 } // namespace headcount::generate

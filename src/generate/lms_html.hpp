@@ -8,10 +8,9 @@
 
 namespace headcount::generate {
 
-/// `markdown` as an HTML fragment: CommonMark and GFM tables by cmark-gfm, raw HTML in the Markdown left out (it
-/// may come from a spec); `$…$` math (Pandoc's rules: no space inside the delimiters, no digit after the closing
-/// one; `\$` is a dollar) becomes `\(…\)` and `$$…$$` becomes `\[…\]`, the TeX HTML-escaped and kept away from
-/// CommonMark, which would read its `_` and `\,` as emphasis and escapes. Headings start at <h3> (# is <h3>):
+/// `markdown` as an HTML fragment, as render::markdown_to_html writes it (CommonMark and GFM tables by cmark-gfm,
+/// raw HTML left out, math found by Pandoc's rules and kept away from CommonMark), with `$…$` math written `\(…\)`
+/// and `$$…$$` written `\[…\]`, the TeX HTML-escaped. Headings start at <h3> (# is <h3>):
 /// the platform's page has its own title.
 std::string lms_html(std::string_view markdown);
 

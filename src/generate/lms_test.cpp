@@ -16,7 +16,8 @@ TEST_CASE("lms_html keeps TeX away from CommonMark and writes MathJax's delimite
     CHECK(lms_html("Width $d_{model}$ over $h$ heads is $d_{k}$.") ==
           "<p>Width \\(d_{model}\\) over \\(h\\) heads is \\(d_{k}\\).</p>\n");
     CHECK(lms_html("$$a < b$$") == "<p>\\[a &lt; b\\]</p>\n");
-    CHECK(lms_html("costs $5 and $6, `$x$` stays code") == "<p>costs $5 and $6, <code>$x$</code> stays code</p>\n");
+    CHECK(lms_html("a code span `$x$` and $y$") == "<p>a code span <code>$x$</code> and \\(y\\)</p>\n");
+    CHECK(lms_html("costs $5 and $ 6") == "<p>costs $5 and $ 6</p>\n");
     CHECK(lms_html("# Title\n\n<script>alert(1)</script>\n") ==
           "<h3>Title</h3>\n<!-- raw HTML omitted -->\n");
     CHECK(lms_html("| a | b |\n|---|--:|\n| 1 | 2 |\n").find("<td align=\"right\">2</td>") != std::string::npos);

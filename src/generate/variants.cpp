@@ -87,16 +87,8 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     return valid;
 }
 
-namespace {
-
-/// distinct: true. Every student gets answers that differ from every other student's in every part: students are
-/// served in id order, and one whose draw would repeat an answer already handed out draws again from their own
-/// stream. Fails, saying which part, when some part has fewer different answers than there are students, or when
-/// the students served first leave no variant whose answers are all unused.
-Result<std::map<std::string, solve::SolvedProblem>> assign_distinct(const spec::Problem& problem,
-                                                                    const std::vector<spec::Givens>& variants,
-                                                                    const std::vector<std::string>& order,
-                                                                    std::string_view seed) {
+Result<std::vector<solve::SolvedProblem>> solve_variants(const spec::Problem& problem,
+                                                         std::span<const spec::Givens> variants) {
     std::vector<solve::SolvedProblem> solved;
     solved.reserve(variants.size());
     for (const spec::Givens& givens : variants) {
@@ -105,6 +97,12 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_distinct(const spec::
             return std::unexpected(one.error());
         solved.push_back(std::move(*one));
     }
+    return solved;
+}
+
+Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& problem,
+                                                          std::span<const solve::SolvedProblem> solved,
+                                                          std::span<const std::string> order, std::string_view seed) {
     const std::size_t parts = problem.parts.size();
     for (std::size_t p = 0; p < parts; ++p) {
         std::set<solve::Answer> answers;
@@ -126,7 +124,8 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_distinct(const spec::
                 return false;
         return true;
     };
-    std::map<std::string, solve::SolvedProblem> out;
+    std::vector<std::size_t> out;
+    out.reserve(order.size());
     for (std::size_t served = 0; served < order.size(); ++served) {
         std::size_t available = 0;
         for (std::size_t v = 0; v < solved.size(); ++v)
@@ -142,12 +141,10 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_distinct(const spec::
             pick = stream.below(solved.size());
         for (std::size_t p = 0; p < parts; ++p)
             used[p].insert(solved[pick].parts[p].answer);
-        out.emplace(order[served], solved[pick]);
+        out.push_back(pick);
     }
     return out;
 }
-
-} // namespace
 
 Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
                                                                     std::span<const std::string> students,
@@ -172,10 +169,15 @@ Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::
         }
         return out;
     }
-    auto distinct = assign_distinct(problem, variants, order, seed);
-    if (!distinct)
-        return std::unexpected(distinct.error());
-    return distinct;
+    auto solved = solve_variants(problem, variants);
+    if (!solved)
+        return std::unexpected(solved.error());
+    auto numbers = distinct_variant_numbers(problem, *solved, order, seed);
+    if (!numbers)
+        return std::unexpected(numbers.error());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        out.emplace(order[i], (*solved)[(*numbers)[i]]);
+    return out;
 }
 
 } // namespace headcount::generate

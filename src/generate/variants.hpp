@@ -40,6 +40,18 @@ SplitMix64 variant_stream(std::string_view seed, std::string_view problem_id, st
 /// combinations, or none valid.
 Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem);
 
+/// Each of `variants` (givens of `problem`) solved, in order. Errors: a count overflows.
+Result<std::vector<solve::SolvedProblem>> solve_variants(const spec::Problem& problem,
+                                                         std::span<const spec::Givens> variants);
+
+/// distinct: true. The number (into `solved`, the problem's valid variants solved) of each student's variant, for
+/// `order` (students sorted by id): served in that order, a student whose draw would repeat an answer already handed
+/// out, in any part, draws again from their own stream. Fails, naming the part, when a part has fewer different
+/// answers than there are students, or when the students served first leave no variant whose answers are all unused.
+Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& problem,
+                                                          std::span<const solve::SolvedProblem> solved,
+                                                          std::span<const std::string> order, std::string_view seed);
+
 /// Each student's variant of `problem`, solved. Without `vary:` everyone gets the problem as written.
 /// With `distinct: true`, students are served in id order and a student whose draw is taken draws again from
 /// their own stream; an error if there are fewer valid variants than students.

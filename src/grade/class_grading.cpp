@@ -6,8 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <set>
+#include <cstring>
 
 namespace headcount::grade {
 
@@ -15,12 +14,14 @@ namespace {
 
 constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
 
-std::string trimmed(const std::string& text) {
+std::string_view trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
-    if (first == std::string::npos)
+    if (first == std::string_view::npos)
         return {};
     return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
+
+constexpr std::size_t k_arena_block = 64 * 1024;
 
 } // namespace
 
@@ -36,110 +37,234 @@ std::string_view outcome_name(RowOutcome outcome) {
     return "rejected";
 }
 
-const GradedRow* ClassResults::find(const std::string& student, const std::string& problem,
-                                    const std::string& part) const {
-    const auto it = graded_index.find({student, problem, part});
-    return it == graded_index.end() ? nullptr : &rows[it->second];
+const Answered* ClassResults::answered(std::size_t i, std::size_t scoped, std::size_t part) const {
+    const Answered& a = m_grid[i * m_columns + m_part_offset[scoped] + part];
+    return a.table ? &a : nullptr;
 }
 
-std::size_t ClassResults::count(RowOutcome outcome) const {
-    return static_cast<std::size_t>(
-        std::count_if(rows.begin(), rows.end(), [&](const GradedRow& r) { return r.outcome == outcome; }));
+std::vector<RejectedRow> ClassResults::rejected_of(std::size_t i) const {
+    std::vector<RejectedRow> out;
+    for (std::uint32_t r = m_first_rejected[m_order[i]]; r != std::numeric_limits<std::uint32_t>::max();
+         r = m_rejected_next[r])
+        out.push_back(m_rejected[r]);
+    return out;
 }
 
-Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& problems, const CsvTable& submissions,
-                                 const std::string& file, const StudentVariants* variants) {
-    std::array<std::size_t, 4> column{};
+double ClassResults::total(std::size_t i) const {
+    double total = 0;
+    for (std::size_t c = 0; c < m_columns; ++c)
+        if (const Answered& a = m_grid[i * m_columns + c]; a.table)
+            total += a.verdict().score;
+    return total;
+}
+
+double ClassResults::max_points() const {
+    double total = 0;
+    for (std::size_t p : m_scope)
+        for (const auto& part : (*m_problems)[p].parts)
+            total += part.part.points;
+    return total;
+}
+
+ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants)
+    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false) {
+    std::uint32_t base = 0;
+    for (std::size_t p = 0; p < problems.size(); ++p) {
+        m_problem_index.emplace(problems[p].problem.id, p);
+        m_part_base.push_back(base);
+        base += static_cast<std::uint32_t>(problems[p].parts.size());
+    }
+    m_results.m_problems = &problems;
+    m_results.m_per_student = static_cast<bool>(m_variants);
+}
+
+Result<void> ClassGrader::set_header(std::span<const std::string> header, const std::string& file) {
     for (std::size_t i = 0; i < k_columns.size(); ++i) {
-        const auto found = submissions.column(k_columns[i]);
-        if (!found)
+        const auto found = std::find_if(header.begin(), header.end(), [&](const std::string& name) {
+            return name.size() == k_columns[i].size() &&
+                   std::equal(name.begin(), name.end(), k_columns[i].begin(),
+                              [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+        });
+        if (found == header.end())
             return std::unexpected(Error{file, 1, 0,
                                          fmt::format("the header has no '{}' column; it needs student, problem, part "
                                                      "and answer",
                                                      k_columns[i])});
-        column[i] = *found;
+        m_column[i] = static_cast<std::size_t>(found - header.begin());
     }
-    std::vector<std::string_view> problem_ids;
-    for (const auto& p : problems)
-        problem_ids.push_back(p.problem.id);
+    m_needed = *std::max_element(m_column.begin(), m_column.end()) + 1;
+    m_header_size = header.size();
+    return {};
+}
 
-    ClassResults results;
-    results.rows.reserve(submissions.records.size());
-    std::set<std::string> students;
-    for (const CsvRecord& record : submissions.records) {
-        GradedRow row;
-        row.line = record.line;
-        auto field = [&](std::size_t i) {
-            return column[i] < record.fields.size() ? record.fields[column[i]] : std::string();
-        };
-        // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id.
-        row.student = trimmed(field(0)), row.problem = trimmed(field(1)), row.part = trimmed(field(2));
-        row.answer = field(3);
-        const std::size_t needed = *std::max_element(column.begin(), column.end()) + 1;
-
-        const solve::SolvedProblem* problem = nullptr;
-        if (!record.error.empty()) {
-            row.reason = "malformed row: " + record.error;
-        } else if (record.fields.size() < needed) {
-            row.reason = fmt::format("malformed row: {} field{}, the header has {}", record.fields.size(),
-                                     record.fields.size() == 1 ? "" : "s", submissions.header.size());
-        } else if (const auto problem_with_id = student_id_problem(row.student)) {
-            row.reason = fmt::format("student id '{}' {}", printable(row.student), *problem_with_id);
-        } else {
-            // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
-            students.insert(row.student);
-            const auto it = std::find_if(problems.begin(), problems.end(),
-                                         [&](const auto& p) { return p.problem.id == row.problem; });
-            if (it == problems.end()) {
-                row.reason = fmt::format("unknown problem '{}'{}", printable(row.problem), did_you_mean(row.problem, problem_ids));
-            } else if (!variants) {
-                problem = &*it;
-            } else {
-                static const std::map<std::string, solve::SolvedProblem> k_none;
-                const auto found = variants->find(row.problem);
-                const auto& of_problem = found == variants->end() ? k_none : found->second;
-                const auto mine = of_problem.find(row.student);
-                if (mine == of_problem.end())
-                    row.reason = fmt::format("student '{}' is not on the roster, so their numbers are unknown",
-                                             row.student);
-                else
-                    problem = &mine->second;
-            }
-        }
-        if (problem) {
-            const auto part = std::find_if(problem->parts.begin(), problem->parts.end(),
-                                           [&](const auto& p) { return p.part.id == row.part; });
-            if (part == problem->parts.end()) {
-                std::vector<std::string_view> part_ids;
-                for (const auto& p : problem->parts)
-                    part_ids.push_back(p.part.id);
-                row.reason = fmt::format("problem '{}' has no part '{}'{}", row.problem, printable(row.part),
-                                         did_you_mean(row.part, part_ids));
-            } else {
-                row.outcome = RowOutcome::graded;
-                row.solved = problem;
-                row.solved_part = &*part;
-            }
-        }
-        if (row.outcome == RowOutcome::graded) {
-            // A later row for the same question replaces this one: students resubmit.
-            const auto key = std::make_tuple(row.student, row.problem, row.part);
-            if (const auto earlier = results.graded_index.find(key); earlier != results.graded_index.end()) {
-                GradedRow& old = results.rows[earlier->second];
-                old.outcome = RowOutcome::superseded;
-                old.reason = fmt::format("superseded by the answer on line {}", row.line);
-            }
-            results.graded_index[key] = results.rows.size();
-            students.insert(row.student);
-        }
-        results.rows.push_back(std::move(row));
+std::uint32_t ClassGrader::student_number(std::string_view id) {
+    if (const auto it = m_student_of.find(id); it != m_student_of.end())
+        return it->second;
+    // Ids are kept once, in blocks, and viewed everywhere else: a class of 500,000 costs its ids' bytes, not
+    // 500,000 string objects.
+    if (id.size() > m_arena_left) {
+        const std::size_t size = std::max(k_arena_block, id.size());
+        m_results.m_arena.push_back(std::make_unique<char[]>(size));
+        m_arena_next = m_results.m_arena.back().get();
+        m_arena_left = size;
     }
-    for (GradedRow& row : results.rows)
-        if (row.outcome == RowOutcome::graded)
-            row.verdict = grade_answer(*row.solved, *row.solved_part, row.answer);
-    results.students.assign(students.begin(), students.end());
-    results.per_student_variants = variants != nullptr;
-    return results;
+    char* at = m_arena_next;
+    std::memcpy(at, id.data(), id.size());
+    m_arena_next += id.size();
+    m_arena_left -= id.size();
+    const std::string_view kept(at, id.size());
+    const auto number = static_cast<std::uint32_t>(m_results.m_ids.size());
+    m_results.m_ids.push_back(kept);
+    m_first_slot.push_back(k_none);
+    m_results.m_first_rejected.push_back(k_none);
+    m_student_of.emplace(kept, number);
+    return number;
+}
+
+std::uint32_t ClassGrader::table_for(const solve::SolvedProblem& variant, std::size_t part) {
+    const solve::SolvedPart* key = &variant.parts[part];
+    if (const auto it = m_table_of.find(key); it != m_table_of.end())
+        return it->second;
+    const auto number = static_cast<std::uint32_t>(m_tables.size());
+    m_tables.push_back(std::make_unique<VerdictTable>(variant, *key));
+    m_table_of.emplace(key, number);
+    return number;
+}
+
+void ClassGrader::reject(std::uint32_t student, std::string reason) {
+    m_current.reason = reason;
+    const auto number = static_cast<std::uint32_t>(m_results.m_rejected.size());
+    m_results.m_rejected.push_back({m_current.line, std::move(reason)});
+    m_results.m_rejected_student.push_back(student);
+    m_results.m_rejected_next.push_back(k_none);
+    if (student == k_none)
+        return;
+    // Appended at the end of the student's list: walk it (students rarely have more than a few such rows).
+    std::uint32_t* link = &m_results.m_first_rejected[student];
+    while (*link != k_none)
+        link = &m_results.m_rejected_next[*link];
+    *link = number;
+}
+
+const RowResult& ClassGrader::add(CsvRecord record) {
+    m_record = std::move(record);
+    m_current = RowResult{};
+    m_current.line = m_record.line;
+    const std::uint64_t row = m_row++;
+    ++m_results.rows;
+    const auto field = [&](std::size_t i) {
+        return m_column[i] < m_record.fields.size() ? std::string_view(m_record.fields[m_column[i]])
+                                                     : std::string_view();
+    };
+    // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id.
+    m_current.student = trimmed(field(0));
+    m_current.problem = trimmed(field(1));
+    m_current.part = trimmed(field(2));
+    m_current.answer = field(3);
+
+    if (!m_record.error.empty()) {
+        reject(k_none, "malformed row: " + m_record.error);
+        return m_current;
+    }
+    if (m_record.fields.size() < m_needed) {
+        reject(k_none, fmt::format("malformed row: {} field{}, the header has {}", m_record.fields.size(),
+                                   m_record.fields.size() == 1 ? "" : "s", m_header_size));
+        return m_current;
+    }
+    if (const auto problem_with_id = student_id_problem(m_current.student)) {
+        reject(k_none, fmt::format("student id '{}' {}", printable(m_current.student), *problem_with_id));
+        return m_current;
+    }
+    // A usable id is a student of the class even if this row is rejected: they get a gradebook row.
+    const std::uint32_t student = student_number(m_current.student);
+    const auto problem_it = m_problem_index.find(m_current.problem);
+    if (problem_it == m_problem_index.end()) {
+        std::vector<std::string_view> ids;
+        for (const auto& p : m_problems)
+            ids.push_back(p.problem.id);
+        reject(student, fmt::format("unknown problem '{}'{}", printable(m_current.problem),
+                                    did_you_mean(m_current.problem, ids)));
+        return m_current;
+    }
+    const std::size_t problem = problem_it->second;
+    m_named[problem] = true;
+    const solve::SolvedProblem* variant = &m_problems[problem];
+    if (m_variants) {
+        auto found = m_variants(problem, m_current.student);
+        if (!found) {
+            reject(student, std::move(found.error()));
+            return m_current;
+        }
+        variant = *found;
+    }
+    const auto part = std::find_if(variant->parts.begin(), variant->parts.end(),
+                                   [&](const solve::SolvedPart& p) { return p.part.id == m_current.part; });
+    if (part == variant->parts.end()) {
+        std::vector<std::string_view> part_ids;
+        for (const auto& p : variant->parts)
+            part_ids.push_back(p.part.id);
+        reject(student, fmt::format("problem '{}' has no part '{}'{}", m_current.problem, printable(m_current.part),
+                                    did_you_mean(m_current.part, part_ids)));
+        return m_current;
+    }
+
+    const auto part_index = static_cast<std::size_t>(part - variant->parts.begin());
+    const std::uint32_t table = table_for(*variant, part_index);
+    m_current.outcome = RowOutcome::graded;
+    m_current.table = m_tables[table].get();
+    m_current.answer_id = m_tables[table]->intern(m_current.answer);
+    ++m_results.graded;
+
+    // A later row for the same question replaces the earlier one: students resubmit.
+    const std::uint32_t global = m_part_base[problem] + static_cast<std::uint32_t>(part_index);
+    const Slot slot{global, table, m_current.answer_id, static_cast<std::uint32_t>(row), m_current.line, k_none};
+    std::uint32_t* link = &m_first_slot[student];
+    while (*link != k_none && m_slots[*link].part != global)
+        link = &m_slots[*link].next;
+    if (*link == k_none) {
+        *link = static_cast<std::uint32_t>(m_slots.size());
+        m_slots.push_back(slot);
+    } else {
+        Slot& old = m_slots[*link];
+        m_superseded.push_back({old.row, m_current.line});
+        ++m_results.superseded;
+        --m_results.graded;
+        old = Slot{global, table, slot.answer, slot.row, slot.line, old.next};
+    }
+    return m_current;
+}
+
+ClassResults ClassGrader::finish(std::vector<std::size_t> scope) {
+    if (scope.empty())
+        for (std::size_t p = 0; p < m_problems.size(); ++p)
+            if (m_named[p])
+                scope.push_back(p);
+    ClassResults& out = m_results;
+    out.m_scope = std::move(scope);
+    std::vector<std::size_t> column_of_part(m_part_base.empty() ? 0 : m_part_base.back() + m_problems.back().parts.size(),
+                                            SIZE_MAX);
+    for (std::size_t s = 0; s < out.m_scope.size(); ++s) {
+        const std::size_t p = out.m_scope[s];
+        out.m_part_offset.push_back(out.m_columns);
+        for (std::size_t k = 0; k < m_problems[p].parts.size(); ++k)
+            column_of_part[m_part_base[p] + k] = out.m_columns++;
+    }
+    out.m_order.resize(out.m_ids.size());
+    for (std::uint32_t i = 0; i < out.m_order.size(); ++i)
+        out.m_order[i] = i;
+    std::sort(out.m_order.begin(), out.m_order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return out.m_ids[a] < out.m_ids[b]; });
+    out.m_grid.assign(out.m_order.size() * out.m_columns, Answered{});
+    for (std::size_t i = 0; i < out.m_order.size(); ++i)
+        for (std::uint32_t s = m_first_slot[out.m_order[i]]; s != k_none; s = m_slots[s].next)
+            if (const std::size_t column = column_of_part[m_slots[s].part]; column != SIZE_MAX)
+                out.m_grid[i * out.m_columns + column] = Answered{m_tables[m_slots[s].table].get(), m_slots[s].answer};
+    // The slots were the stream's working state; the grid replaces them.
+    m_slots = {};
+    m_first_slot = {};
+    m_student_of = {};
+    out.m_tables_keepalive = std::move(m_tables);
+    return std::move(out);
 }
 
 } // namespace headcount::grade

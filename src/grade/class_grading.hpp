@@ -1,12 +1,23 @@
 #pragma once
-// Grades a class's submissions: every input row is accounted for, graded or rejected with a reason, and a
-// repeated (student, problem, part) counts only on its last row.
+// Grades a class's submissions as a stream: each row is graded as it is read and handed back at once (the results
+// log is written as rows arrive), and only per-student state is kept: each student's latest answer to each part
+// and their rejected rows. Memory grows with the class and its distinct answers, not with the file. Every input
+// row is accounted for, and a repeated (student, problem, part) counts only on its last row.
 
-#include <grade/grader.hpp>
+#include <grade/verdict_table.hpp>
 #include <util/csv.hpp>
 
-#include <map>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <expected>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <span>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace headcount::grade {
@@ -17,39 +28,135 @@ enum class RowOutcome { graded, rejected, superseded };
 /// "graded", "rejected", "superseded".
 std::string_view outcome_name(RowOutcome outcome);
 
-/// One row of the submissions file and what the grader made of it.
-struct GradedRow {
-    int line = 0;                 ///< where the row starts in the CSV
+/// One input row and what became of it when it was read: graded or rejected (whether a later row supersedes it is
+/// known only later). The views live until the next ClassGrader::add.
+struct RowResult {
+    int line = 0;
     RowOutcome outcome = RowOutcome::rejected;
-    std::string reason;           ///< why it was rejected or superseded
-    std::string student, problem, part, answer; ///< as read (may be partial for malformed rows)
-    const solve::SolvedProblem* solved = nullptr; ///< set when graded
-    const solve::SolvedPart* solved_part = nullptr;
-    Verdict verdict;              ///< meaningful when graded
+    std::string reason;                              ///< why it was rejected
+    std::string_view student, problem, part, answer; ///< as read, trimmed (may be partial for malformed rows)
+    const VerdictTable* table = nullptr;             ///< set when graded
+    std::uint32_t answer_id = 0;                     ///< the answer in `table`
+    [[nodiscard]] const Verdict& verdict() const { return table->verdict(answer_id); }
 };
 
-/// All rows, in input order, and the students who have at least one graded row, sorted by id.
-struct ClassResults {
-    std::vector<GradedRow> rows;
-    std::vector<std::string> students;
-    bool per_student_variants = false; ///< graded against seeded variants: right answers differ by student
-    /// The graded row of (student, problem, part), or nullptr when the student did not answer it.
-    [[nodiscard]] const GradedRow* find(const std::string& student, const std::string& problem,
-                                        const std::string& part) const;
-
-    /// How many rows had this outcome.
-    [[nodiscard]] std::size_t count(RowOutcome outcome) const;
-    /// (student, problem, part) -> index in rows of the row that counts.
-    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> graded_index;
+/// A graded row replaced by the same student's later answer to the same part.
+struct Superseded {
+    std::uint64_t row = 0; ///< 0-based among the data rows
+    int by_line = 0;       ///< the line of the answer that counts instead
 };
 
-/// Each student's own variant of each problem: problem id -> student id -> solved variant.
-using StudentVariants = std::map<std::string, std::map<std::string, solve::SolvedProblem>>;
+/// A student's own variant of problem number `problem` (seeded, or recovered from a key), or the reason it is
+/// unknown ("student 'x' is not on the roster, ...").
+using VariantLookup =
+    std::function<std::expected<const solve::SolvedProblem*, std::string>(std::size_t problem, std::string_view student)>;
 
-/// Grades `submissions` (columns student, problem, part, answer; others ignored) against `problems`, or, when
-/// `variants` is given, against each student's own variant (a student without one is rejected: their numbers
-/// are unknown). Fails only when a required column is missing from the header.
-Result<ClassResults> grade_class(const std::vector<solve::SolvedProblem>& problems, const CsvTable& submissions,
-                                 const std::string& file, const StudentVariants* variants = nullptr);
+/// One student's answer to one part: the table and the answer in it.
+struct Answered {
+    const VerdictTable* table = nullptr;
+    std::uint32_t answer_id = 0;
+    [[nodiscard]] const Verdict& verdict() const { return table->verdict(answer_id); }
+};
+
+/// A rejected row, as students and the report see it.
+struct RejectedRow {
+    int line = 0;
+    std::string reason;
+};
+
+/// The class once every row is in: the problems graded, the students in id order, and each one's answers.
+class ClassResults {
+  public:
+    /// The problems graded (their indices into the problem list), in spec order.
+    [[nodiscard]] std::span<const std::size_t> scope() const { return m_scope; }
+    [[nodiscard]] const std::vector<solve::SolvedProblem>& problems() const { return *m_problems; }
+    /// Students with at least one row with a usable id, sorted by id.
+    [[nodiscard]] std::size_t students() const { return m_order.size(); }
+    [[nodiscard]] std::string_view student(std::size_t i) const { return m_ids[m_order[i]]; }
+    /// The answer that counts for part `part` of scope problem `scoped`, or nullptr when there is none.
+    [[nodiscard]] const Answered* answered(std::size_t i, std::size_t scoped, std::size_t part) const;
+    /// The student's rejected rows, in input order.
+    [[nodiscard]] std::vector<RejectedRow> rejected_of(std::size_t i) const;
+    /// Every rejected row, in input order.
+    [[nodiscard]] const std::vector<RejectedRow>& rejected() const { return m_rejected; }
+    /// The student's total score over the scope.
+    [[nodiscard]] double total(std::size_t i) const;
+    /// The points of every part in scope.
+    [[nodiscard]] double max_points() const;
+    /// Whether right answers differ by student (seeded variants or a key).
+    [[nodiscard]] bool per_student_variants() const { return m_per_student; }
+    std::uint64_t rows = 0, graded = 0, superseded = 0; ///< rejected = rejected().size()
+
+  private:
+    friend class ClassGrader;
+    const std::vector<solve::SolvedProblem>* m_problems = nullptr;
+    std::vector<std::size_t> m_scope;
+    std::vector<std::size_t> m_part_offset; ///< per scope problem: its first column in a student's row of m_grid
+    std::size_t m_columns = 0;
+    std::vector<std::string_view> m_ids;  ///< by student number (first seen first)
+    std::vector<std::uint32_t> m_order;   ///< student numbers sorted by id
+    std::vector<Answered> m_grid;         ///< students (in m_order) x columns
+    std::vector<RejectedRow> m_rejected;
+    std::vector<std::uint32_t> m_rejected_student; ///< per rejected row: its student number, or none
+    std::vector<std::uint32_t> m_rejected_next;    ///< per rejected row: the same student's next one, or none
+    std::vector<std::uint32_t> m_first_rejected;   ///< per student number
+    std::deque<std::unique_ptr<char[]>> m_arena;   ///< the students' ids
+    std::vector<std::unique_ptr<VerdictTable>> m_tables_keepalive; ///< what m_grid points into
+    bool m_per_student = false;
+};
+
+/// Reads rows one at a time; finish() hands over the class.
+class ClassGrader {
+  public:
+    /// Grades against `problems` (which must outlive it), or with `variants`, against each student's own.
+    explicit ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants = {});
+
+    /// Finds the student, problem, part and answer columns. Error: one is missing (file:1).
+    Result<void> set_header(std::span<const std::string> header, const std::string& file);
+
+    /// Grades one data row. The result's views are valid until the next call.
+    const RowResult& add(CsvRecord record);
+
+    /// The rows that a later row superseded so far, in the order it happened.
+    [[nodiscard]] const std::vector<Superseded>& superseded() const { return m_superseded; }
+
+    /// The class, graded over `scope` (problem indices) or, when it is empty, over every problem some row named.
+    ClassResults finish(std::vector<std::size_t> scope = {});
+
+  private:
+    struct Slot { ///< a student's latest answer to one part; slots of a student are linked
+        std::uint32_t part = 0; ///< global part number (m_part_base[problem] + part index)
+        std::uint32_t table = 0;
+        std::uint32_t answer = 0;
+        std::uint32_t row = 0;
+        int line = 0;
+        std::uint32_t next = k_none;
+    };
+    static constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
+
+    std::uint32_t student_number(std::string_view id);
+    std::uint32_t table_for(const solve::SolvedProblem& variant, std::size_t part);
+    void reject(std::uint32_t student, std::string reason);
+
+    const std::vector<solve::SolvedProblem>& m_problems;
+    VariantLookup m_variants;
+    std::array<std::size_t, 4> m_column{};
+    std::size_t m_needed = 0, m_header_size = 0;
+    std::unordered_map<std::string_view, std::size_t> m_problem_index;
+    std::vector<std::uint32_t> m_part_base;
+    std::vector<bool> m_named; ///< per problem: some row named it
+    std::vector<std::unique_ptr<VerdictTable>> m_tables;
+    std::unordered_map<const solve::SolvedPart*, std::uint32_t> m_table_of;
+    std::unordered_map<std::string_view, std::uint32_t> m_student_of;
+    std::vector<std::uint32_t> m_first_slot; ///< per student number
+    std::vector<Slot> m_slots;
+    std::vector<Superseded> m_superseded;
+    ClassResults m_results;
+    char* m_arena_next = nullptr;
+    std::size_t m_arena_left = 0;
+    std::uint64_t m_row = 0;
+    CsvRecord m_record;
+    RowResult m_current;
+};
 
 } // namespace headcount::grade

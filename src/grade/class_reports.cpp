@@ -1,8 +1,8 @@
 #include <grade/class_reports.hpp>
 
-#include <grade/feedback.hpp>
 #include <render/answers.hpp>
 #include <render/solution.hpp>
+#include <util/csv.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
 
@@ -10,8 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
 
 namespace headcount::grade {
 
@@ -19,23 +17,16 @@ namespace {
 
 using render::View;
 
-double max_points(const std::vector<solve::SolvedProblem>& problems) {
-    double total = 0;
-    for (const auto& p : problems)
-        for (const auto& part : p.parts)
-            total += part.part.points;
-    return total;
-}
+/// Students' ids stand here in a memoised feedback file until the file is given to a student: ids have no
+/// control characters, and nothing else in a feedback file does.
+constexpr std::string_view k_student_sentinel = "\x01\x02student\x02\x01";
 
-double student_total(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                     const std::string& student) {
-    double total = 0;
-    for (const auto& p : problems)
-        for (const auto& part : p.parts)
-            if (const GradedRow* row = results.find(student, p.problem.id, part.part.id))
-                total += row->verdict.score;
-    return total;
-}
+/// At most this many distinct feedback texts and whole files are kept per renderer; past it they are rendered
+/// each time, so an adversarial class of unique answers costs time, not memory.
+constexpr std::size_t k_cache_entries = 16384;
+
+/// Rows listed in the report's "Rows not graded"; results.jsonl lists every one.
+constexpr std::size_t k_report_rejected_rows = 1000;
 
 /// Untrusted text in a Markdown table cell: a '|' would end the cell and a newline the row.
 std::string table_cell(std::string_view text) {
@@ -56,141 +47,252 @@ std::size_t bar_length(std::size_t count, std::size_t students) {
     return (count * 40 + students - 1) / students;
 }
 
-/// The student's rows that were not graded, with why: shown to them so nothing they sent goes unexplained.
-View rejected_rows_of(const ClassResults& results, const std::string& student) {
-    View rows = View::array();
-    for (const GradedRow& row : results.rows)
-        if (row.outcome == RowOutcome::rejected && row.student == student)
-            rows.push_back(View{{"line", std::to_string(row.line)}, {"reason", row.reason}});
-    return rows;
-}
-
 std::string percent(std::size_t count, std::size_t of) {
     return of == 0 ? "0.0%" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(count) / static_cast<double>(of));
 }
 
-/// The feedback for one part of one student's work: the verdict explained, or "no answer".
-Result<View> part_view(const ClassResults& results, const solve::SolvedProblem& problem,
-                       const solve::SolvedPart& part, const std::string& student,
-                       const render::TemplateSet& templates, bool reveal, FeedbackCache& cache) {
-    View view{{"id", part.part.id},
-              {"points", points_text(part.part.points)},
-              {"one_point", part.part.points == 1.0},
-              {"answered", false},
-              {"feedback", ""}};
-    if (const GradedRow* row = results.find(student, problem.problem.id, part.part.id)) {
-        // The row's own variant: with seeded variants it differs from `problem`.
-        auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates,
-                                      effective_reveal(row->solved->problem, row->solved_part->part, reveal));
-        if (!feedback)
-            return std::unexpected(feedback.error());
-        view["answered"] = true;
-        view["feedback"] = (*feedback)->text;
-    }
-    return view;
+/// A double as nlohmann::json writes it: the shortest text that reads back the same, with ".0" on whole numbers.
+std::string json_number(double value) { return nlohmann::json(value).dump(); }
+
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
 }
 
 } // namespace
 
-std::string gradebook_csv(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems) {
+std::string json_string(std::string_view text) {
+    if (!is_valid_utf8(text)) // rare: let the library decide how each bad byte is replaced
+        return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out;
+    out.reserve(text.size() + 2);
+    out += '"';
+    for (char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+                out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+            else
+                out += c;
+        }
+    }
+    out += '"';
+    return out;
+}
+
+void ResultsLog::write(const RowResult& row) {
+    m_line.clear();
+    m_line += fmt::format("{{\"line\":{},\"outcome\":\"{}\",\"student\":", row.line, outcome_name(row.outcome));
+    m_line += json_string(row.student);
+    m_line += ",\"problem\":";
+    m_line += json_string(row.problem);
+    m_line += ",\"part\":";
+    m_line += json_string(row.part);
+    m_line += ",\"answer\":";
+    m_line += json_string(row.answer);
+    if (row.outcome == RowOutcome::graded) {
+        std::string& verdict = m_verdicts[row.table][row.answer_id];
+        if (verdict.empty()) {
+            const Verdict& v = row.verdict();
+            std::string ids;
+            for (const Mistake* m : named_mistakes(v))
+                ids += (ids.empty() ? "" : ",") + json_string(m->id);
+            verdict = fmt::format(",\"status\":\"{}\",\"score\":{},\"points\":{},\"mistakes\":[{}]", status_name(v.status),
+                                  json_number(v.score), json_number(v.points), ids);
+            if (v.status == Status::unreadable)
+                verdict += ",\"reason\":" + json_string(v.unreadable_reason);
+        }
+        m_line += verdict;
+    } else {
+        m_line += ",\"reason\":";
+        m_line += json_string(row.reason);
+    }
+    m_line += "}\n";
+    m_out.write(m_line.data(), static_cast<std::streamsize>(m_line.size()));
+}
+
+Result<void> mark_superseded(std::istream& in, std::ostream& out, std::vector<Superseded> superseded) {
+    std::sort(superseded.begin(), superseded.end(),
+              [](const Superseded& a, const Superseded& b) { return a.row < b.row; });
+    auto next = superseded.begin();
+    std::string line;
+    for (std::uint64_t row = 0; std::getline(in, line); ++row) {
+        if (next != superseded.end() && next->row == row) {
+            const auto parsed = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
+            if (parsed.is_discarded())
+                return fail("the results log being written is corrupt");
+            line = nlohmann::ordered_json{{"line", parsed["line"]},
+                                          {"outcome", outcome_name(RowOutcome::superseded)},
+                                          {"student", parsed["student"]},
+                                          {"problem", parsed["problem"]},
+                                          {"part", parsed["part"]},
+                                          {"answer", parsed["answer"]},
+                                          {"reason", fmt::format("superseded by the answer on line {}", next->by_line)}}
+                       .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+            ++next;
+        }
+        line += '\n';
+        out.write(line.data(), static_cast<std::streamsize>(line.size()));
+    }
+    if (in.bad() || !out)
+        return fail("cannot write the results log");
+    return {};
+}
+
+void write_gradebook(const ClassResults& results, std::ostream& out) {
     std::vector<std::string> header{"student"};
-    for (const auto& p : problems)
-        for (const auto& part : p.parts)
-            header.push_back(fmt::format("{}/{}", p.problem.id, part.part.id));
+    for (std::size_t p : results.scope())
+        for (const auto& part : results.problems()[p].parts)
+            header.push_back(fmt::format("{}/{}", results.problems()[p].problem.id, part.part.id));
     header.push_back("total");
     header.push_back("max");
-    std::string out = csv_row(header);
-    const std::string max = points_text(max_points(problems));
-    for (const std::string& student : results.students) {
-        std::vector<std::string> row{neutralise_cell(student)};
-        for (const auto& p : problems)
-            for (const auto& part : p.parts) {
-                const GradedRow* graded = results.find(student, p.problem.id, part.part.id);
-                row.push_back(points_text(graded ? graded->verdict.score : 0));
+    out << csv_row(header);
+    const std::string max = points_text(results.max_points());
+    std::vector<std::string> row;
+    for (std::size_t i = 0; i < results.students(); ++i) {
+        row.assign(1, neutralise_cell(results.student(i)));
+        for (std::size_t s = 0; s < results.scope().size(); ++s)
+            for (std::size_t k = 0; k < results.problems()[results.scope()[s]].parts.size(); ++k) {
+                const Answered* a = results.answered(i, s, k);
+                row.push_back(points_text(a ? a->verdict().score : 0));
             }
-        row.push_back(points_text(student_total(results, problems, student)));
+        row.push_back(points_text(results.total(i)));
         row.push_back(max);
-        out += csv_row(row);
+        out << csv_row(row);
     }
-    return out;
 }
 
-std::string results_jsonl(const ClassResults& results) {
-    std::string out;
-    for (const GradedRow& row : results.rows) {
-        nlohmann::ordered_json line{{"line", row.line},
-                                    {"outcome", outcome_name(row.outcome)},
-                                    {"student", row.student},
-                                    {"problem", row.problem},
-                                    {"part", row.part},
-                                    {"answer", row.answer}};
-        if (row.outcome == RowOutcome::graded) {
-            line["status"] = status_name(row.verdict.status);
-            line["score"] = row.verdict.score;
-            line["points"] = row.verdict.points;
-            nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-            for (const Mistake* m : named_mistakes(row.verdict))
-                ids.push_back(m->id);
-            line["mistakes"] = ids;
-            if (row.verdict.status == Status::unreadable)
-                line["reason"] = row.verdict.unreadable_reason;
-        } else {
-            line["reason"] = row.reason;
-        }
-        // Invalid UTF-8 from a malformed row must not make the whole file unreadable as JSON.
-        out += line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+FeedbackRenderer::FeedbackRenderer(const ClassResults& results, const render::TemplateSet& templates, bool reveal)
+    : m_results(results), m_templates(templates), m_reveal(reveal) {}
+
+Result<const std::string*> FeedbackRenderer::part_feedback(const Answered& answered) {
+    const auto key = std::make_pair(answered.table, answered.answer_id);
+    if (const auto it = m_parts.find(key); it != m_parts.end())
+        return &it->second;
+    // The row's own variant: with seeded variants it differs from the spec's.
+    const solve::SolvedProblem& solved = answered.table->solved();
+    const solve::SolvedPart& part = answered.table->part();
+    auto feedback = explain(solved, part, answered.verdict(), m_templates,
+                            effective_reveal(solved.problem, part.part, m_reveal));
+    if (!feedback)
+        return std::unexpected(feedback.error());
+    if (m_parts.size() >= k_cache_entries) {
+        m_overflow = std::move(feedback->text);
+        return &m_overflow;
     }
-    return out;
+    return &m_parts.emplace(key, std::move(feedback->text)).first->second;
 }
 
-Result<std::string> student_feedback(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                     const std::string& student, const render::TemplateSet& templates, bool reveal,
-                                     FeedbackCache& cache) {
-    View problem_views = View::array();
-    for (const auto& p : problems) {
+Result<std::string> FeedbackRenderer::render_whole(std::size_t i, std::string_view student) {
+    View problems = View::array();
+    for (std::size_t s = 0; s < m_results.scope().size(); ++s) {
+        const solve::SolvedProblem& p = m_results.problems()[m_results.scope()[s]];
         View parts = View::array();
-        for (const auto& part : p.parts) {
-            auto view = part_view(results, p, part, student, templates, reveal, cache);
-            if (!view)
-                return std::unexpected(view.error());
-            parts.push_back(*view);
+        for (std::size_t k = 0; k < p.parts.size(); ++k) {
+            const spec::Part& part = p.parts[k].part;
+            View view{{"id", part.id},
+                      {"points", points_text(part.points)},
+                      {"one_point", part.points == 1.0},
+                      {"answered", false},
+                      {"feedback", ""}};
+            if (const Answered* a = m_results.answered(i, s, k)) {
+                auto text = part_feedback(*a);
+                if (!text)
+                    return std::unexpected(text.error());
+                view["answered"] = true;
+                view["feedback"] = **text;
+            }
+            parts.push_back(std::move(view));
         }
-        problem_views.push_back(View{{"id", p.problem.id}, {"title", p.problem.title}, {"parts", parts}});
+        problems.push_back(View{{"id", p.problem.id}, {"title", p.problem.title}, {"parts", std::move(parts)}});
     }
-    const View rejected = rejected_rows_of(results, student);
-    const View view{{"student", student},
-                    {"problems", problem_views},
-                    {"rejected", rejected},
-                    {"has_rejected", !rejected.empty()},
-                    {"total", points_text(student_total(results, problems, student))},
-                    {"max", points_text(max_points(problems))}};
-    auto text = templates.render("student_feedback", view);
+    View rejected = View::array();
+    for (const RejectedRow& row : m_results.rejected_of(i))
+        rejected.push_back(View{{"line", std::to_string(row.line)}, {"reason", row.reason}});
+    const bool has_rejected = !rejected.empty();
+    const View view{{"student", std::string(student)},
+                    {"problems", std::move(problems)},
+                    {"rejected", std::move(rejected)},
+                    {"has_rejected", has_rejected},
+                    {"total", points_text(m_results.total(i))},
+                    {"max", points_text(m_results.max_points())}};
+    auto text = m_templates.render("student_feedback", view);
     if (!text)
         return text;
     return render::tidy_markdown(*text);
 }
 
-Result<std::string> class_report(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                 const render::TemplateSet& templates) {
-    const std::size_t students = results.students.size();
-    const double max = max_points(problems);
+Result<std::string> FeedbackRenderer::render(std::size_t i) {
+    const std::string_view student = m_results.student(i);
+    if (!m_results.rejected_of(i).empty())
+        return render_whole(i, student);
+    // Everything in the file but the id follows from the answers that count, so students who gave the same
+    // answers share one rendering with a stand-in for the id.
+    std::string signature;
+    for (std::size_t s = 0; s < m_results.scope().size(); ++s)
+        for (std::size_t k = 0; k < m_results.problems()[m_results.scope()[s]].parts.size(); ++k) {
+            const Answered* a = m_results.answered(i, s, k);
+            signature += fmt::format("{}:{};", static_cast<const void*>(a ? a->table : nullptr), a ? a->answer_id : 0);
+        }
+    auto it = m_documents.find(signature);
+    if (it == m_documents.end()) {
+        auto text = render_whole(i, k_student_sentinel);
+        if (!text)
+            return text;
+        if (m_documents.size() >= k_cache_entries) {
+            replace_all(*text, k_student_sentinel, student);
+            return text;
+        }
+        it = m_documents.emplace(std::move(signature), std::move(*text)).first;
+    }
+    std::string out = it->second;
+    replace_all(out, k_student_sentinel, student);
+    return out;
+}
+
+Result<std::string> class_report(const ClassResults& results, const render::TemplateSet& templates) {
+    const std::size_t students = results.students();
+    const double max = results.max_points();
 
     // Score distribution in tenths of the maximum; the top bucket holds full marks only.
-    std::vector<double> totals;
-    for (const std::string& s : results.students)
-        totals.push_back(student_total(results, problems, s));
+    std::vector<double> totals(students);
+    for (std::size_t i = 0; i < students; ++i)
+        totals[i] = results.total(i);
     std::sort(totals.begin(), totals.end());
+    std::array<std::size_t, 11> in_bucket{};
+    for (double t : totals) {
+        const int bucket = max > 0 ? static_cast<int>(std::floor(10 * t / max + 1e-9)) : 10;
+        ++in_bucket[static_cast<std::size_t>(std::clamp(bucket, 0, 10))];
+    }
     View buckets = View::array();
     for (int b = 10; b >= 0; --b) {
-        const auto in_bucket = std::count_if(totals.begin(), totals.end(), [&](double t) {
-            const int bucket = max > 0 ? static_cast<int>(std::floor(10 * t / max + 1e-9)) : 10;
-            return std::min(bucket, 10) == b;
-        });
+        const std::size_t count = in_bucket[static_cast<std::size_t>(b)];
         const std::string range = b == 10 ? "100%" : fmt::format("{}–{}%", 10 * b, 10 * b + 9);
         buckets.push_back(View{{"range", range},
-                               {"students", std::to_string(in_bucket)},
-                               {"share", percent(static_cast<std::size_t>(in_bucket), students)},
-                               {"bar", std::string(bar_length(static_cast<std::size_t>(in_bucket), students), '#')}});
+                               {"students", std::to_string(count)},
+                               {"share", percent(count, students)},
+                               {"bar", std::string(bar_length(count, students), '#')}});
     }
     double sum = 0;
     for (double t : totals)
@@ -200,28 +302,32 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                                               : (totals[totals.size() / 2 - 1] + totals[totals.size() / 2]) / 2;
 
     View part_views = View::array();
-    for (const auto& p : problems) {
-        for (const auto& part : p.parts) {
+    for (std::size_t s = 0; s < results.scope().size(); ++s) {
+        const solve::SolvedProblem& p = results.problems()[results.scope()[s]];
+        for (std::size_t k = 0; k < p.parts.size(); ++k) {
+            const solve::SolvedPart& part = p.parts[k];
+            // How many students gave each distinct answer; each one's verdict is then looked at once.
+            std::map<std::pair<const VerdictTable*, std::uint32_t>, std::size_t> given;
+            for (std::size_t i = 0; i < students; ++i)
+                if (const Answered* a = results.answered(i, s, k))
+                    ++given[{a->table, a->answer_id}];
             std::size_t answered = 0, correct = 0, rounded = 0, incorrect = 0, unreadable = 0, unexplained = 0;
             std::map<std::string, std::size_t> by_mistake;
             std::map<std::string, std::size_t> unexplained_values;
-            for (const std::string& s : results.students) {
-                const GradedRow* row = results.find(s, p.problem.id, part.part.id);
-                if (!row)
-                    continue;
-                ++answered;
-                const Verdict& v = row->verdict;
-                correct += v.status == Status::correct;
-                rounded += v.status == Status::rounded;
-                incorrect += v.status == Status::incorrect;
-                unreadable += v.status == Status::unreadable;
+            for (const auto& [key, count] : given) {
+                const Verdict& v = key.first->verdict(key.second);
+                answered += count;
+                correct += v.status == Status::correct ? count : 0;
+                rounded += v.status == Status::rounded ? count : 0;
+                incorrect += v.status == Status::incorrect ? count : 0;
+                unreadable += v.status == Status::unreadable ? count : 0;
                 for (const Mistake* m : named_mistakes(v))
-                    ++by_mistake[std::string(m->id)];
+                    by_mistake[std::string(m->id)] += count;
                 if (v.status == Status::incorrect && v.matches.empty()) {
-                    ++unexplained;
-                    ++unexplained_values[v.read       ? render::answer_text(*part.ask, *v.read)
-                                         : v.parsed ? fmt::format("{:.6g}", v.parsed->value)
-                                                    : v.answer];
+                    unexplained += count;
+                    unexplained_values[v.read       ? render::answer_text(*part.ask, *v.read)
+                                       : v.parsed ? fmt::format("{:.6g}", v.parsed->value)
+                                                  : v.answer] += count;
                 }
             }
             std::vector<std::pair<std::string, std::size_t>> ranked(by_mistake.begin(), by_mistake.end());
@@ -241,7 +347,7 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
                                       {"last", i + 1 == values.size() || i + 1 == 5}});
             part_views.push_back(View{
                 {"problem", p.problem.id}, {"id", part.part.id}, {"ask", std::string(part.ask->id)},
-                {"per_student", results.per_student_variants},
+                {"per_student", results.per_student_variants()},
                 {"points", points_text(part.part.points)}, {"one_point", part.part.points == 1.0},
                 {"expected", render::answer_text(*part.ask, part.answer)},
                 {"unit", std::string(part.ask->unit)},
@@ -256,66 +362,66 @@ Result<std::string> class_report(const ClassResults& results, const std::vector<
     }
 
     View rejected = View::array();
-    for (const GradedRow& row : results.rows)
-        if (row.outcome == RowOutcome::rejected)
-            rejected.push_back(View{{"line", std::to_string(row.line)}, {"reason", table_cell(row.reason)}});
+    const auto& all = results.rejected();
+    for (std::size_t r = 0; r < all.size() && r < k_report_rejected_rows; ++r)
+        rejected.push_back(View{{"line", std::to_string(all[r].line)}, {"reason", table_cell(all[r].reason)}});
+    const std::size_t unlisted = all.size() > k_report_rejected_rows ? all.size() - k_report_rejected_rows : 0;
 
     const View view{{"students", std::to_string(students)},
-                    {"rows", std::to_string(results.rows.size())},
-                    {"graded", std::to_string(results.count(RowOutcome::graded))},
-                    {"rejected", std::to_string(results.count(RowOutcome::rejected))},
-                    {"superseded", std::to_string(results.count(RowOutcome::superseded))},
+                    {"rows", std::to_string(results.rows)},
+                    {"graded", std::to_string(results.graded)},
+                    {"rejected", std::to_string(all.size())},
+                    {"superseded", std::to_string(results.superseded)},
                     {"max", points_text(max)},
                     {"mean", fmt::format("{:.2f}", totals.empty() ? 0.0 : sum / static_cast<double>(totals.size()))},
                     {"median", points_text(median)},
                     {"buckets", buckets},
                     {"parts", part_views},
                     {"rejected_rows", rejected},
-                    {"has_rejected", !rejected.empty()}};
+                    {"has_rejected", !rejected.empty()},
+                    {"unlisted_rejected", std::to_string(unlisted)},
+                    {"has_unlisted_rejected", unlisted > 0}};
     auto text = templates.render("report", view);
     if (!text)
         return text;
     return render::tidy_markdown(*text);
 }
 
-Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
-                                                  const std::vector<solve::SolvedProblem>& problems,
-                                                  const std::string& student, const render::TemplateSet& templates,
-                                                  bool reveal, FeedbackCache& cache) {
+Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, std::size_t i,
+                                                  const render::TemplateSet& templates, bool reveal) {
     nlohmann::ordered_json tests = nlohmann::ordered_json::array();
-    int problem_number = 0;
-    for (const auto& p : problems) {
-        ++problem_number;
-        int part_number = 0;
-        for (const auto& part : p.parts) {
-            ++part_number;
-            const GradedRow* row = results.find(student, p.problem.id, part.part.id);
+    for (std::size_t s = 0; s < results.scope().size(); ++s) {
+        const solve::SolvedProblem& p = results.problems()[results.scope()[s]];
+        for (std::size_t k = 0; k < p.parts.size(); ++k) {
+            const spec::Part& part = p.parts[k].part;
+            const Answered* a = i < results.students() ? results.answered(i, s, k) : nullptr;
             std::string output = "No answer was submitted for this part.";
             double score = 0;
-            if (row) {
-                auto feedback = cache.explain(*row->solved, *row->solved_part, row->verdict, templates,
-                                      effective_reveal(row->solved->problem, row->solved_part->part, reveal));
+            if (a) {
+                auto feedback = explain(a->table->solved(), a->table->part(), a->verdict(), templates,
+                                        effective_reveal(a->table->solved().problem, part, reveal));
                 if (!feedback)
                     return std::unexpected(feedback.error());
-                output = (*feedback)->text;
-                score = row->verdict.score;
+                output = feedback->text;
+                score = a->verdict().score;
             }
-            tests.push_back({{"name", fmt::format("{} ({})", p.problem.title, part.part.id)},
-                             {"number", fmt::format("{}.{}", problem_number, part_number)},
+            tests.push_back({{"name", fmt::format("{} ({})", p.problem.title, part.id)},
+                             {"number", fmt::format("{}.{}", results.scope()[s] + 1, k + 1)},
                              {"score", score},
-                             {"max_score", part.part.points},
-                             {"status", row && row->verdict.status == Status::correct ? "passed" : "failed"},
+                             {"max_score", part.points},
+                             {"status", a && a->verdict().status == Status::correct ? "passed" : "failed"},
                              {"output", output},
                              {"output_format", "md"},
                              {"visibility", "visible"}});
         }
     }
     std::string output;
-    for (const auto& row : rejected_rows_of(results, student))
-        output += fmt::format("- line {}: {}\n", row["line"].get<std::string>(), row["reason"].get<std::string>());
+    if (i < results.students())
+        for (const RejectedRow& row : results.rejected_of(i))
+            output += fmt::format("- line {}: {}\n", row.line, row.reason);
     if (!output.empty())
         output = "Some rows of your submission could not be graded:\n\n" + output;
-    return nlohmann::ordered_json{{"score", student_total(results, problems, student)},
+    return nlohmann::ordered_json{{"score", i < results.students() ? results.total(i) : 0.0},
                                   {"output", output},
                                   {"output_format", "md"},
                                   {"visibility", "visible"},

@@ -1,6 +1,6 @@
 #pragma once
-// The files an instructor gets from grading a class: gradebook, per-row results, per-student feedback, the
-// class report, and Gradescope's results.json. Text only; the CLI writes them.
+// The files an instructor gets from grading a class: results.jsonl (written as rows arrive), the gradebook, each
+// student's feedback, the class report, and Gradescope's results.json. Text only; the CLI writes the files.
 
 #include <grade/class_grading.hpp>
 #include <grade/feedback.hpp>
@@ -8,34 +8,70 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <span>
 #include <string>
-#include <vector>
+#include <unordered_map>
 
 namespace headcount::grade {
 
-/// One row per student: each part's score, the total and the maximum. Cells from input are neutralised
-/// against spreadsheet formulas.
-std::string gradebook_csv(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems);
+/// results.jsonl: one JSON object per input row, in input order: line, outcome, the row's fields, and for graded
+/// rows the status, score, points and mistake ids (and the reason when unreadable); for the others the reason.
+/// Lines are written as rows arrive; which were superseded is known only at the end (mark_superseded).
+class ResultsLog {
+  public:
+    explicit ResultsLog(std::ostream& out) : m_out(out) {}
+    /// Appends the row's line.
+    void write(const RowResult& row);
 
-/// One JSON object per input row, in input order: line, outcome, the row's fields, and for graded rows the
-/// status, score, points and mistake ids; for the others the reason.
-std::string results_jsonl(const ClassResults& results);
+  private:
+    std::ostream& m_out;
+    std::string m_line;
+    /// The verdict part of a graded row's line, by table and answer: a class repeats a few verdicts.
+    std::unordered_map<const VerdictTable*, std::unordered_map<std::uint32_t, std::string>> m_verdicts;
+};
 
-/// One student's feedback (templates/student_feedback.mustache): every part, answered or not, explained under
-/// each part's reveal policy, or in full when `reveal` (the instructor's --reveal).
-Result<std::string> student_feedback(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                     const std::string& student, const render::TemplateSet& templates, bool reveal,
-                                     FeedbackCache& cache);
+/// Copies a results log from `in` to `out`, rewriting the lines of the superseded rows (0-based data row numbers,
+/// in any order) as "superseded by the answer on line N". Error: the log cannot be read or written.
+Result<void> mark_superseded(std::istream& in, std::ostream& out, std::vector<Superseded> superseded);
 
-/// The class summary (templates/report.mustache): score distribution, and per part the outcomes and the
-/// mistakes by frequency; then the rows that were not graded.
-Result<std::string> class_report(const ClassResults& results, const std::vector<solve::SolvedProblem>& problems,
-                                 const render::TemplateSet& templates);
+/// A JSON string literal for `text`, escaped as nlohmann::json writes it; invalid UTF-8 becomes U+FFFD.
+std::string json_string(std::string_view text);
 
-/// Gradescope's results.json for one student: a test per part with the feedback as Markdown.
-Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results,
-                                                  const std::vector<solve::SolvedProblem>& problems,
-                                                  const std::string& student, const render::TemplateSet& templates,
-                                                  bool reveal, FeedbackCache& cache);
+/// Writes the gradebook: a header (student, each scope part as problem/part, total, max) and a row per student
+/// with each part's score. Cells from input are neutralised against spreadsheet formulas.
+void write_gradebook(const ClassResults& results, std::ostream& out);
+
+/// Students' feedback files (templates/student_feedback.mustache): every part in scope, answered or not, explained
+/// under its reveal policy (or in full when `reveal`), and the student's rejected rows. Students whose answers are
+/// the same get the same text but for their id, so a class renders each combination once (a bounded cache). One per
+/// thread: it is not shared.
+class FeedbackRenderer {
+  public:
+    FeedbackRenderer(const ClassResults& results, const render::TemplateSet& templates, bool reveal);
+    /// Student i's feedback file.
+    Result<std::string> render(std::size_t i);
+
+  private:
+    Result<std::string> render_whole(std::size_t i, std::string_view student);
+    Result<const std::string*> part_feedback(const Answered& answered);
+
+    const ClassResults& m_results;
+    const render::TemplateSet& m_templates;
+    bool m_reveal;
+    std::map<std::pair<const VerdictTable*, std::uint32_t>, std::string> m_parts;
+    std::unordered_map<std::string, std::string> m_documents; ///< by the answers' signature
+    std::string m_overflow; ///< the last feedback rendered once the cache was full
+};
+
+/// The class summary (templates/report.mustache): score distribution, and per part the outcomes and the mistakes
+/// by frequency; then the rows that were not graded (the first 1,000; results.jsonl has them all).
+Result<std::string> class_report(const ClassResults& results, const render::TemplateSet& templates);
+
+/// Gradescope's results.json for student i: a test per part in scope with the feedback as Markdown.
+Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, std::size_t i,
+                                                  const render::TemplateSet& templates, bool reveal);
 
 } // namespace headcount::grade

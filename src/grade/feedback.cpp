@@ -182,18 +182,6 @@ View mistake_numbers(const solve::SolvedProblem& solved, const solve::SolvedPart
 
 } // namespace
 
-Result<const Feedback*> FeedbackCache::explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                               const Verdict& verdict, const render::TemplateSet& templates,
-                                               Reveal reveal) {
-    auto key = std::make_tuple(&solved, part.part.id, verdict.answer, reveal);
-    if (const auto it = m_rendered.find(key); it != m_rendered.end())
-        return &it->second;
-    auto feedback = grade::explain(solved, part, verdict, templates, reveal);
-    if (!feedback)
-        return std::unexpected(feedback.error());
-    return &m_rendered.emplace(std::move(key), std::move(*feedback)).first->second;
-}
-
 std::string points_text(double points) { return fmt::format("{:g}", points); }
 
 Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,

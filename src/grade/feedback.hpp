@@ -32,18 +32,6 @@ struct Feedback {
 Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
                          const render::TemplateSet& templates, spec::Reveal reveal);
 
-/// Feedback already rendered, by (problem variant, part, typed answer, reveal policy): the verdict depends on nothing
-/// else, and a class repeats the same few numbers, so grading a class renders each distinct answer once.
-class FeedbackCache {
-  public:
-    /// explain(), or the copy made the first time these inputs were seen. The pointer lives as long as the cache.
-    Result<const Feedback*> explain(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
-                                    const Verdict& verdict, const render::TemplateSet& templates, spec::Reveal reveal);
-
-  private:
-    std::map<std::tuple<const solve::SolvedProblem*, std::string, std::string, spec::Reveal>, Feedback> m_rendered;
-};
-
 /// The policy feedback on `part` follows: full when the instructor forces it (--reveal), else the spec's.
 inline spec::Reveal effective_reveal(const spec::Problem& problem, const spec::Part& part, bool force_full) {
     return force_full ? spec::Reveal::full : problem.reveal_for(part);

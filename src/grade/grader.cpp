@@ -159,34 +159,43 @@ bool in_units(const solve::Ask& ask, const ParsedAnswer& answer, Count value) {
 
 /// Adds the other quantities whose right answer the student gave, when no catalogued mistake already explains it
 /// (the catalogue names the idea; "that is the whole block's count" only describes the number).
-template <class Matches>
-void add_other_quantities(const solve::SolvedProblem& solved, const solve::SolvedPart& part, Verdict& verdict,
-                          Matches matches) {
+template <class Matches> void add_other_quantities(const MistakeTable& table, Verdict& verdict, Matches matches) {
     if (std::any_of(verdict.matches.begin(), verdict.matches.end(),
                     [](const Explanation& e) { return e.mistakes.size() == 1; }))
         return;
-    for (Explanation& e : other_quantities(solved, *part.ask))
+    for (const Explanation& e : table.others)
         if (matches(e.value))
-            verdict.matches.push_back(std::move(e));
+            verdict.matches.push_back(e);
 }
 
 /// Grades an answer that is exact by nature (a shape or a word), read into `verdict.read`.
-void grade_exact(const solve::SolvedProblem& solved, const solve::SolvedPart& part, Verdict& verdict) {
+void grade_exact(const MistakeTable& table, Verdict& verdict) {
+    const solve::SolvedPart& part = *table.part;
     if (*verdict.read == part.answer) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return;
     }
     verdict.status = Status::incorrect;
-    for (const Explanation& e : explanations(solved.problem, *part.ask, part.answer))
+    for (const Explanation& e : table.explanations)
         if (e.value == *verdict.read)
             verdict.matches.push_back(e);
-    add_other_quantities(solved, part, verdict, [&](const solve::Answer& value) { return value == *verdict.read; });
+    add_other_quantities(table, verdict, [&](const solve::Answer& value) { return value == *verdict.read; });
 }
 
 } // namespace
 
+MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    return MistakeTable{&solved, &part, explanations(solved.problem, *part.ask, part.answer),
+                        other_quantities(solved, *part.ask)};
+}
+
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {
+    return grade_answer(mistake_table(solved, part), answer);
+}
+
+Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
+    const solve::SolvedPart& part = *table.part;
     Verdict verdict;
     verdict.answer = std::string(answer);
     verdict.expected = part.answer;
@@ -215,7 +224,7 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
             verdict.status = Status::unreadable;
             return verdict;
         }
-        grade_exact(solved, part, verdict);
+        grade_exact(table, verdict);
         keep_simplest(verdict);
         score_matches(part, verdict);
         return verdict;
@@ -238,9 +247,9 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
         verdict.score = verdict.points;
         return verdict;
     }
-    const auto candidates = explanations(solved.problem, ask, part.answer);
+    const auto& candidates = table.explanations;
     const auto is_exactly = [&](const Explanation& e) { return parsed->integer && *parsed->integer == e.value.count; };
-    const auto others = other_quantities(solved, ask);
+    const auto& others = table.others;
     const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), is_exactly) ||
                               std::any_of(others.begin(), others.end(), is_exactly);
     if (!is_a_mistake && rounds_to(*parsed, right)) {
@@ -260,7 +269,7 @@ Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart
     for (const Explanation& e : candidates)
         if (matches(e.value))
             verdict.matches.push_back(e);
-    add_other_quantities(solved, part, verdict, matches);
+    add_other_quantities(table, verdict, matches);
     keep_simplest(verdict);
     score_matches(part, verdict);
     if (verdict.matches.empty() && right != 0) {

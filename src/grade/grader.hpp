@@ -33,6 +33,22 @@ struct Verdict {
     std::optional<double> near_miss;     ///< for unexplained wrong answers within 5%: the relative difference
 };
 
+/// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued
+/// mistake and pair (explanations()) and the other quantities of the problem (other_quantities()). Grading a
+/// class builds one per (variant, part) and then only reads answers and looks their values up.
+struct MistakeTable {
+    const solve::SolvedProblem* solved = nullptr;
+    const solve::SolvedPart* part = nullptr;
+    std::vector<Explanation> explanations;
+    std::vector<Explanation> others;
+};
+
+/// The table of `part` (one of `solved`'s parts, which must outlive it).
+MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+
+/// Grades `answer` for the table's part: as grade_answer below, without re-solving any mistake.
+Verdict grade_answer(const MistakeTable& table, std::string_view answer);
+
 /// Grades `answer` for `part` of `solved`, read as the ask's type of answer (a count, bytes with a unit, a shape
 /// or a word). Never fails: an answer that cannot be read is the verdict "unreadable" with a reason. Partial
 /// credit comes from the part's `credit:` or the catalogue's default. For bytes, the right value written in

@@ -23,7 +23,7 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 31> k_catalogue{{
+const std::array<Mistake, 35> k_catalogue{{
     {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
     {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
     {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
@@ -69,6 +69,14 @@ const std::array<Mistake, 31> k_catalogue{{
      with(&Recipe::values_for_bytes), 0, false, "bytes"},
     {"kv_cache_missing_factor_2", "Only the keys were cached: the values' half of the KV cache (the factor 2) is missing",
      with(&Recipe::kv_cache_keys_only), 0, false, "bytes"},
+    {"attention_n_squared_forgotten", "Attention's n² term was left out: only the products with weight matrices "
+     "were counted", with(&Recipe::model_attention_forgotten)},
+    {"backward_pass_forgotten", "A training step was counted as one forward pass (2N where 6N): the backward pass "
+     "is missing", with(&Recipe::backward_forgotten)},
+    {"training_for_forward", "A whole training step (6N) was counted where one forward pass (2N) was asked",
+     with(&Recipe::training_for_forward)},
+    {"parameter_rule_not_exact", "The 2N (or 6N) rule of thumb was given where the exact count was asked",
+     with(&Recipe::parameter_rule)},
     {k_rounded, "The right value, rounded", Recipe{}, 0.5},
     {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
     {k_other_quantity, "This is the answer to another question about the same problem", Recipe{}, 0, false,
@@ -79,7 +87,8 @@ const std::array<Mistake, 31> k_catalogue{{
 /// count cannot be both per head and single-head), so only mistakes about different parts pair up.
 enum class Aspect {
     heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn,
-    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache
+    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache,
+    model_attention, pass, rule
 };
 
 struct Field {
@@ -87,7 +96,7 @@ struct Field {
     Aspect aspect;
 };
 
-constexpr std::array<Field, 24> k_fields{{
+constexpr std::array<Field, 28> k_fields{{
     {&Recipe::every_head_full, Aspect::heads},
     {&Recipe::single_head, Aspect::heads},
     {&Recipe::o_per_head, Aspect::heads},
@@ -112,6 +121,10 @@ constexpr std::array<Field, 24> k_fields{{
     {&Recipe::bits_for_bytes, Aspect::value_size},
     {&Recipe::values_for_bytes, Aspect::value_size},
     {&Recipe::kv_cache_keys_only, Aspect::kv_cache},
+    {&Recipe::model_attention_forgotten, Aspect::model_attention},
+    {&Recipe::backward_forgotten, Aspect::pass},
+    {&Recipe::training_for_forward, Aspect::pass},
+    {&Recipe::parameter_rule, Aspect::rule},
 }};
 
 /// The parts of the count a recipe changes. The bias rule and a missing b_O are both about biases.

@@ -180,8 +180,10 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
                                          "missing_attention_matmuls", "n_squared_d_missed_heads_factor",
                                          "n_versus_d_rule_of_thumb", "heads_seq_axes_swapped", "d_model_for_d_k",
                                          "batch_axis_dropped", "bits_for_bytes", "bytes_per_value_missing",
-                                         "kv_cache_missing_factor_2",
-                                         "rounded", "decimal_vs_binary_units", "other_quantity"};
+                                         "kv_cache_missing_factor_2", "attention_n_squared_forgotten",
+                                         "backward_pass_forgotten", "training_for_forward",
+                                         "parameter_rule_not_exact", "rounded", "decimal_vs_binary_units",
+                                         "other_quantity"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));

@@ -32,11 +32,11 @@ nlohmann::ordered_json byte_units(Count bytes) {
             ++level;
         }
         if (level == 0)
-            return fmt::format("= {} B", bytes);
+            return fmt::format("exactly {} B", bytes);
         const double value = static_cast<double>(bytes) / unit;
         const bool exact = value == std::floor(value);
-        return exact ? fmt::format("= {} {}", static_cast<Count>(value), names[level - 1])
-                     : fmt::format("≈ {:.2f} {}", value, names[level - 1]);
+        return exact ? fmt::format("exactly {} {}", static_cast<Count>(value), names[level - 1])
+                     : fmt::format("about {:.2f} {}", value, names[level - 1]);
     };
     return nlohmann::ordered_json{{"decimal", in(1000, k_decimal)}, {"binary", in(1024, k_binary)}};
 }

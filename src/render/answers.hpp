@@ -20,8 +20,9 @@ std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer);
 /// An answer in JSON: an integer, an array of integers, or a word.
 nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer);
 
-/// A byte count in decimal and binary units: {"decimal": "≈ 16.78 MB", "binary": "= 16 MiB"}; "=" when the
-/// unit divides the count exactly, else "≈" with two decimals; "= 512 B" below a kilobyte.
+/// A byte count in decimal and binary units: {"decimal": "about 16.78 MB", "binary": "exactly 16 MiB"};
+/// "exactly" when the unit divides the count, else "about" with two decimals; "exactly 512 B" below a kilobyte.
+/// Words, not "≈", which not every renderer of the Markdown (LaTeX) reads outside math.
 nlohmann::ordered_json byte_units(Count bytes);
 
 } // namespace headcount::render

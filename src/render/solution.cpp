@@ -1,12 +1,14 @@
 #include <render/solution.hpp>
 
 #include <render/answers.hpp>
+#include <render/diagram.hpp>
 #include <render/hints.hpp>
 
 #include <util/text.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -15,6 +17,13 @@ namespace headcount::render {
 namespace {
 
 std::string n(Count value) { return with_thousands(value); }
+
+/// An ask id as a template key: "flops.total" -> "flops_total" (a dot would be read as a path).
+std::string earlier_key(std::string_view ask_id) {
+    std::string key(ask_id);
+    std::replace(key.begin(), key.end(), '.', '_');
+    return key;
+}
 
 
 std::string points_text(double points) {
@@ -130,6 +139,9 @@ View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
                 {"layers_total", n(s.layers_total)},
                 {"final_norms", n(s.final_norms)},
                 {"total", n(s.total)},
+                {"total_in_words", in_words(s.total)},
+                {"has_pooler", m.pooler},
+                {"has_final_norm", s.final_norms > 0},
                 {"breakdown", breakdown}};
 }
 
@@ -192,12 +204,43 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
                 {"linear", n(f.linear)},
                 {"attention", n(f.attention)},
                 {"total", n(f.total)},
+                {"total_in_words", in_words(f.total)},
                 {"projections_dominate", f.projections_dominate},
                 {"attention_dominates", f.attention > f.linear},
                 {"terms_equal", f.attention == f.linear},
                 // attention / projections = n / 2d holds only for this case: square self-attention, no extras.
                 {"plain_self_attention", !w.seq_len_kv && s.square && !w.softmax && !w.biases},
                 {"heads", n(s.h)}};
+}
+
+View model_flops_view(const solve::ModelFlopsSolution& f, const spec::ModelGivens& m) {
+    const bool head = m.lm_head != spec::ModelGivens::Head::none;
+    return View{{"tokens", n(f.tokens)},
+                {"layers", n(f.layers)},
+                {"layer_linear", n(f.layer_linear)},
+                {"layer_ffn", n(f.layer_ffn)},
+                {"layer_attention", n(f.layer_attention)},
+                {"linear", n(f.linear)},
+                {"has_head", head},
+                {"tied_head", head && m.tied_embeddings},
+                {"head", n(f.head)},
+                {"forward", n(f.forward)},
+                {"forward_in_words", in_words(f.forward)},
+                {"attention", n(f.attention)},
+                {"attention_share", percent_text(f.attention, f.forward)},
+                {"per_token", n(f.per_token)},
+                {"per_sequence", n(f.per_sequence)},
+                {"backward", n(f.backward)},
+                {"training", n(f.training)},
+                {"training_in_words", in_words(f.training)},
+                {"training_per_token", n(f.training_per_token)},
+                {"parameters", n(f.parameters)},
+                {"rule_per_token", n(f.rule_per_token)},
+                {"rule_forward", n(f.rule_forward)},
+                {"rule_training", n(f.rule_training)},
+                {"rule_share", percent_text(f.rule_forward, f.forward)},
+                {"rule_short", f.rule_gap > 0},
+                {"rule_gap", n(f.rule_gap > 0 ? f.rule_gap : -f.rule_gap)}};
 }
 
 View tensor_view(const solve::Tensor& t) {
@@ -250,6 +293,69 @@ View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const
                 {"parameter_values", n(m.parameter_values)},
                 {"parameters", n(m.parameters)},
                 {"parameters_units", byte_units(m.parameters)}};
+}
+
+/// What the parts before this one asked, so a part can build on them ("from part (a): 787,968"): for every ask
+/// (dots as underscores: flops_total) and for the groups shapes, flops, memory and heads (the first part of its
+/// kind; heads: one that explains why the heads do not change the count), {"asked", "part_id", "answer"}.
+View no_earlier_parts() {
+    const View none{{"asked", false}, {"part_id", ""}, {"answer", ""}};
+    View earlier = View::object();
+    for (const solve::Ask& ask : solve::asks())
+        earlier[earlier_key(ask.id)] = none;
+    for (const char* group : {"shapes", "flops", "memory", "heads"})
+        earlier[group] = none;
+    return earlier;
+}
+
+/// The asks whose shipped templates explain why the heads do not change the count (partials/heads).
+constexpr std::array<std::string_view, 10> k_explain_heads{"q_params",     "k_params",         "v_params",
+                                                           "o_params",     "qkv_params",       "weight_params",
+                                                           "total_params", "attention_params", "layer_params",
+                                                           "model_params"};
+
+/// Records `part` in `earlier` (see no_earlier_parts).
+void note_part(View& earlier, const solve::SolvedPart& part, const std::string& answer) {
+    const View seen{{"asked", true}, {"part_id", part.part.id}, {"answer", answer}};
+    const solve::Ask& ask = *part.ask;
+    View& mine = earlier[earlier_key(ask.id)];
+    if (!mine["asked"].get<bool>())
+        mine = seen;
+    const bool heads = std::find(k_explain_heads.begin(), k_explain_heads.end(), ask.id) != k_explain_heads.end();
+    const std::string_view group = ask.type() == solve::Ask::Type::shape ? "shapes"
+                                   : ask.id.starts_with("flops.")       ? "flops"
+                                   : ask.id.starts_with("memory.")      ? "memory"
+                                   : heads                              ? "heads"
+                                                                        : "";
+    if (!group.empty() && !earlier[std::string(group)]["asked"].get<bool>())
+        earlier[std::string(group)] = seen;
+}
+
+/// How the block's count scales: {"known", "d_model", "total", "ratio"} for twice the width.
+View scaling_view(const solve::SolvedProblem& solved) {
+    if (!solved.doubled_width)
+        return View{{"known", false}, {"d_model", ""}, {"total", ""}, {"ratio", ""}};
+    const solve::MhaSolution& twice = *solved.doubled_width;
+    return View{{"known", true},
+                {"d_model", n(twice.d_model)},
+                {"total", n(twice.total)},
+                {"ratio", ratio_text(twice.total, solved.mha.total, 3)}};
+}
+
+/// The pictures a solution's templates may place: {"shapes": token or ""}.
+View figure_view(const solve::SolvedProblem& solved, std::vector<HtmlBlock>* figures) {
+    View view{{"shapes", ""}};
+    if (!figures)
+        return view;
+    auto add = [&](const std::string& name, std::string html) {
+        // Letters and digits only: CommonMark keeps the token as the paragraph's whole text.
+        const std::string token = fmt::format("hcfigure{}x", figures->size());
+        figures->push_back({token, std::move(html)});
+        view[name] = "\n\n" + token + "\n\n";
+    };
+    if (solved.shapes)
+        add("shapes", shapes_figure(*solved.shapes, solved.mha, solved.problem.workload->seq_len_kv.has_value()));
+    return view;
 }
 
 } // namespace
@@ -314,6 +420,8 @@ View problem_view(const solve::SolvedProblem& solved) {
                                : View{{"breakdown", View::array()}, {"total", ""}}},
         {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
         {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
+        {"model_flops", solved.model_flops ? model_flops_view(*solved.model_flops, *solved.problem.model)
+                                           : View::object()},
         {"d_model", n(s.d_model)},
         {"h", n(s.h)},
         {"d_k", n(s.d_k)},
@@ -352,14 +460,24 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"biases", n(s.biases)},
         {"total", n(s.total)},
         {"total_by_unit", n(s.total_by_unit)},
+        {"weights_share", percent_text(s.weights, s.total)},
+        {"biases_share", percent_text(s.biases, s.total)},
+        {"scaling", scaling_view(solved)},
+        // Numbers inside TeX, where a thousands comma would be typeset as a list separator.
+        {"tex", View{{"d_model", std::to_string(s.d_model)}, {"h", std::to_string(s.h)}, {"d_k", std::to_string(s.d_k)},
+                     {"d_v", std::to_string(s.d_v)}, {"hd_v", std::to_string(s.o().in)}}},
         {"closed_form", n(s.closed_form)},
     };
 }
 
-Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates) {
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                      std::vector<HtmlBlock>* figures) {
     View view = problem_view(solved);
+    view["figures"] = figure_view(solved, figures);
     View parts = View::array();
+    View earlier = no_earlier_parts();
     for (const solve::SolvedPart& part : solved.parts) {
+        view["earlier"] = earlier;
         View part_view{{"id", part.part.id},
                        {"points", points_text(part.part.points)},
                        {"one_point", part.part.points == 1.0},
@@ -374,8 +492,11 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
             return body;
         part_view["body"] = *body;
         parts.push_back(part_view);
+        note_part(earlier, part, part_view["answer"].get<std::string>());
     }
     view.erase("part");
+    view["earlier"] = earlier;
+    view["several_parts"] = solved.parts.size() > 1;
     view["parts"] = parts;
     auto document = templates.render("solution", view);
     if (!document)

@@ -2,6 +2,7 @@
 // Turns solved problems into worked Markdown (through templates) or JSON answers. Computes no number: every
 // figure comes from the solver and is only formatted here.
 
+#include <render/html.hpp>
 #include <render/templates.hpp>
 #include <solve/asks.hpp>
 
@@ -15,8 +16,10 @@ View problem_view(const solve::SolvedProblem& solved);
 
 /// The worked solution of one problem: templates/solution.mustache framing one templates/mha/<ask>.mustache per
 /// part, tidied (no trailing spaces, at most one blank line in a row). Errors come from the templates (see
-/// TemplateSet::render).
-Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates);
+/// TemplateSet::render). Pictures are for HTML: with `figures`, each {{{figures.NAME}}} a template places is a
+/// paragraph holding a token, and the picture is appended to `figures` for markdown_to_html; without, it is "".
+Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
+                                      std::vector<HtmlBlock>* figures = nullptr);
 
 /// The problem as handed out (templates/problem_sheet.mustache): title, the givens the spec states, and each
 /// part's question, with no answer or derived value. `student` names whose numbers these are ("" for none).

@@ -13,6 +13,7 @@ const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
 const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
 const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
 const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
+const ModelFlopsSolution& model_flops(const SolvedProblem& s) { return *s.model_flops; }
 
 /// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
 template <Tensor ShapeSolution::*member>
@@ -33,7 +34,7 @@ constexpr std::array<Choice, 3> k_dominant_terms{{
     {"equal", "neither tie tied same equally"},
 }};
 
-constexpr std::array<Ask, 39> k_asks{{
+constexpr std::array<Ask, 41> k_asks{{
     {"q_params", "parameters", "the query projection alone", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
     {"k_params", "parameters", "the key projection alone", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
     {"v_params", "parameters", "the value projection alone", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
@@ -80,6 +81,12 @@ constexpr std::array<Ask, 39> k_asks{{
      Ask::workload | Ask::dtype | Ask::one_stack},
     {"memory.parameters", "bytes", "the parameters", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
      Ask::dtype},
+    {"flops.model_forward", "FLOPs", "one forward pass of the whole model",
+     [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO", "transformer",
+     Ask::workload | Ask::one_stack | Ask::self_attention},
+    {"flops.training", "FLOPs", "one training step of the whole model, forward and backward",
+     [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer",
+     Ask::workload | Ask::one_stack | Ask::self_attention},
 }};
 
 
@@ -114,6 +121,10 @@ std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& probl
         return fmt::format("ask '{}' is about one stack of layers (decoder-only or one block); an encoder-decoder's "
                            "cache also holds cross-attention keys, which headcount does not model",
                            ask.id);
+    if ((ask.needs & Ask::self_attention) && problem.workload && problem.workload->seq_len_kv)
+        return fmt::format("ask '{}' is about a forward pass over the sequence itself; seq_len_kv (cross-attention, "
+                           "or a cache) is not modelled for it",
+                           ask.id);
     if ((ask.needs & Ask::encoder_decoder) && (!problem.model || problem.model->decoder_layers == 0))
         return fmt::format("ask '{}' needs encoder_layers and decoder_layers", ask.id);
     return std::nullopt;
@@ -127,7 +138,18 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, {}};
+    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
+                         std::nullopt};
+    if (mha->square && !problem.model && recipe == Recipe{}) {
+        spec::MhaGivens doubled = problem.given;
+        doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
+        // A width that overflows when doubled gets no scaling remark; it is not an error.
+        if (auto width = checked_mul(doubled.d_model, 2, "d_model")) {
+            doubled.d_model = *width;
+            if (auto twice = solve_mha(doubled))
+                solved.doubled_width = *twice;
+        }
+    }
     if (problem.workload) {
         auto flops = solve_flops(*mha, *problem.workload, recipe);
         if (!flops)
@@ -145,6 +167,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         if (!model)
             return located(model.error());
         solved.model = std::move(*model);
+    }
+    const auto& w = problem.workload;
+    if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
+        auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
+        if (!flops)
+            return located(flops.error());
+        solved.model_flops = *flops;
     }
     if (problem.precision) {
         auto memory = solve_memory(*mha, solved.model ? &*solved.model : nullptr,

@@ -6,6 +6,7 @@
 #include <solve/memory.hpp>
 #include <solve/mha.hpp>
 #include <solve/model.hpp>
+#include <solve/model_flops.hpp>
 #include <solve/shapes.hpp>
 
 #include <optional>
@@ -47,9 +48,10 @@ struct Ask {
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
                                    ///< "transformer": only kind: transformer
     /// What the problem must give for this ask to have an answer; flags, combined with |.
-    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8 };
+    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8, self_attention = 16 };
     /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an
-    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled)
+    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled);
+    /// self_attention: no seq_len_kv (a model's forward pass attends over its own sequence)
     unsigned needs = nothing;
     Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
     std::span<const Choice> choices = {};            ///< set for a choice ask: the words it is answered with
@@ -92,7 +94,11 @@ struct SolvedProblem {
     std::optional<FlopsSolution> flops; ///< set when the problem gives a workload (seq_len)
     std::optional<ShapeSolution> shapes; ///< set when the problem gives a workload
     std::optional<MemorySolution> memory; ///< set when the problem gives a dtype
+    std::optional<ModelFlopsSolution> model_flops; ///< set for a one-stack transformer with a self-attention workload
     std::vector<SolvedPart> parts;
+    /// How the count scales: the same block at twice d_model (heads and biases as given, d_k = d_v = d_model / h).
+    /// Set for a square block (MhaSolution::square) that is not part of a model.
+    std::optional<MhaSolution> doubled_width;
 };
 
 /// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the

@@ -64,6 +64,11 @@ struct Recipe {
     bool bits_for_bytes = false;       ///< a value's size taken in bits (32 for fp32) where bytes are asked
     bool values_for_bytes = false;     ///< the number of values given as the bytes (x bytes per value missing)
     bool kv_cache_keys_only = false;   ///< the KV cache counted with keys only (the factor 2 missing)
+    // Whole-model compute mistakes (flops.model_forward, flops.training).
+    bool model_attention_forgotten = false; ///< the layers' Q K^T and A V left out: only the weights counted
+    bool backward_forgotten = false;   ///< a training step counted as one forward pass (2N where 6N)
+    bool training_for_forward = false; ///< a forward pass counted as a whole training step (6N where 2N)
+    bool parameter_rule = false;       ///< 2N (6N) per token with N all parameters, instead of the exact count
 
     bool operator==(const Recipe&) const = default;
 };

@@ -79,13 +79,7 @@ TEST_CASE("Hugging Face models at their published sizes", "[model]") {
 
     // GPT-2 small: wte 50,257 x 768 = 38,597,376, wpe 1,024 x 768 = 786,432, 12 x 7,087,872, ln_f 1,536, tied head:
     // 124,439,808.
-    M gpt2;
-    gpt2.d_ff = 3072;
-    gpt2.layers = 12;
-    gpt2.vocab = 50257;
-    gpt2.max_positions = 1024;
-    gpt2.final_norm = true;
-    gpt2.lm_head = M::Head::linear;
+    const M gpt2 = testing::gpt2_small();
     CHECK(total(attention(768, 12), gpt2) == 124'439'808);
 }
 

@@ -28,4 +28,17 @@ inline spec::ModelGivens bert_base() {
     return m;
 }
 
+/// Hugging Face's GPT-2 small beyond its attention block (d_model 768, h 12): 12 layers, d_ff 3072, a vocabulary of
+/// 50,257, 1,024 learned positions, a final norm and an LM head tied to the token embedding.
+inline spec::ModelGivens gpt2_small() {
+    spec::ModelGivens m;
+    m.d_ff = 3072;
+    m.layers = 12;
+    m.vocab = 50257;
+    m.max_positions = 1024;
+    m.final_norm = true;
+    m.lm_head = spec::ModelGivens::Head::linear;
+    return m;
+}
+
 } // namespace headcount::testing

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <spanstream>
 #include <unordered_map>
 #include <utility>
 
@@ -32,6 +34,10 @@ std::string ascii_lowered(std::string_view s) {
     return out;
 }
 
+} // namespace
+
+namespace csv_detail {
+
 /// Why a record is malformed. `field` is 1-based; line/column locate the offending byte (or the field's start
 /// when the whole field is at fault), columns counting UTF-8 characters as an editor does.
 struct Problem {
@@ -55,11 +61,11 @@ struct RawRecord {
     std::optional<Problem> problem;
 };
 
-/// A single forward pass over the text; every byte is looked at a bounded number of times, so a 10 MB class
-/// file costs what copying it does.
+/// A single forward pass over the text of one or more whole records; every byte is looked at a bounded number of
+/// times. `first_line` is the line the text starts on in its file.
 class CsvReader {
   public:
-    explicit CsvReader(std::string_view text) : m_text(text) {}
+    explicit CsvReader(std::string_view text, int first_line = 1) : m_text(text), m_line(first_line) {}
 
     /// The next record that is not a blank line, or nullopt at the end of the text.
     std::optional<RawRecord> next(bool keep_starts) {
@@ -214,7 +220,7 @@ class CsvReader {
 
     std::string_view m_text;
     std::size_t m_pos = 0;
-    int m_line = 1;
+    int m_line;
     std::size_t m_line_start = 0;
     Position m_field_start;
     std::size_t m_counted_line_start = 0;
@@ -253,7 +259,9 @@ Result<std::vector<std::string>> read_header(const RawRecord& raw, const std::st
     return names;
 }
 
-} // namespace
+} // namespace csv_detail
+
+using namespace csv_detail;
 
 std::optional<std::size_t> CsvTable::column(std::string_view name) const {
     const std::string wanted = ascii_lowered(trim(name));
@@ -263,25 +271,200 @@ std::optional<std::size_t> CsvTable::column(std::string_view name) const {
     return std::nullopt;
 }
 
-Result<CsvTable> parse_csv(std::string_view text, std::string file) {
-    if (text.starts_with(k_utf8_bom))
-        text.remove_prefix(k_utf8_bom.size());
-    CsvReader reader(text);
-    std::optional<RawRecord> first = reader.next(/*keep_starts=*/true);
+CsvStream::CsvStream(std::istream& in, std::string file, std::uint64_t max_bytes, std::size_t chunk_bytes)
+    : m_in(in), m_file(std::move(file)), m_max_bytes(max_bytes), m_chunk(std::max<std::size_t>(chunk_bytes, 1)) {}
+
+Result<bool> CsvStream::fill(std::size_t wanted) {
+    if (m_first_fill) // enough to see a byte order mark, which is skipped before anything looks at m_start
+        wanted = std::max(wanted, k_utf8_bom.size());
+    while (m_buffer.size() < wanted && !m_eof) {
+        const std::size_t old = m_buffer.size();
+        m_buffer.resize(old + m_chunk);
+        m_in.read(m_buffer.data() + old, static_cast<std::streamsize>(m_chunk));
+        const auto got = static_cast<std::size_t>(m_in.gcount());
+        m_buffer.resize(old + got);
+        m_bytes_read += got;
+        if (m_bytes_read > m_max_bytes)
+            return std::unexpected(Error{m_file, 0, 0,
+                                         fmt::format("the file is larger than {}; headcount reads at most that",
+                                                     byte_size(m_max_bytes))});
+        if (got < m_chunk) {
+            if (m_in.bad())
+                return std::unexpected(Error{m_file, 0, 0, "cannot read the file"});
+            m_eof = true;
+        }
+    }
+    if (m_first_fill) {
+        m_first_fill = false;
+        if (std::string_view(m_buffer).starts_with(k_utf8_bom))
+            m_start += k_utf8_bom.size();
+    }
+    return m_buffer.size() >= wanted;
+}
+
+Result<std::optional<CsvStream::Segment>> CsvStream::next_segment() {
+    // Finds where the record starting at m_start ends: at the first line break outside a quoted field. A quote
+    // only opens a field at its start; inside, "" is a quote and a lone " closes it (later quotes are literal).
+    // Records already handed out are dropped here, between records, where no index into the buffer is held.
+    if (m_start > 0 && m_start >= m_buffer.size() / 2) {
+        m_buffer.erase(0, m_start);
+        m_start = 0;
+    }
+    if (auto first = fill(1); !first) // reads past a byte order mark before m_start is used
+        return std::unexpected(first.error());
+    enum class State { field_start, unquoted, quoted };
+    State state = State::field_start;
+    std::size_t quote = 0; // where the open quoted field began
+    std::size_t i = m_start;
+    for (;;) {
+        auto more = fill(i + 2); // one byte, and the one after it for "" and CRLF
+        if (!more)
+            return std::unexpected(more.error());
+        if (i >= m_buffer.size()) {
+            if (i == m_start)
+                return std::optional<Segment>{};
+            if (state == State::quoted) // never closed: the record ends with the quote's line
+                return unterminated(quote);
+            return Segment{m_start, i, i};
+        }
+        if (i - m_start >= k_max_csv_record_bytes)
+            return state == State::quoted ? unterminated(quote) : oversized();
+        const char c = m_buffer[i];
+        switch (state) {
+        case State::field_start:
+            if (c == '"') {
+                state = State::quoted;
+                quote = i++;
+            } else {
+                state = State::unquoted;
+            }
+            break;
+        case State::unquoted:
+            if (c == ',') {
+                state = State::field_start;
+                ++i;
+            } else if (c == '\n' || c == '\r') {
+                const std::size_t end = i + (c == '\r' && i + 1 < m_buffer.size() && m_buffer[i + 1] == '\n' ? 2 : 1);
+                return Segment{m_start, i, end};
+            } else {
+                ++i;
+            }
+            break;
+        case State::quoted:
+            if (c == '"') {
+                if (i + 1 < m_buffer.size() && m_buffer[i + 1] == '"')
+                    i += 2;
+                else {
+                    state = State::unquoted;
+                    ++i;
+                }
+            } else {
+                ++i;
+            }
+            break;
+        }
+    }
+}
+
+Result<std::optional<CsvStream::Segment>> CsvStream::unterminated(std::size_t quote) {
+    // The record is the text up to the end of the line its open quote is on; reading resumes on the next line.
+    std::size_t end = quote + 1;
+    while (end < m_buffer.size() && m_buffer[end] != '\r' && m_buffer[end] != '\n')
+        ++end;
+    std::size_t next = end;
+    if (next < m_buffer.size())
+        next += m_buffer[next] == '\r' && next + 1 < m_buffer.size() && m_buffer[next + 1] == '\n' ? 2 : 1;
+    return Segment{m_start, end, next};
+}
+
+Result<std::optional<CsvStream::Segment>> CsvStream::oversized() {
+    // Keeps the first k_max_csv_record_bytes and skips the rest of the line without holding it.
+    Segment segment{m_start, m_start + k_max_csv_record_bytes, 0, true};
+    std::size_t i = segment.text_end;
+    for (;;) {
+        auto more = fill(i + 2);
+        if (!more)
+            return std::unexpected(more.error());
+        if (i >= m_buffer.size()) {
+            segment.next = i;
+            return segment;
+        }
+        const char c = m_buffer[i];
+        if (c == '\n' || c == '\r') {
+            segment.next = i + (c == '\r' && i + 1 < m_buffer.size() && m_buffer[i + 1] == '\n' ? 2 : 1);
+            return segment;
+        }
+        // Bytes already looked at are dropped as we go, so a line of any length costs no memory.
+        if (i - m_start > 2 * m_chunk + k_max_csv_record_bytes) {
+            m_buffer.erase(segment.text_end, i - segment.text_end);
+            i = segment.text_end;
+            continue;
+        }
+        ++i;
+    }
+}
+
+Result<std::optional<RawRecord>> CsvStream::next_raw(bool keep_starts) {
+    for (;;) {
+        auto segment = next_segment();
+        if (!segment)
+            return std::unexpected(segment.error());
+        if (!*segment)
+            return std::optional<RawRecord>{};
+        const Segment s = **segment;
+        const std::string_view text(m_buffer.data() + s.start, s.text_end - s.start);
+        const int line = m_line;
+        for (std::size_t i = s.start; i < s.next; ++i) // line breaks, CRLF as one
+            if (m_buffer[i] == '\n' || (m_buffer[i] == '\r' && (i + 1 >= s.next || m_buffer[i + 1] != '\n')))
+                ++m_line;
+        CsvReader reader(text, line);
+        std::optional<RawRecord> raw = reader.next(keep_starts);
+        m_start = s.next;
+        if (!raw)
+            continue; // a blank line
+        if (s.oversized) {
+            raw->problem = Problem{1, line, 1, fmt::format("the row is longer than {}; its first part was read",
+                                                           byte_size(k_max_csv_record_bytes))};
+        }
+        return raw;
+    }
+}
+
+Result<std::vector<std::string>> CsvStream::header() {
+    auto first = next_raw(/*keep_starts=*/true);
     if (!first)
-        return std::unexpected(
-            Error{std::move(file), 0, 0, "no header row: the file is empty or only blank lines"});
-    auto header = read_header(*first, file);
+        return std::unexpected(first.error());
+    if (!*first)
+        return std::unexpected(Error{m_file, 0, 0, "no header row: the file is empty or only blank lines"});
+    return read_header(**first, m_file);
+}
+
+Result<std::optional<CsvRecord>> CsvStream::next() {
+    auto raw = next_raw(/*keep_starts=*/false);
+    if (!raw)
+        return std::unexpected(raw.error());
+    if (!*raw)
+        return std::optional<CsvRecord>{};
+    return CsvRecord{.line = (*raw)->line,
+                     .fields = std::move((*raw)->fields),
+                     .error = (*raw)->problem ? describe(*(*raw)->problem) : std::string()};
+}
+
+Result<CsvTable> parse_csv(std::string_view text, std::string file) {
+    std::ispanstream in(std::span<const char>(text.data(), text.size()));
+    CsvStream stream(in, std::move(file));
+    auto header = stream.header();
     if (!header)
         return std::unexpected(std::move(header.error()));
-
     CsvTable table{.header = std::move(*header), .records = {}};
-    while (std::optional<RawRecord> raw = reader.next(/*keep_starts=*/false)) {
-        table.records.push_back(CsvRecord{.line = raw->line,
-                                          .fields = std::move(raw->fields),
-                                          .error = raw->problem ? describe(*raw->problem) : std::string()});
+    for (;;) {
+        auto record = stream.next();
+        if (!record)
+            return std::unexpected(std::move(record.error()));
+        if (!*record)
+            return table;
+        table.records.push_back(std::move(**record));
     }
-    return table;
 }
 
 std::string csv_field(std::string_view field) {

@@ -3,7 +3,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <array>
 #include <random>
+#include <spanstream>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -290,4 +296,92 @@ TEST_CASE("is_valid_utf8 follows Unicode's well-formed table", "[csv]") {
     CHECK_FALSE(is_valid_utf8("\xF5\x80\x80\x80"));
     CHECK_FALSE(is_valid_utf8("\xFF"));
     CHECK_FALSE(is_valid_utf8("\xE2\x28\xA1")); // bad third byte
+}
+
+namespace {
+
+/// Every record of `text` read through a CsvStream that reads `chunk` bytes at a time, as "line|error|f1|f2...".
+std::vector<std::string> streamed(std::string_view text, std::size_t chunk) {
+    std::ispanstream in(std::span<const char>(text.data(), text.size()));
+    headcount::CsvStream stream(in, "class.csv", UINT64_MAX, chunk);
+    auto header = stream.header();
+    std::vector<std::string> out;
+    if (!header)
+        return {"header error: " + header.error().to_string()};
+    out.push_back(fmt::format("{}", fmt::join(*header, "|")));
+    for (;;) {
+        auto record = stream.next();
+        REQUIRE(record.has_value());
+        if (!*record)
+            return out;
+        out.push_back(fmt::format("{}|{}|{}", (*record)->line, (*record)->error, fmt::join((*record)->fields, "|")));
+    }
+}
+
+/// A stream of NUL bytes that never ends, like /dev/zero.
+class Zeros : public std::streambuf {
+  public:
+    Zeros() { setg(m_block.data(), m_block.data(), m_block.data() + m_block.size()); }
+
+  private:
+    int_type underflow() override {
+        setg(m_block.data(), m_block.data(), m_block.data() + m_block.size());
+        return 0;
+    }
+    std::array<char, 4096> m_block{};
+};
+
+} // namespace
+
+TEST_CASE("a stream gives the same records however the file arrives in chunks", "[csv]") {
+    // Each input crosses a chunk boundary inside a quote, a doubled quote, a CRLF, the byte order mark, a UTF-8
+    // character and an unterminated quote, for some chunk size from 1 to 8.
+    const std::vector<std::string> inputs{
+        "\xEF\xBB\xBFstudent,answer\r\nalice,\"1,024\"\r\nbob,\"he said \"\"42\"\"\"\r\n\r\ncarol,\"two\nlines\"\n",
+        "a,b\n\"open,never closed\nnext,row\nlast,x\n",
+        "a,b\nx\"y,z\n\"q\"tail,w\r\r\n  \t\nzoë,ünï\n\xff\xfe,bad\n",
+        "only,header",
+        "a\n\"\"\"\"\n\"\"\n",
+    };
+    for (const std::string& input : inputs) {
+        INFO(input);
+        const auto whole = streamed(input, 1 << 20);
+        for (std::size_t chunk = 1; chunk <= 8; ++chunk) {
+            INFO("chunk " << chunk);
+            CHECK(streamed(input, chunk) == whole);
+        }
+    }
+    // The second input's unterminated quote keeps its line and lets the next lines be rows of their own.
+    CHECK(streamed(inputs[1], 3) ==
+          std::vector<std::string>{"a|b",
+                                   "2|field 1: unterminated quoted field starting on line 2; the row was read up to "
+                                   "the end of that line|open,never closed",
+                                   "3||next|row", "4||last|x"});
+}
+
+TEST_CASE("a stream holds one record at a time, and refuses more than its cap", "[csv]") {
+    // A row of 3 MiB without a line break is cut to 1 MiB and marked; the next row is read as usual.
+    const std::string huge = "a,b\n" + std::string(3 << 20, 'x') + ",tail\nnext,row\n";
+    std::ispanstream in(std::span<const char>(huge.data(), huge.size()));
+    headcount::CsvStream stream(in, "class.csv", UINT64_MAX, 4096);
+    REQUIRE(stream.header().has_value());
+    auto first = stream.next();
+    REQUIRE(first.has_value());
+    REQUIRE(first->has_value());
+    CHECK((*first)->line == 2);
+    CHECK((*first)->error == "field 1: the row is longer than 1 MiB; its first part was read");
+    auto second = stream.next();
+    REQUIRE(second.has_value());
+    REQUIRE(second->has_value());
+    CHECK((*second)->fields == Fields{"next", "row"});
+    CHECK((*second)->line == 3);
+
+    // An endless input (/dev/zero) stops at the cap with the cap in the message, after reading about that much.
+    Zeros zeros;
+    std::istream endless(&zeros);
+    headcount::CsvStream capped(endless, "/dev/zero", 8 << 20, 1 << 16);
+    auto header = capped.header();
+    REQUIRE_FALSE(header.has_value());
+    CHECK(header.error().to_string() == "/dev/zero: the file is larger than 8 MiB; headcount reads at most that");
+    CHECK(capped.bytes_read() <= (8u << 20) + (1u << 16));
 }

@@ -1,9 +1,11 @@
 #include <util/text.hpp>
+
 #include <util/utf8.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace headcount {
@@ -41,6 +43,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 } // namespace
 
+std::string byte_size(std::uint64_t bytes) {
+    constexpr std::array<std::string_view, 3> k_units{"GiB", "MiB", "KiB"};
+    for (int i = 0; i < 3; ++i) {
+        const std::uint64_t unit = std::uint64_t{1} << (10 * (3 - i));
+        if (bytes >= unit && bytes % unit == 0)
+            return fmt::format("{} {}", with_thousands(static_cast<std::int64_t>(bytes / unit)), k_units[i]);
+    }
+    return fmt::format("{} byte{}", with_thousands(static_cast<std::int64_t>(bytes)), bytes == 1 ? "" : "s");
+}
+
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates) {
     // A typo is at most a third of the word's letters away (at least 1, so "hh" -> "h" is found).
     const std::size_t limit = std::max<std::size_t>(1, (word.size() + 2) / 3);
@@ -63,6 +75,53 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 
 bool is_valid_utf8(std::string_view text) { return decode_utf8(text).has_value(); }
 
+namespace {
+
+/// a / b rounded half up to `decimals` places, as digits with a decimal point.
+std::string rounded_quotient(__int128 a, __int128 b, int decimals) {
+    __int128 scale = 1;
+    for (int i = 0; i < decimals; ++i)
+        scale *= 10;
+    const __int128 scaled = (2 * a * scale + b) / (2 * b); // half up, for a, b >= 0
+    const auto whole = static_cast<std::int64_t>(scaled / scale);
+    if (decimals == 0)
+        return std::to_string(whole);
+    return fmt::format("{}.{:0{}}", whole, static_cast<std::int64_t>(scaled % scale), decimals);
+}
+
+} // namespace
+
+std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
+    if (whole <= 0)
+        return "0%";
+    return rounded_quotient(static_cast<__int128>(part) * 100, whole, decimals) + "%";
+}
+
+std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
+
+std::string in_words(std::int64_t value) {
+    constexpr std::array<std::pair<std::int64_t, std::string_view>, 4> k_scales{{
+        {1'000'000'000'000'000, "quadrillion"}, {1'000'000'000'000, "trillion"}, {1'000'000'000, "billion"},
+        {1'000'000, "million"}}};
+    for (std::size_t i = 0; i < k_scales.size(); ++i) {
+        const auto [scale, name] = k_scales[i];
+        if (value < scale)
+            continue;
+        // Three significant figures: 1.05, 10.5 or 105 of the scale. Rounding may add a digit (9.996 -> 10.0,
+        // 999.6 million -> 1.00 billion): then one decimal fewer, or the next scale.
+        const std::int64_t whole = value / scale;
+        int decimals = whole >= 100 ? 0 : (whole >= 10 ? 1 : 2);
+        std::string digits = rounded_quotient(value, scale, decimals);
+        if (digits.size() > 4 || (decimals == 0 && digits.size() > 3)) {
+            if (decimals == 0)
+                return i > 0 ? fmt::format("1.00 {}", k_scales[i - 1].second) : digits + " " + std::string(name);
+            digits = rounded_quotient(value, scale, --decimals);
+        }
+        return fmt::format("{} {}", digits, name);
+    }
+    return with_thousands(value);
+}
+
 std::string escape_xml(std::string_view text) {
     std::string out;
     out.reserve(text.size());
@@ -74,6 +133,21 @@ std::string escape_xml(std::string_view text) {
         case '"': out += "&quot;"; break;
         default: out += c;
         }
+    }
+    return out;
+}
+
+std::string base64(std::string_view bytes) {
+    static constexpr std::string_view k_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+        std::uint32_t group = 0;
+        for (std::size_t j = 0; j < 3; ++j)
+            group = group << 8 | (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
+        for (std::size_t j = 0; j < 4; ++j)
+            out += j <= n ? k_alphabet[group >> (18 - 6 * j) & 63] : '=';
     }
     return out;
 }

@@ -11,6 +11,9 @@ namespace headcount {
 /// 1050624 -> "1,050,624"; negative numbers keep their sign ("-2,048").
 std::string with_thousands(std::int64_t value);
 
+/// A size for messages: "64 MiB" when a whole number of KiB/MiB/GiB, else "1,000 bytes".
+std::string byte_size(std::uint64_t bytes);
+
 /// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 
@@ -21,8 +24,22 @@ std::string did_you_mean(std::string_view word, std::span<const std::string_view
 /// sequences. The empty string and plain ASCII (NUL included) are valid.
 bool is_valid_utf8(std::string_view text);
 
+/// part / whole as a percentage rounded half up to `decimals` places: (1048576, 1050624, 1) -> "99.8%". Exact
+/// integer arithmetic, so every machine prints the same; "0%" when whole is 0.
+std::string percent_text(std::int64_t part, std::int64_t whole, int decimals = 1);
+
+/// a / b rounded half up to `decimals` places: (4198400, 1050624, 2) -> "4.00". b must be positive.
+std::string ratio_text(std::int64_t a, std::int64_t b, int decimals = 2);
+
+/// A large count in words, to three significant figures: 1050624 -> "1.05 million", 343597383680 ->
+/// "344 billion"; below a million, the exact number with separators. Non-negative counts.
+std::string in_words(std::int64_t value);
+
 /// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute.
 std::string escape_xml(std::string_view text);
+
+/// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.
+std::string base64(std::string_view bytes);
 
 /// `text` as one word for a POSIX shell: unchanged when it is only letters, digits and - _ . @ / :, else in single
 /// quotes with each ' written '\''.

@@ -39,3 +39,30 @@ TEST_CASE("checked arithmetic reports overflow instead of wrapping", "[text]") {
     REQUIRE_FALSE(math.ok());
     CHECK(math.error().message.starts_with("d_model^2 is too large"));
 }
+
+TEST_CASE("percentages and ratios are rounded exactly, half up", "[text]") {
+    // Seed 000: weights 1,048,576 and biases 2,048 of 1,050,624 are 99.8% and 0.2% (99.805% and 0.195%).
+    CHECK(percent_text(1048576, 1050624) == "99.8%");
+    CHECK(percent_text(2048, 1050624) == "0.2%");
+    CHECK(percent_text(1, 8, 1) == "12.5%"); // 12.5 exactly
+    CHECK(percent_text(1, 16, 1) == "6.3%"); // 6.25 rounds half up
+    CHECK(percent_text(0, 0) == "0%");
+    CHECK(percent_text(2, 3, 0) == "67%");
+    // 4 x 1024 x 1025 / (4 x 512 x 513) = 4,198,400 / 1,050,624 = 3.99610...
+    CHECK(ratio_text(4198400, 1050624, 2) == "4.00");
+    CHECK(ratio_text(4198400, 1050624, 3) == "3.996");
+    CHECK(ratio_text(1, 3, 0) == "0");
+    CHECK(ratio_text(3, 2, 0) == "2");
+}
+
+TEST_CASE("large counts in words keep three significant figures", "[text]") {
+    CHECK(in_words(999'999) == "999,999");
+    CHECK(in_words(1'050'624) == "1.05 million");
+    CHECK(in_words(109'482'240) == "109 million");   // BERT-base
+    CHECK(in_words(6'738'415'616) == "6.74 billion"); // LLaMA-2-7B
+    CHECK(in_words(343'597'383'680) == "344 billion");
+    CHECK(in_words(999'600'000) == "1.00 billion"); // 999.6 million rounds up a scale
+    CHECK(in_words(12'345'678'901'234) == "12.3 trillion");
+    CHECK(in_words(9'996'000) == "10.0 million");
+    CHECK(in_words(99'960'000) == "100 million");
+}

@@ -1,0 +1,171 @@
+// End-to-end tests of grading a class as a stream (issue 10): the same bytes for any number of threads, the
+// problems graded, and results that appear whole or not at all.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using headcount::testing::fresh_temp_dir;
+using headcount::testing::read_text;
+using headcount::testing::run_headcount;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Every file under `dir`, by relative path, with its bytes.
+std::map<std::string, std::string> tree(const std::string& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::recursive_directory_iterator(dir))
+        if (entry.is_regular_file())
+            files[fs::relative(entry.path(), dir).string()] = read_text(entry.path().string());
+    return files;
+}
+
+/// A class of `students` with right, mistaken, rounded and unreadable answers, resubmissions and rejected rows.
+std::string make_class(const std::string& path, int students) {
+    const char* answers[] = {"1050624", "\"1,048,576\"", "787968", "1.05M", "4*512*513", "12345", "banana", "262656"};
+    std::ofstream out(path);
+    out << "student,problem,part,answer\n";
+    for (int i = 0; i < students; ++i) {
+        out << "s" << i << ",week3-mha-params,a," << answers[(i * 7) % 8] << "\n";
+        out << "s" << i << ",week3-mha-params,b," << answers[(i * 3 + 1) % 8] << "\n";
+        if (i % 13 == 0) // a resubmission: the later row counts
+            out << "s" << i << ",week3-mha-params,b,1050624\n";
+        if (i % 17 == 0) // a misspelt problem: rejected, and shown in the student's own feedback
+            out << "s" << i << ",week3-mha-param,a,1\n";
+    }
+    out << "../x,week3-mha-params,a,1\n";
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("grading gives the same bytes whatever the number of threads", "[e2e][grade][stream]") {
+    const std::string dir = fresh_temp_dir("threads");
+    const std::string csv = make_class(dir + "/class.csv", 5000); // 3 chunks of 2,048 students and a remainder
+    std::map<std::string, std::string> first;
+    for (const char* threads : {"1", "2", "5"}) {
+        INFO("threads " << threads);
+        const std::string out = dir + "/out-" + threads;
+        REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out", out,
+                               "--threads", threads})
+                    .exit_code == 0);
+        const auto files = tree(out);
+        CHECK(files.size() == 5003); // 5,000 students' feedback, the gradebook, results.jsonl and the report
+        if (first.empty())
+            first = files;
+        else
+            CHECK(files == first);
+    }
+    // s0 answered a with 1050624 (the whole block, not Q+K+V's 787,968: 0 of 2), then b with 1,048,576 and again
+    // with 1050624 on line 4, which counts (3 of 3); line 5 misspells the problem id.
+    const std::string s0 = first.at("feedback/s0.md");
+    CHECK(s0.find("- line 5: unknown problem 'week3-mha-param' (did you mean 'week3-mha-params'?)") !=
+          std::string::npos);
+    CHECK(s0.find("**Total: 3 of 5 points.**") != std::string::npos);
+}
+
+TEST_CASE("grade covers the problems that were submitted, or those --problems names", "[e2e][grade][stream]") {
+    const std::string dir = fresh_temp_dir("scope");
+    // problems/ has 23 specs; the sample class answers only week3-mha-params.
+    REQUIRE(run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out",
+                           dir + "/submitted"})
+                .exit_code == 0);
+    const std::string gradebook = read_text(dir + "/submitted/gradebook.csv");
+    CHECK(gradebook.substr(0, gradebook.find('\n')) == "student,week3-mha-params/a,week3-mha-params/b,total,max");
+    CHECK(read_text(dir + "/submitted/feedback/alice.md").find("of 5 points") != std::string::npos);
+
+    const auto bad = run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out",
+                                    dir + "/named", "--problems", "week3-mha-params,mha-gqaa"});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "headcount: --problems names 'mha-gqaa', which none of the specs has (did you mean 'mha-gqa'?)\n");
+    CHECK_FALSE(fs::exists(dir + "/named"));
+
+    // mha-gqa is named but nobody answered it: it is in the gradebook with 0s.
+    REQUIRE(run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out",
+                           dir + "/named", "--problems", "week3-mha-params,mha-gqa"})
+                .exit_code == 0);
+    const std::string named = read_text(dir + "/named/gradebook.csv");
+    CHECK(named.substr(0, named.find('\n')) ==
+          "student,mha-gqa/a,mha-gqa/b,mha-gqa/c,week3-mha-params/a,week3-mha-params/b,total,max");
+    CHECK(named.find("\nalice,0,0,0,2,3,5,10\n") != std::string::npos); // mha-gqa's parts are 1 + 2 + 2 points
+}
+
+TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
+    const std::string dir = fresh_temp_dir("atomic");
+    const std::string out = dir + "/out";
+    const std::string csv = make_class(dir + "/class.csv", 300);
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out", out}).exit_code ==
+            0);
+    const auto before = tree(out);
+
+    SECTION("an error halfway through leaves the previous results as they were") {
+        // A template that fails only when a student's answer left out the biases: the gradebook, results and
+        // report are already written (in staging) when the first such student's feedback is rendered.
+        const std::string templates = dir + "/templates";
+        fs::copy(headcount::testing::source_dir() + "/templates", templates, fs::copy_options::recursive);
+        std::ofstream(templates + "/mistakes/missing_biases.mustache") << "{{no_such_value}}";
+        const auto failed = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out",
+                                           out, "--templates", templates, "--reveal"});
+        CHECK(failed.exit_code == 2);
+        CHECK(failed.err.find("unknown variable 'no_such_value'") != std::string::npos);
+        CHECK(tree(out) == before);
+        for (const auto& entry : fs::directory_iterator(out))
+            CHECK_FALSE(entry.path().filename().string().starts_with(".headcount-staging"));
+    }
+    SECTION("a new run replaces the whole set, stale students' files included") {
+        std::ofstream(dir + "/two.csv") << "student,problem,part,answer\nzoe,week3-mha-params,a,787968\n";
+        REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out",
+                               out})
+                    .exit_code == 0);
+        const auto after = tree(out);
+        CHECK(after.size() == 4);
+        CHECK(after.contains("feedback/zoe.md"));
+        // --feedback none removes the old feedback, which would no longer match the results.
+        REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out",
+                               out, "--feedback", "none"})
+                    .exit_code == 0);
+        CHECK_FALSE(fs::exists(out + "/feedback"));
+        CHECK(fs::exists(out + "/gradebook.csv"));
+    }
+    SECTION("a file where the feedback folder goes is refused, and nothing changes") {
+        fs::remove_all(out + "/feedback");
+        std::ofstream(out + "/feedback") << "mine";
+        const auto refused = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out",
+                                            out});
+        CHECK(refused.exit_code == 2);
+        CHECK(refused.err == out + "/feedback: exists and is not a folder; move it away\n");
+        CHECK(read_text(out + "/feedback") == "mine");
+        CHECK(read_text(out + "/gradebook.csv") == before.at("gradebook.csv"));
+    }
+}
+
+TEST_CASE("results.jsonl marks a resubmitted answer superseded, in input order", "[e2e][grade][stream]") {
+    const std::string dir = fresh_temp_dir("superseded");
+    // Three answers to one part: the first two are superseded, each by the next one's line.
+    std::ofstream(dir + "/c.csv") << "student,problem,part,answer\nann,week3-mha-params,b,1\n"
+                                     "ann,week3-mha-params,a,787968\nann,week3-mha-params,b,2\n"
+                                     "ann,week3-mha-params,b,1050624\n";
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/c.csv", "--out",
+                           dir + "/out"})
+                .exit_code == 0);
+    std::istringstream lines(read_text(dir + "/out/results.jsonl"));
+    std::vector<nlohmann::json> rows;
+    for (std::string line; std::getline(lines, line);)
+        rows.push_back(nlohmann::json::parse(line));
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0]["outcome"] == "superseded");
+    CHECK(rows[0]["reason"] == "superseded by the answer on line 4");
+    CHECK(rows[1]["outcome"] == "graded");
+    CHECK(rows[2]["outcome"] == "superseded");
+    CHECK(rows[2]["reason"] == "superseded by the answer on line 5");
+    CHECK(rows[3]["outcome"] == "graded");
+    CHECK(rows[3]["status"] == "correct");
+    CHECK(read_text(dir + "/out/gradebook.csv") == "student,week3-mha-params/a,week3-mha-params/b,total,max\n"
+                                                    "ann,2,3,5,5\n");
+}
