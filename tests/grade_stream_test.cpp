@@ -56,7 +56,9 @@ TEST_CASE("grading gives the same bytes whatever the number of threads", "[e2e][
                                "--threads", threads})
                     .exit_code == 0);
         const auto files = tree(out);
-        CHECK(files.size() == 5003); // 5,000 students' feedback, the gradebook, results.jsonl and the report
+        // 5,000 students' feedback, the gradebook, results.jsonl, the report and its charts: the scores and each
+        // part's mistakes (both parts have some).
+        CHECK(files.size() == 5006);
         if (first.empty())
             first = files;
         else
@@ -124,7 +126,7 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
                                out})
                     .exit_code == 0);
         const auto after = tree(out);
-        CHECK(after.size() == 4);
+        CHECK(after.size() == 5); // zoe's feedback, gradebook, results, report and the score chart (no mistakes)
         CHECK(after.contains("feedback/zoe.md"));
         // --feedback none removes the old feedback, which would no longer match the results.
         REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out",
@@ -168,4 +170,37 @@ TEST_CASE("results.jsonl marks a resubmitted answer superseded, in input order",
     CHECK(rows[3]["status"] == "correct");
     CHECK(read_text(dir + "/out/gradebook.csv") == "student,week3-mha-params/a,week3-mha-params/b,total,max\n"
                                                     "ann,2,3,5,5\n");
+}
+
+TEST_CASE("grade --html writes the report and feedback as pages, with the charts drawn inside", "[e2e][grade][html]") {
+    const std::string out = fresh_temp_dir("grade-html") + "/out";
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", "tests/class/submissions.csv",
+                           "--out", out, "--html"})
+                .exit_code == 0);
+    // report.md links the score histogram and, for each part with a named mistake (both parts of the sample
+    // class have one), that part's chart; report.html carries the same three pictures inline.
+    const std::string markdown = read_text(out + "/report.md");
+    for (const char* chart : {"charts/scores.svg", "charts/week3-mha-params-a.svg", "charts/week3-mha-params-b.svg"}) {
+        INFO(chart);
+        CHECK(markdown.find(std::string("](") + chart + ")") != std::string::npos);
+        CHECK(fs::exists(out + "/" + chart));
+    }
+    const std::string html = read_text(out + "/report.html");
+    std::size_t svgs = 0;
+    for (std::size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+        ++svgs;
+    CHECK(svgs == 3);
+    CHECK(html.find("charts/") == std::string::npos); // drawn in the page, not linked
+    CHECK(fs::exists(out + "/katex/katex.min.js"));
+    CHECK(read_text(out + "/feedback/bob.html").find("<title>Feedback for bob</title>") != std::string::npos);
+    CHECK(fs::exists(out + "/feedback/bob.md"));
+
+    // Without --html the pages of the earlier run go: they would describe other results.
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", "tests/class/submissions.csv",
+                           "--out", out})
+                .exit_code == 0);
+    CHECK_FALSE(fs::exists(out + "/report.html"));
+    CHECK_FALSE(fs::exists(out + "/katex"));
+    CHECK_FALSE(fs::exists(out + "/feedback/bob.html"));
+    CHECK(fs::exists(out + "/charts/scores.svg"));
 }

@@ -4,6 +4,8 @@
 
 #include <generate/class_variants.hpp>
 #include <generate/roster.hpp>
+#include <render/html.hpp>
+#include <render/katex.hpp>
 #include <grade/class_reports.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
@@ -42,6 +44,7 @@ struct GradeOptions {
     std::string problems;
     std::string feedback = "files";
     unsigned threads = 0;
+    bool html = false;
 };
 
 /// The problems --problems names, as indices, in spec order; empty when it is not given.
@@ -107,7 +110,7 @@ constexpr std::size_t k_chunk = 2048;
 /// render the next chunk. Each file's bytes depend only on the class, so the folder is the same whatever the
 /// number of threads, and an error is the first student's in id order.
 Result<void> write_feedback(const grade::ClassResults& results, const render::TemplateSet& templates, bool reveal,
-                            const fs::path& dir, unsigned threads) {
+                            const fs::path& dir, unsigned threads, bool html) {
     if (!fs::create_directory(dir))
         return std::unexpected(Error{dir.string(), 0, 0, "cannot create the feedback folder"});
     const int dir_fd = ::open(dir.c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
@@ -118,13 +121,21 @@ Result<void> write_feedback(const grade::ClassResults& results, const render::Te
     for (unsigned r = 0; r < renderers; ++r)
         renderer.emplace_back(results, templates, reveal);
     // Renders students [begin, end) into `texts` with every renderer, each taking every renderers-th student.
+    // Each student's Markdown, and with `html` their page after it (KaTeX in the folder beside feedback/).
+    const std::size_t per_student = html ? 2 : 1;
+    const render::KatexLink katex{nullptr, "../katex"};
     const auto render_chunk = [&](std::size_t begin, std::size_t end, std::vector<Result<std::string>>& texts) {
-        texts.assign(end - begin, std::string());
+        texts.assign((end - begin) * per_student, std::string());
         std::vector<std::jthread> workers;
         for (unsigned r = 0; r < renderers; ++r)
             workers.emplace_back([&, r] {
-                for (std::size_t i = begin + r; i < end; i += renderers)
-                    texts[i - begin] = renderer[r].render(i);
+                for (std::size_t i = begin + r; i < end; i += renderers) {
+                    auto& markdown = texts[(i - begin) * per_student];
+                    markdown = renderer[r].render(i);
+                    if (html && markdown)
+                        texts[(i - begin) * per_student + 1] = render::html_page(
+                            fmt::format("Feedback for {}", results.student(i)), {*markdown}, katex, templates);
+                }
             });
     };
     const auto write_chunk = [&](std::size_t begin, std::vector<Result<std::string>>& texts) -> Result<void> {
@@ -132,7 +143,9 @@ Result<void> write_feedback(const grade::ClassResults& results, const render::Te
             if (!texts[k])
                 return std::unexpected(texts[k].error());
             // Ids were checked as rows were read (no '/', '..', NUL, reserved names): this stays in dir.
-            if (auto ok = write_new_file(dir_fd, dir, std::string(results.student(begin + k)) + ".md", *texts[k]); !ok)
+            const std::string name =
+                std::string(results.student(begin + k / per_student)) + (k % per_student ? ".html" : ".md");
+            if (auto ok = write_new_file(dir_fd, dir, name, *texts[k]); !ok)
                 return ok;
         }
         return {};
@@ -261,16 +274,39 @@ Result<int> run_grade(const GradeOptions& options) {
                 return std::unexpected(Error{(fs::path(options.out) / "gradebook.csv").string(), 0, 0,
                                              "cannot write the file"});
         }
-        auto report = grade::class_report(results, *templates);
+        std::optional<render::KatexAssets> katex;
+        if (options.html) {
+            auto loaded = render::load_katex();
+            if (!loaded)
+                return std::unexpected(loaded.error());
+            katex = std::move(*loaded);
+        }
+        const render::KatexLink report_katex{nullptr, "katex"};
+        auto report = grade::class_report(results, *templates, katex ? &report_katex : nullptr);
         if (!report)
             return std::unexpected(report.error());
-        if (auto ok = write_new_file(dir / "report.md", *report); !ok)
+        if (auto ok = write_new_file(dir / "report.md", report->markdown); !ok)
             return std::unexpected(ok.error());
-        std::vector<std::string> entries{"results.jsonl", "gradebook.csv", "report.md"};
+        OutputFiles pictures;
+        for (const auto& [name, svg] : report->charts)
+            pictures.emplace_back(dir / "charts" / name, svg);
+        std::vector<std::string> entries{"results.jsonl", "gradebook.csv", "report.md", "charts"};
         std::vector<std::string> removed;
+        if (katex) {
+            if (auto ok = write_new_file(dir / "report.html", report->html); !ok)
+                return std::unexpected(ok.error());
+            const OutputFiles assets = render::katex_folder(*katex, dir / "katex");
+            pictures.insert(pictures.end(), assets.begin(), assets.end());
+            entries.insert(entries.end(), {"report.html", "katex"});
+        } else {
+            removed.insert(removed.end(), {"report.html", "katex"}); // an older run's pages would not match
+        }
+        if (auto ok = write_files(pictures); !ok)
+            return std::unexpected(ok.error());
         if (options.feedback == "files") {
             const unsigned threads = options.threads ? options.threads : std::min(8u, std::thread::hardware_concurrency());
-            if (auto ok = write_feedback(results, *templates, options.reveal, dir / "feedback", threads); !ok)
+            if (auto ok = write_feedback(results, *templates, options.reveal, dir / "feedback", threads, options.html);
+                !ok)
                 return std::unexpected(ok.error());
             entries.push_back("feedback");
         } else {
@@ -309,6 +345,9 @@ Command add_grade_command(CLI::App& app) {
     grade->add_option("--feedback", options->feedback,
                       "files (default): a feedback file per student; none: only gradebook, results and report")
         ->check(CLI::IsMember({"files", "none"}));
+    grade->add_flag("--html", options->html,
+                    "Also write report.html and feedback/STUDENT.html: printable pages with the math typeset by KaTeX "
+                    "(copied into OUT/katex) and the charts drawn in them");
     grade->add_option("--threads", options->threads, "Threads that write feedback files (default: the machine's "
                                                      "cores, at most 8); the files are the same for any number")
         ->check(CLI::Range(1u, 64u));

@@ -1,6 +1,8 @@
 #include <grade/class_reports.hpp>
 
 #include <render/answers.hpp>
+#include <render/charts.hpp>
+#include <render/html.hpp>
 #include <render/solution.hpp>
 #include <util/csv.hpp>
 #include <util/ids.hpp>
@@ -271,7 +273,10 @@ Result<std::string> FeedbackRenderer::render(std::size_t i) {
     return out;
 }
 
-Result<std::string> class_report(const ClassResults& results, const render::TemplateSet& templates) {
+Result<ClassReport> class_report(const ClassResults& results, const render::TemplateSet& templates,
+                                 const render::KatexLink* katex) {
+    ClassReport report;
+    std::vector<render::HtmlBlock> figures; // the charts, for the page: a token paragraph each
     const std::size_t students = results.students();
     const double max = results.max_points();
 
@@ -286,6 +291,17 @@ Result<std::string> class_report(const ClassResults& results, const render::Temp
         ++in_bucket[static_cast<std::size_t>(std::clamp(bucket, 0, 10))];
     }
     View buckets = View::array();
+    std::vector<render::ChartBar> bins;
+    for (int b = 0; b <= 10; ++b)
+        bins.push_back({b == 10 ? "100%" : fmt::format("{}–{}%", 10 * b, 10 * b + 9),
+                        in_bucket[static_cast<std::size_t>(b)]});
+    const auto add_chart = [&](std::string name, std::string svg) {
+        const std::string token = fmt::format("hcchart{}x", report.charts.size());
+        figures.push_back({token, "<figure>" + svg + "</figure>"});
+        report.charts.emplace_back(name + ".svg", std::move(svg));
+        return View{{"file", "charts/" + name + ".svg"}, {"token", token}};
+    };
+    const View score_chart = add_chart("scores", render::histogram_svg(bins, "Scores", "students"));
     for (int b = 10; b >= 0; --b) {
         const std::size_t count = in_bucket[static_cast<std::size_t>(b)];
         const std::string range = b == 10 ? "100%" : fmt::format("{}–{}%", 10 * b, 10 * b + 9);
@@ -333,11 +349,21 @@ Result<std::string> class_report(const ClassResults& results, const render::Temp
             std::vector<std::pair<std::string, std::size_t>> ranked(by_mistake.begin(), by_mistake.end());
             std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
             View mistakes = View::array();
-            for (const auto& [id, count] : ranked)
+            std::vector<render::ChartBar> bars;
+            for (const auto& [id, count] : ranked) {
                 mistakes.push_back(View{{"id", id},
                                         {"title", std::string(find_mistake(id)->title)},
                                         {"students", std::to_string(count)},
                                         {"share", percent(count, answered)}});
+                bars.push_back({std::string(find_mistake(id)->title), count});
+            }
+            // Ids are letters, digits, '-', '_' and '.': safe in a file name.
+            const View mistake_chart = bars.empty() ? View{{"file", ""}, {"token", ""}}
+                                                    : add_chart(fmt::format("{}-{}", p.problem.id, part.part.id),
+                                                                render::frequency_chart_svg(
+                                                                    bars, answered,
+                                                                    fmt::format("Mistakes in {}, part ({})",
+                                                                                p.problem.id, part.part.id)));
             std::vector<std::pair<std::string, std::size_t>> values(unexplained_values.begin(), unexplained_values.end());
             std::stable_sort(values.begin(), values.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
             View common = View::array();
@@ -357,7 +383,8 @@ Result<std::string> class_report(const ClassResults& results, const render::Temp
                 {"incorrect", std::to_string(incorrect)}, {"unreadable", std::to_string(unreadable)},
                 {"mistakes", mistakes}, {"has_mistakes", !mistakes.empty()},
                 {"unexplained", std::to_string(unexplained)}, {"has_unexplained", unexplained > 0},
-                {"unexplained_share", percent(unexplained, answered)}, {"common_unexplained", common}});
+                {"unexplained_share", percent(unexplained, answered)}, {"common_unexplained", common},
+                {"chart", mistake_chart}});
         }
     }
 
@@ -380,11 +407,25 @@ Result<std::string> class_report(const ClassResults& results, const render::Temp
                     {"rejected_rows", rejected},
                     {"has_rejected", !rejected.empty()},
                     {"unlisted_rejected", std::to_string(unlisted)},
-                    {"has_unlisted_rejected", unlisted > 0}};
+                    {"has_unlisted_rejected", unlisted > 0},
+                    {"scores_chart", score_chart},
+                    {"html", false}};
     auto text = templates.render("report", view);
     if (!text)
-        return text;
-    return render::tidy_markdown(*text);
+        return std::unexpected(text.error());
+    report.markdown = render::tidy_markdown(*text);
+    if (katex) { // the same report, with each chart's picture where the Markdown links its file
+        View page = view;
+        page["html"] = true;
+        auto markdown = templates.render("report", page);
+        if (!markdown)
+            return std::unexpected(markdown.error());
+        auto html = render::html_page("Class report", {render::tidy_markdown(*markdown)}, *katex, templates, figures);
+        if (!html)
+            return std::unexpected(html.error());
+        report.html = std::move(*html);
+    }
+    return report;
 }
 
 Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, std::size_t i,

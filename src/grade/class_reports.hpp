@@ -4,6 +4,7 @@
 
 #include <grade/class_grading.hpp>
 #include <grade/feedback.hpp>
+#include <render/katex.hpp>
 #include <render/templates.hpp>
 
 #include <nlohmann/json.hpp>
@@ -66,9 +67,18 @@ class FeedbackRenderer {
     std::string m_overflow; ///< the last feedback rendered once the cache was full
 };
 
+/// The class summary and its pictures.
+struct ClassReport {
+    std::string markdown; ///< report.md, linking the charts as charts/NAME.svg
+    std::vector<std::pair<std::string, std::string>> charts; ///< file name in charts/, SVG
+    std::string html;     ///< report.html with the charts inside it, when asked for
+};
+
 /// The class summary (templates/report.mustache): score distribution, and per part the outcomes and the mistakes
-/// by frequency; then the rows that were not graded (the first 1,000; results.jsonl has them all).
-Result<std::string> class_report(const ClassResults& results, const render::TemplateSet& templates);
+/// by frequency; then the rows that were not graded (the first 1,000; results.jsonl has them all). The score
+/// histogram and each part's mistakes are drawn as SVG (render/charts.hpp). With `katex`, also as a page.
+Result<ClassReport> class_report(const ClassResults& results, const render::TemplateSet& templates,
+                                 const render::KatexLink* katex = nullptr);
 
 /// Gradescope's results.json for student i: a test per part in scope with the feedback as Markdown.
 Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, std::size_t i,

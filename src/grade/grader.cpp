@@ -262,7 +262,7 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     if (const auto other = other_unit_base(*parsed);
         // Three figures, as for a right answer in units: 17 MiB is too coarse to tell 16.78 MB from 17.8 MB.
         other && (within_tolerance(*other, right, tolerance) || rounds_at(*other, right, 3)))
-        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer});
+        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
     const auto matches = [&](const solve::Answer& value) {
         return within_tolerance(*parsed, value.count, tolerance) || rounds_to(*parsed, value.count);
     };
