@@ -7,7 +7,7 @@ _headcount() {
     local command="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        solve | check | grade | generate | serve | templates)
+        solve | check | grade | generate | answers | export | serve | templates)
             command=${COMP_WORDS[i]}
             break
             ;;
@@ -22,13 +22,13 @@ _headcount() {
         solve) formats="markdown html json" ;;
         check) formats="text json" ;;
         grade) formats="class gradescope" ;;
-        generate) formats="markdown html moodle-xml" ;;
+        generate) formats="markdown html moodle-xml qti" ;;
         esac
         IFS=' ' read -ra formats <<<"$formats"
         COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
         return
         ;;
-    --out | --templates | --katex)
+    --out | --templates | --katex | --source)
         COMPREPLY=($(compgen -d -- "$cur"))
         return
         ;;
@@ -40,7 +40,7 @@ _headcount() {
         COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
         return
         ;;
-    --log)
+    --log | --submission | --gradescope-metadata | --gradescope-results)
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
@@ -48,7 +48,7 @@ _headcount() {
         COMPREPLY=($(compgen -W $'files\nnone' -- "$cur"))
         return
         ;;
-    --part | --answer | --seed | --student | --problems | --threads | --host | --port | --student-rate | --address-rate)
+    --part | --answer | --seed | --student | --problems | --threads | --host | --port | --student-rate | --address-rate | --variants | --serve-url)
         return # free text
         ;;
     esac
@@ -56,13 +56,21 @@ _headcount() {
     local options
     case $command in
     "")
-        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\nserve\ntemplates\n--help\n--version' -- "$cur"))
+        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\nanswers\nexport\nserve\ntemplates\n--help\n--version' -- "$cur"))
         return
         ;;
     solve) options=$'--format\n--out\n--templates\n--help' ;;
     check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
     grade) options=$'--submissions\n--out\n--format\n--problems\n--feedback\n--html\n--threads\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
-    generate) options=$'--roster\n--seed\n--out\n--format\n--templates\n--help' ;;
+    generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--serve-url\n--templates\n--help' ;;
+    answers) options=$'--submission\n--out\n--student\n--gradescope-metadata\n--roster\n--gradescope-results\n--help' ;;
+    export)
+        if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *gradescope* ]]; then
+            COMPREPLY=($(compgen -W $'gradescope\n--help' -- "$cur"))
+            return
+        fi
+        options=$'--out\n--seed\n--roster\n--reveal\n--source\n--templates\n--help'
+        ;;
     serve) options=$'--host\n--port\n--seed\n--roster\n--log\n--templates\n--katex\n--threads\n--student-rate\n--address-rate\n--help' ;;
     templates)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then

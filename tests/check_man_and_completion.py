@@ -38,7 +38,7 @@ def man_section(title):
     return man[start:end]
 
 
-for command in ["solve", "check", "grade", "generate", "serve", "templates export"]:
+for command in ["solve", "check", "grade", "generate", "answers", "export gradescope", "serve", "templates export"]:
     options = options_of(command.split())
     check(len(options) >= 2, f"{command}: found no options in --help")
     section = man_section(command)
@@ -62,6 +62,8 @@ COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); _headcount; printf '%s\\n' "${{COMPREPL
 check(complete("headcount s") == ["serve", "solve"], f"subcommand: {complete('headcount s')}")
 check(complete("headcount grade x --format ") == ["class", "gradescope"], "grade --format values")
 check(complete("headcount generate x --format m") == ["markdown", "moodle-xml"], "generate --format values")
+check(complete("headcount export ") == ["--help", "gradescope"], f"export: {complete('headcount export ')}")
+check(complete("headcount export gradescope x --so") == ["--source"], "export gradescope options")
 check(complete("headcount solve problems/week3-mha-p") == ["problems/week3-mha-params.yaml"], "spec files")
 check(complete("headcount grade x --submissions tests/class/") ==
       ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")

@@ -4,9 +4,14 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using headcount::testing::fresh_temp_dir;
@@ -73,25 +78,113 @@ TEST_CASE("generate is deterministic, and a key answer is what solve gives for t
         const auto json = nlohmann::json::parse(solved.out);
         for (const auto& part : json["parts"]) {
             const std::string row = student + ",week3-mha-params," + part["id"].get<std::string>() + "," +
-                                    std::to_string(part["answer"].get<long long>()) + ",parameters\n";
-            CHECK(key.find(row) != std::string::npos);
+                                    std::to_string(part["answer"].get<long long>()) + ",parameters," + d_model +
+                                    "," + h + "," + (bias ? "true" : "false") + "\n";
+            CHECK(key.find(row) != std::string::npos); // the key's givens are the sheet's numbers
         }
     }
 }
 
-TEST_CASE("generate --format moodle-xml writes one bank", "[e2e][generate]") {
-    const std::string out = fresh_temp_dir("moodle") + "/bank";
-    auto args = generate_args(out);
+TEST_CASE("generate --format moodle-xml writes one bank of the class's variants, without their names",
+          "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("moodle");
+    REQUIRE(run_headcount(generate_args(dir + "/set")).exit_code == 0);
+    auto args = generate_args(dir + "/bank");
     args.insert(args.end(), {"--format", "moodle-xml"});
-    REQUIRE(run_headcount(args).exit_code == 0);
-    const std::string xml = read_text(out + "/questions.xml");
+    const auto run = run_headcount(args);
+    REQUIRE(run.exit_code == 0);
+    const std::string xml = read_text(dir + "/bank/questions.xml");
     CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"));
-    CHECK(std::count(xml.begin(), xml.end(), '\n') > 100);
-    // 5 students x 2 parts (structure is checked by tests/check_moodle_xml.py).
+    // One Cloze question per different variant the class was handed: the key's (d_model, h, bias) triples.
+    std::set<std::string> variants;
+    std::istringstream rows(read_text(dir + "/set/key.csv"));
+    std::string line;
+    std::getline(rows, line);
+    CHECK(line == "student,problem,part,answer,unit,d_model,h,bias");
+    while (std::getline(rows, line))
+        variants.insert(line.substr(line.find(",parameters,") + 12));
     std::size_t questions = 0;
-    for (std::size_t at = xml.find("type=\"numerical\""); at != std::string::npos; at = xml.find("type=\"numerical\"", at + 1))
+    for (std::size_t at = xml.find("<question type=\"cloze\">"); at != std::string::npos;
+         at = xml.find("<question type=\"cloze\">", at + 1))
         ++questions;
-    CHECK(questions == 10);
+    CHECK(questions == variants.size());
+    CHECK(run.err == fmt::format("headcount: 1 problem, {} questions (one per variant); wrote {}/bank/questions.xml\n",
+                                 variants.size(), dir));
+    for (const std::string& student : k_class) // as a word: "eve" is in "every"
+        CHECK_FALSE(std::regex_search(xml, std::regex("\\b" + student + "\\b")));
+    // A bank needs either drawn variants or a roster; a Moodle question is not a student's sheet.
+    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--seed", "s", "--out", dir + "/x", "--format",
+                         "qti"})
+              .err == "headcount: --format qti needs either --variants N (a bank of N variants per problem) or "
+                      "--roster (the variants a class was handed), not both\n");
+    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--seed", "s", "--out", dir + "/x"}).err ==
+          "headcount: the markdown format writes a sheet per student: give --roster\n");
+}
+
+TEST_CASE("a student's sheet says whose numbers they are and how to check them", "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("sheet-header");
+    std::ofstream(dir + "/roster.csv") << "student\nalice\nzo\u00eb_ng\n";
+    REQUIRE(run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", dir + "/roster.csv", "--seed",
+                           "fall 2026", "--out", dir + "/plain"})
+                .exit_code == 0);
+    CHECK(read_text(dir + "/plain/alice/problems.md")
+              .starts_with("**Student:** `alice` \u00b7 **Seed:** `fall 2026`\n\nCheck an answer yourself with "
+                           "headcount and the problem's file from your instructor: `headcount check PROBLEM.yaml "
+                           "--seed 'fall 2026' --student alice --part a --answer \"...\"`\n\n# "));
+
+    REQUIRE(run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", dir + "/roster.csv", "--seed",
+                           "fall 2026", "--out", dir + "/served", "--serve-url", "https://hc.example.edu/week3/"})
+                .exit_code == 0);
+    // The token, computed here with OpenSSL's one-shot HMAC from the documented recipe: HMAC-SHA-256 keyed by the
+    // seed over "headcount-token-v1" NUL id, first 32 hex digits. The id is percent-encoded as UTF-8 bytes.
+    const std::string id = "zo\u00eb_ng";
+    const std::string message = std::string("headcount-token-v1") + '\0' + id;
+    unsigned char digest[32];
+    unsigned int length = 0;
+    HMAC(EVP_sha256(), "fall 2026", 9, reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest,
+         &length);
+    std::string token;
+    for (unsigned int i = 0; i < 16; ++i)
+        token += fmt::format("{:02x}", digest[i]);
+    const std::string sheet = read_text(dir + "/served/" + id + "/problems.md");
+    CHECK(sheet.find("<https://hc.example.edu/week3/?student=zo%C3%AB_ng&token=" + token + ">") != std::string::npos);
+    CHECK(sheet.find("headcount check") == std::string::npos);
+
+    const auto bad = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", dir + "/roster.csv",
+                                    "--seed", "s", "--out", dir + "/bad", "--serve-url", "hc.example.edu"});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "headcount: --serve-url 'hc.example.edu' does not start with http:// or https://\n");
+}
+
+TEST_CASE("answers reads a student's answers file into the grader's submissions", "[e2e][answers]") {
+    const std::string dir = fresh_temp_dir("answers");
+    std::ofstream(dir + "/answers.yaml") << "a: 786,432   # my answer\nb: 1.05e6\n";
+    auto one = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir, "--student", "bob",
+                              "--out", dir + "/sub.csv"});
+    REQUIRE(one.exit_code == 0);
+    CHECK(read_text(dir + "/sub.csv") == "student,problem,part,answer\nbob,week3-mha-params,a,\"786,432\"\n"
+                                         "bob,week3-mha-params,b,1.05e6\n");
+    // Two problems: a part must say which problem it answers.
+    auto two = run_headcount({"answers", "problems/week3-mha-params.yaml", "problems/mha-no-bias.yaml",
+                              "--submission", dir + "/answers.yaml", "--student", "bob", "--out", dir + "/x.csv"});
+    CHECK(two.exit_code == 2);
+    CHECK(two.err == "answers.yaml:1: this assignment has 2 problems: name the problem of part 'a' (a problem "
+                     "column, or the problem id as a key)\n");
+    fs::create_directories(dir + "/twice");
+    std::ofstream(dir + "/twice/answers.csv") << "part,answer\na,1\nA,2\na,3\n";
+    auto twice = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/twice",
+                                "--student", "bob", "--out", dir + "/x.csv", "--gradescope-results",
+                                dir + "/results.json"});
+    CHECK(twice.exit_code == 2);
+    CHECK(twice.err == "answers.csv:4: part 'a' is answered twice\n");
+    const auto results = nlohmann::json::parse(read_text(dir + "/results.json"));
+    CHECK(results["score"] == 0);
+    CHECK(results["output"].get<std::string>().starts_with(
+        "Your submission could not be graded: answers.csv:4: part 'a' is answered twice"));
+    fs::create_directories(dir + "/empty");
+    auto none = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/empty",
+                               "--student", "bob", "--out", dir + "/x.csv"});
+    CHECK(none.err == dir + "/empty: the submission has no answers.csv or answers.yaml (it is empty)\n");
 }
 
 TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate]") {
@@ -133,9 +226,11 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
     std::getline(rows, line);
     std::string bob_b;
     while (std::getline(rows, line)) {
-        submissions += line.substr(0, line.rfind(',')) + "\n";
+        // student,problem,part,answer of the key's student,problem,part,answer,unit,d_model,h,bias
+        const std::size_t unit = line.find(",parameters,");
+        submissions += line.substr(0, unit) + "\n";
         if (line.starts_with("bob,week3-mha-params,b,"))
-            bob_b = line.substr(23, line.rfind(',') - 23);
+            bob_b = line.substr(23, unit - 23);
     }
     submissions += "zed,week3-mha-params,a,1\n";
     // dana resubmits part b without biases. Her variant is d_model 1024, h 16 with biases (key: 4 x 1024 x 1025 =

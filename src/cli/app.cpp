@@ -18,7 +18,11 @@ int headcount_main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "headcount 0.1.0");
     const std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app),
-                                        add_generate_command(app), add_serve_command(app),
+                                        add_generate_command(app), add_answers_command(app),
+                                        add_export_command(app),
+#ifdef HEADCOUNT_WITH_SERVE
+                                        add_serve_command(app),
+#endif
                                         add_templates_command(app)};
 
     try {

@@ -31,6 +31,12 @@ Command add_grade_command(CLI::App& app);
 /// `headcount generate`.
 Command add_generate_command(CLI::App& app);
 
+/// `headcount answers`.
+Command add_answers_command(CLI::App& app);
+
+/// `headcount export` (its subcommand gradescope).
+Command add_export_command(CLI::App& app);
+
 /// `headcount serve`.
 Command add_serve_command(CLI::App& app);
 

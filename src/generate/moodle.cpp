@@ -1,197 +1,188 @@
 #include <generate/moodle.hpp>
 
-#include <grade/feedback.hpp>
-#include <grade/mistakes.hpp>
-#include <render/answers.hpp>
+#include <generate/lms_answers.hpp>
+#include <generate/lms_html.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
-#include <array>
 #include <cmath>
-#include <map>
 
 namespace headcount::generate {
 
 namespace {
 
-/// Moodle's answer grade options (question/type/edit_question_form.php), in percent.
-constexpr std::array<double, 21> k_fractions{100,      90, 83.33333, 80, 75, 70,       66.66667, 60, 50, 40, 33.33333,
-                                             30,       25, 20,       16.66667, 14.28571, 12.5,     11.11111, 10, 5, 0};
-
-std::string text_element(std::string_view tag, std::string_view markdown, std::string_view indent) {
-    return fmt::format("{0}<{1} format=\"markdown\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag,
-                       escape_xml(markdown));
+/// A number as Moodle's Cloze NUMERICAL reads it (-?digits[.digits][e±digits]): integers as digits.
+std::string number_text(double value) {
+    if (value == std::floor(value) && std::abs(value) < 9.0e15)
+        return fmt::format("{}", static_cast<long long>(value));
+    return fmt::format("{:.10g}", value);
 }
 
-/// The part's tolerance as Moodle's absolute ± around the answer.
-double absolute_tolerance(const solve::SolvedPart& part) {
-    const auto tolerance = part.part.tolerance.value_or(spec::Tolerance{});
-    const double v = std::abs(static_cast<double>(part.answer.count));
-    switch (tolerance.kind) {
-    case spec::Tolerance::Kind::relative:
-        return tolerance.relative * v;
-    case spec::Tolerance::Kind::sigfigs:
-        return v == 0 ? 0 : std::pow(10.0, std::floor(std::log10(v)) - tolerance.sigfigs + 1) / 2;
-    case spec::Tolerance::Kind::exact:
-        break;
+/// The smallest factor (1 to 100) that makes every part's points a whole number: Cloze weights are integers, and
+/// only their ratios matter (the quiz scales a question to its slot's mark).
+int weight_scale(const solve::SolvedProblem& variant) {
+    for (int scale = 1; scale <= 100; ++scale) {
+        bool whole = true;
+        for (const solve::SolvedPart& part : variant.parts) {
+            const double w = part.part.points * scale;
+            whole = whole && std::abs(w - std::round(w)) < 1e-9;
+        }
+        if (whole)
+            return scale;
     }
-    return 0;
+    return 100;
 }
 
-/// The ways a student may type a shape, for a short-answer question (Moodle matches the text, not the value).
-std::vector<std::string> shape_forms(const solve::Shape& shape) {
-    auto joined = [&](std::string_view separator) { return fmt::format("{}", fmt::join(shape, separator)); };
-    return {"(" + joined(", ") + ")", "(" + joined(",") + ")", "[" + joined(", ") + "]", "[" + joined(",") + "]",
-            joined("x"),              joined(" x "),            joined("×"),              joined(" × "),
-            "torch.Size([" + joined(", ") + "])"};
-}
-
-/// One <answer>: numerical questions carry a tolerance, the others none.
-std::string answer_element(solve::Ask::Type type, double fraction, std::string_view text, double tolerance,
-                           std::string_view feedback) {
-    return fmt::format("    <answer fraction=\"{}\" format=\"moodle_auto_format\">\n      <text>{}</text>\n"
-                       "{}{}    </answer>\n",
-                       fraction, escape_xml(text), text_element("feedback", feedback, "      "),
-                       type == solve::Ask::Type::count ? fmt::format("      <tolerance>{}</tolerance>\n", tolerance)
-                                                       : std::string());
-}
-
-/// Every <answer> for one value: one for a count or a choice, one per typed form for a shape.
-std::string answer_elements(const solve::Ask& ask, double fraction, const solve::Answer& value, double tolerance,
-                            std::string_view feedback) {
-    if (ask.type() != solve::Ask::Type::shape)
-        return answer_element(ask.type(), fraction, render::plain_answer(ask, value), tolerance, feedback);
-    std::string out;
-    for (const std::string& form : shape_forms(value.shape))
-        out += answer_element(ask.type(), fraction, form, tolerance, feedback);
-    return out;
-}
-
-/// One problem reduced to one part, so a question shows and solves only that part.
-solve::SolvedProblem only_part(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    solve::SolvedProblem one = solved;
-    one.problem.parts = {part.part};
-    one.parts = {part};
-    return one;
-}
-
-/// The question's type and the elements that type needs besides its answers (Moodle's qtype_*/ XML format).
-std::pair<std::string_view, std::string_view> question_type(solve::Ask::Type type) {
-    switch (type) {
+/// What a Cloze answer says when nothing grade knows matches (the '*' answer).
+std::string catch_all(const solve::Ask& ask) {
+    switch (ask.type()) {
     case solve::Ask::Type::shape:
-        return {"shortanswer", "    <usecase>0</usecase>\n"};
+        return "No known mistake gives this shape. Write it as its sizes in order, such as (2, 3, 4), then follow the "
+               "tensor through the block one step at a time and compare with the worked solution.";
     case solve::Ask::Type::choice:
-        return {"multichoice", "    <single>true</single>\n    <shuffleanswers>1</shuffleanswers>\n"
-                               "    <answernumbering>abc</answernumbering>\n"};
+        return "Not this one.";
     case solve::Ask::Type::count:
         break;
     }
-    return {"numerical", "    <unitgradingtype>0</unitgradingtype>\n    <unitpenalty>0</unitpenalty>\n"
-                         "    <showunits>3</showunits>\n    <unitsleft>0</unitsleft>\n"};
+    return "No known mistake gives this number. Moodle reads digits only (no commas or spaces) or e-notation such "
+           "as 1.23e6, not M, million or arithmetic: check how you typed it, then recount each piece and compare "
+           "with the worked solution.";
 }
 
-Result<std::string> question(const StudentVariant& variant, const solve::SolvedPart& part,
-                             const render::TemplateSet& templates) {
-    const solve::SolvedProblem one = only_part(*variant.solved, part);
-    auto text = render::markdown_problem_sheet(one, templates, variant.student);
-    if (!text)
-        return text;
-    auto solution = render::markdown_solution(one, templates);
-    if (!solution)
-        return solution;
+/// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
+Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve::SolvedPart& part, int weight,
+                                const render::TemplateSet& templates) {
+    auto answers = platform_answers(variant, part, templates);
+    if (!answers)
+        return std::unexpected(answers.error());
     const solve::Ask& ask = *part.ask;
-    const solve::Ask::Type type = ask.type();
-
-    std::string answers = answer_elements(ask, 100, part.answer, absolute_tolerance(part), "Right.");
-    // Mistakes that give the same value share one answer: Moodle stops at the first matching answer.
-    std::map<solve::Answer, std::vector<const grade::Mistake*>> by_value;
-    for (const grade::Explanation& e : grade::explanations(variant.solved->problem, ask, part.answer))
-        if (e.mistakes.size() == 1)
-            by_value[e.value].push_back(e.mistakes.front());
-    for (const auto& [value, mistakes] : by_value) {
-        grade::Verdict verdict;
-        verdict.answer = render::plain_answer(ask, value);
-        verdict.read = value;
-        verdict.expected = part.answer;
-        verdict.points = part.part.points;
-        verdict.status = grade::Status::incorrect;
-        double credit = 0;
-        for (const grade::Mistake* m : mistakes) {
-            verdict.matches.push_back({{m}, value, {}});
-            credit = std::max(credit, grade::credit_for(part.part, *m));
+    std::vector<std::string> alternatives;
+    const auto alternative = [&](double credit, const std::string& text, const std::string& feedback_markdown) {
+        const std::string grade = credit >= 1 ? "=" : fmt::format("%{}%", cloze_percent(credit));
+        alternatives.push_back(grade + text + "#" + cloze_escape(lms_html(feedback_markdown)));
+    };
+    for (const PlatformAnswer& a : *answers) {
+        const std::string feedback = a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
+        switch (ask.type()) {
+        case solve::Ask::Type::count:
+            alternative(a.credit, number_text(static_cast<double>(a.value.count)) + ":" + number_text(a.tolerance),
+                        feedback);
+            break;
+        case solve::Ask::Type::shape:
+            for (const std::string& form : shape_forms(a.value.shape))
+                alternative(a.credit, cloze_escape(form), feedback); // stored as typed text, not HTML
+            break;
+        case solve::Ask::Type::choice:
+            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
+                        feedback);
+            break;
         }
-        auto feedback = grade::explain(one, one.parts.front(), verdict, templates,
-                                       one.problem.reveal_for(one.parts.front().part));
-        if (!feedback)
-            return std::unexpected(feedback.error());
-        std::string text;
-        for (const grade::MistakeNote& note : feedback->notes)
-            text += fmt::format("**{}.** {}\n\n", note.title, note.feedback);
-        answers += answer_elements(ask, moodle_fraction(100 * credit), value, 0, text);
     }
-    if (type == solve::Ask::Type::choice) {
-        // Every word is offered; those no catalogued mistake leads to get the general feedback.
+    if (ask.type() == solve::Ask::Type::choice) {
+        // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
         for (std::size_t i = 0; i < ask.choices.size(); ++i) {
             const solve::Answer value{static_cast<Count>(i), {}};
-            if (value != part.answer && !by_value.contains(value))
-                answers += answer_element(type, 0, ask.choices[i].word, 0,
-                                          "Not this one. Compare the two counts in the worked solution.");
+            if (std::none_of(answers->begin(), answers->end(), [&](const PlatformAnswer& a) { return a.value == value; }))
+                alternative(0, cloze_escape(escape_xml(ask.choices[i].word)), catch_all(ask));
         }
     } else {
-        answers += answer_element(type, 0, "*", 0,
-                                  type == solve::Ask::Type::shape
-                                      ? "No known mistake gives this shape. Follow the tensor through each step "
-                                        "of the block, one axis at a time, and compare with the worked solution."
-                                      : "No known mistake gives this number. Recount each part of the count, and "
-                                        "compare with the worked solution.");
+        alternative(0, "*", catch_all(ask));
     }
+    const std::string_view type = ask.type() == solve::Ask::Type::count   ? "NUMERICAL"
+                                  : ask.type() == solve::Ask::Type::shape ? "SHORTANSWER"
+                                                                          : "MULTICHOICE";
+    std::string out = fmt::format("{{{}:{}:", weight, type);
+    for (std::size_t i = 0; i < alternatives.size(); ++i)
+        out += (i == 0 ? "" : "~") + alternatives[i];
+    return out + "}";
+}
 
-    const auto [type_name, extra] = question_type(type);
-    return fmt::format("  <question type=\"{}\">\n    <name>\n      <text>{} ({}) — {}</text>\n    </name>\n"
-                       "{}{}    <defaultgrade>{}</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
-                       "{}{}  </question>\n",
-                       type_name, escape_xml(variant.solved->problem.id), escape_xml(part.part.id),
-                       escape_xml(variant.student), text_element("questiontext", *text, "    "),
-                       text_element("generalfeedback", *solution, "    "), part.part.points, extra, answers);
+/// The question text: the variant's sheet, then a line per part with its answer box.
+Result<std::string> question_html(const solve::SolvedProblem& variant, const render::TemplateSet& templates) {
+    auto sheet = render::markdown_problem_sheet(variant, templates, "");
+    if (!sheet)
+        return std::unexpected(sheet.error());
+    std::string html = lms_html(*sheet);
+    const bool has_count = std::any_of(variant.parts.begin(), variant.parts.end(), [](const solve::SolvedPart& p) {
+        return p.ask->type() == solve::Ask::Type::count;
+    });
+    html += has_count ? "<p><strong>Your answers.</strong> Type numbers as digits without separators (1234567) or "
+                        "in e-notation (1.23e6).</p>\n"
+                      : "<p><strong>Your answers.</strong></p>\n";
+    const int scale = weight_scale(variant);
+    for (const solve::SolvedPart& part : variant.parts) {
+        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates);
+        if (!box)
+            return std::unexpected(box.error());
+        const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
+        html += fmt::format("<p>({}) {}{}</p>\n", escape_xml(part.part.id), *box, escape_xml(unit));
+    }
+    return html;
+}
+
+std::string text_element(std::string_view tag, std::string_view html, std::string_view indent) {
+    return fmt::format("{0}<{1} format=\"html\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag, escape_xml(html));
 }
 
 } // namespace
 
-double moodle_fraction(double percent) {
-    for (double allowed : k_fractions)
-        if (allowed <= percent + 1e-9)
-            return allowed;
-    return 0;
+std::string cloze_escape(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '}': out += "&#125;"; break;
+        case '{': out += "&#123;"; break;
+        case '~': out += "&#126;"; break;
+        case '#': out += "&#35;"; break;
+        case '\\': out += "&#92;"; break;
+        default: out += c;
+        }
+    }
+    return out;
 }
 
-Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& variants,
-                                         const render::TemplateSet& templates) {
+std::string cloze_percent(double credit) {
+    const double percent = std::round(credit * 100 * 1e5) / 1e5;
+    std::string text = fmt::format("{:.5f}", percent);
+    while (text.back() == '0')
+        text.pop_back();
+    if (text.back() == '.')
+        text.pop_back();
+    return text;
+}
+
+Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates) {
     std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
-    // Group by problem and part, keeping the order problems and parts were given in.
-    std::vector<std::pair<std::string, std::string>> categories;
-    for (const StudentVariant& v : variants)
-        for (const solve::SolvedPart& part : v.solved->parts)
-            if (std::find(categories.begin(), categories.end(), std::pair{v.solved->problem.id, part.part.id}) ==
-                categories.end())
-                categories.emplace_back(v.solved->problem.id, part.part.id);
-    for (const auto& [problem, part_id] : categories) {
-        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/headcount/{}/{}</text>\n"
-                           "    </category>\n  </question>\n",
-                           escape_xml(problem), escape_xml(part_id));
-        for (const StudentVariant& v : variants) {
-            if (v.solved->problem.id != problem)
-                continue;
-            for (const solve::SolvedPart& part : v.solved->parts) {
-                if (part.part.id != part_id)
-                    continue;
-                auto q = question(v, part, templates);
-                if (!q)
-                    return q;
-                xml += *q;
-            }
+    for (const ProblemBank& bank : banks) {
+        const spec::Problem& problem = bank.problem->problem;
+        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/top/headcount/{}</text>\n"
+                           "    </category>\n{}  </question>\n",
+                           escape_xml(problem.id),
+                           text_element("info",
+                                        fmt::format("<p>{}: {} variant{} from headcount. Add one random question from "
+                                                    "this category to a quiz.</p>",
+                                                    escape_xml(problem.title), bank.variants.size(),
+                                                    bank.variants.size() == 1 ? "" : "s"),
+                                        "    "));
+        for (const BankVariant& variant : bank.variants) {
+            auto text = question_html(variant.solved, templates);
+            if (!text)
+                return std::unexpected(text.error());
+            auto solution = render::markdown_solution(variant.solved, templates);
+            if (!solution)
+                return std::unexpected(solution.error());
+            const std::string givens = varying_givens_text(variant.solved);
+            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{} v{}{}</text>\n    </name>\n"
+                               "{}{}    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
+                               "    <idnumber>{}-v{}</idnumber>\n  </question>\n",
+                               escape_xml(problem.id), variant.number, escape_xml(givens.empty() ? "" : ": " + givens),
+                               text_element("questiontext", *text, "    "),
+                               text_element("generalfeedback", lms_html(*solution), "    "), escape_xml(problem.id),
+                               variant.number);
         }
     }
     return xml + "</quiz>\n";

@@ -1,29 +1,30 @@
 #pragma once
-// A Moodle XML question bank: a question per student variant and part (numerical for counts, short answer for
-// shapes, multiple choice for words), whose extra answers carry the catalogued mistakes' values, credit and
-// feedback, so Moodle gives the same targeted feedback as headcount.
+// A Moodle question bank (Moodle XML): a category per problem and one Cloze (multianswer) question per variant
+// holding every part, so a quiz's "random question from this category" gives a student one variant's numbers in
+// every part. Each part is a NUMERICAL, SHORTANSWER or MULTICHOICE subquestion whose answers are grade's: the right
+// value with the part's tolerance, each catalogued mistake's value with its credit and explanation (under the part's
+// reveal policy), and the right value rounded with the part's `rounded` credit. No student's name appears.
 
+#include <generate/bank.hpp>
 #include <render/templates.hpp>
-#include <solve/asks.hpp>
 
 #include <string>
 #include <vector>
 
 namespace headcount::generate {
 
-/// One student's variant of one problem.
-struct StudentVariant {
-    std::string student;
-    const solve::SolvedProblem* solved = nullptr;
-};
+/// The whole bank as Moodle XML (UTF-8): per problem a category $course$/top/headcount/<problem id> followed by its
+/// variants' Cloze questions, in the order given. Texts are HTML with math in \(…\) (lms_html); the general
+/// feedback is the variant's worked solution. Errors come from the templates.
+Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates);
 
-/// The whole bank as Moodle XML (UTF-8), one category per problem part ($course$/headcount/<problem>/<part>).
-/// Texts are Markdown (Moodle's format="markdown"). Mistake credits are rounded down to the grade fractions
-/// Moodle accepts.
-Result<std::string> moodle_question_bank(const std::vector<StudentVariant>& variants,
-                                         const render::TemplateSet& templates);
+/// `text` made safe inside one Cloze answer or feedback (Moodle's qtype_multianswer parser): '&' is escaped first,
+/// then '}', '~', '#', '{' and '\' become numeric character references, which the parser does not read as
+/// delimiters and which it decodes (html_entity_decode) when it stores the text.
+std::string cloze_escape(std::string_view text);
 
-/// The largest fraction Moodle accepts for an answer (100, 90, 83.33333, ... 5, 0) not above `percent`.
-double moodle_fraction(double percent);
+/// Cloze's grade of an answer in percent, as few digits as exact: 100, 50, 33.33333 (Moodle stores 7 decimals of
+/// the fraction).
+std::string cloze_percent(double credit);
 
 } // namespace headcount::generate

@@ -20,7 +20,7 @@ Result<std::string> html_solutions(const std::vector<const solve::SolvedProblem*
 
 Result<std::string> html_problem_sheets(const std::vector<const solve::SolvedProblem*>& problems,
                                         const TemplateSet& templates, const KatexLink& katex,
-                                        const std::string& student) {
+                                        const std::string& student, const std::string& preface) {
     std::vector<std::string> documents;
     for (const solve::SolvedProblem* problem : problems) {
         auto markdown = markdown_problem_sheet(*problem, templates, student);
@@ -28,6 +28,8 @@ Result<std::string> html_problem_sheets(const std::vector<const solve::SolvedPro
             return markdown;
         documents.push_back(std::move(*markdown));
     }
+    if (!preface.empty() && !documents.empty())
+        documents.front() = preface + "\n" + documents.front(); // on the first sheet, not a page of its own
     std::string title = problems.size() == 1 ? problems.front()->problem.title : "Problems";
     if (!student.empty())
         title += " (" + student + ")";

@@ -17,9 +17,10 @@ Result<std::string> html_solutions(const std::vector<const solve::SolvedProblem*
                                    const TemplateSet& templates, const KatexLink& katex);
 
 /// The problem sheets of `problems` as one page (markdown_problem_sheet), with `student`'s numbers ("" for the
-/// problems as written). Errors come from the templates.
+/// problems as written), `preface` (Markdown, e.g. the student's sheet header) before the first. Errors come from
+/// the templates.
 Result<std::string> html_problem_sheets(const std::vector<const solve::SolvedProblem*>& problems,
                                         const TemplateSet& templates, const KatexLink& katex,
-                                        const std::string& student);
+                                        const std::string& student, const std::string& preface = "");
 
 } // namespace headcount::render

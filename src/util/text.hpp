@@ -50,4 +50,8 @@ std::string escape_xml(std::string_view text);
 /// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.
 std::string base64(std::string_view bytes);
 
+/// `text` as one word for a POSIX shell: unchanged when it is only letters, digits and - _ . @ / :, else in single
+/// quotes with each ' written '\''.
+std::string shell_quote(std::string_view text);
+
 } // namespace headcount

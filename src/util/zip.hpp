@@ -1,0 +1,24 @@
+#pragma once
+// Zip archives written in memory through libzip (Debian's libzip-dev), reproducibly: entries in the order given,
+// every timestamp the same fixed date, deflated at a fixed level, so the same files give the same bytes.
+
+#include <util/error.hpp>
+
+#include <string>
+#include <vector>
+
+namespace headcount {
+
+/// One file of an archive.
+struct ZipEntry {
+    std::string name;         ///< path inside the archive, '/'-separated, relative ("a/b.xml")
+    std::string content;      ///< bytes
+    bool executable = false;  ///< Unix mode 0755 rather than 0644 (scripts a platform runs, e.g. run_autograder)
+};
+
+/// A zip archive holding `entries` in this order, each dated 1980-01-01 00:00 (zip's earliest date; no build date
+/// leaks in) with Unix permissions, as bytes. A name that is empty, absolute, has a ".." component or repeats one
+/// already added is an error, as is a libzip failure (reported with libzip's message).
+Result<std::string> zip_archive(const std::vector<ZipEntry>& entries);
+
+} // namespace headcount

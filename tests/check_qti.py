@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Checks headcount's Canvas package (generate --format qti) as Canvas's QTI import reads it.
+
+Usage: check_qti.py HEADCOUNT_BINARY SOURCE_DIR.
+
+Canvas is not available here. The package is opened with zipfile and every XML file with xml.etree, and checked for
+what Canvas's importer needs (as Canvas's own QTI export, text2qti and R's exams2canvas write it): imsmanifest.xml
+whose resources name files that exist, the assessment with a question group (a section with selection_number 1 and
+points_per_item) per problem, items of a question type Canvas accepts (fill_in_multiple_blanks_question) whose
+blanks [name] in the question text each have a response_lid response_name, answers that are the right ones (from
+key.csv, or from the formulas for week 3), SCORE shares that add to 100, feedback ids that exist, and
+assessment_meta.xml. Also: no student's name, no $...$ math, the same bytes for the same seed.
+"""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+
+QTI = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
+CP = "{http://www.imsglobal.org/xsd/imsccv1p1/imscp_v1p1}"
+CANVAS_TYPES = {"multiple_choice_question", "true_false_question", "short_answer_question",
+                "fill_in_multiple_blanks_question", "multiple_answers_question", "multiple_dropdowns_question",
+                "matching_question", "numerical_question", "calculated_question", "essay_question",
+                "file_upload_question", "text_only_question"}
+
+
+def fail(message):
+    print(f"FAILED: {message}")
+    sys.exit(1)
+
+
+def run(binary, source, *args):
+    result = subprocess.run([binary, *args], cwd=source, capture_output=True, text=True)
+    if result.returncode != 0:
+        fail(f"headcount {' '.join(args)} exited {result.returncode}: {result.stderr}")
+
+
+def meta(item):
+    return {f.findtext(f"{QTI}fieldlabel"): f.findtext(f"{QTI}fieldentry")
+            for f in item.iter(f"{QTI}qtimetadatafield")}
+
+
+def check_package(data, names=()):
+    """Returns {group title: [(item metadata, question html, {blank: [accepted texts]})]}."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    if archive.testzip() is not None:
+        fail("a corrupt member in the zip")
+    files = set(archive.namelist())
+    manifest = ET.fromstring(archive.read("imsmanifest.xml"))
+    resources = manifest.findall(f"{CP}resources/{CP}resource")
+    assessments = [r for r in resources if r.get("type") == "imsqti_xmlv1p2"]
+    if len(assessments) != 1:
+        fail(f"{len(assessments)} QTI assessments in the manifest")
+    for r in resources:
+        for f in r.findall(f"{CP}file"):
+            if f.get("href") not in files:
+                fail(f"the manifest names {f.get('href')}, which the zip lacks")
+    ids = {r.get("identifier") for r in resources}
+    for dep in assessments[0].findall(f"{CP}dependency"):
+        if dep.get("identifierref") not in ids:
+            fail("a dependency on a resource the manifest lacks")
+    meta_xml = ET.fromstring(archive.read(next(n for n in files if n.endswith("assessment_meta.xml"))))
+    if not meta_xml.tag.endswith("quiz") or not meta_xml.find("{http://canvas.instructure.com/xsd/cccv1p0}title").text:
+        fail("assessment_meta.xml is not a Canvas quiz with a title")
+
+    root = ET.fromstring(archive.read(assessments[0].find(f"{CP}file").get("href")))
+    assessment = root.find(f"{QTI}assessment")
+    root_section = assessment.find(f"{QTI}section")
+    if root_section.get("ident") != "root_section":
+        fail("the assessment's section is not root_section")
+    groups = {}
+    for group in root_section.findall(f"{QTI}section"):
+        if group.findtext(f"{QTI}selection_ordering/{QTI}selection/{QTI}selection_number") != "1":
+            fail("a question group that does not pick one question")
+        per_item = float(group.findtext(f"{QTI}selection_ordering/{QTI}selection/{QTI}selection_extension/"
+                                        f"{QTI}points_per_item"))
+        items = []
+        for item in group.findall(f"{QTI}item"):
+            fields = meta(item)
+            if fields.get("question_type") not in CANVAS_TYPES:
+                fail(f"question type {fields.get('question_type')!r} is not one Canvas accepts")
+            if fields["question_type"] != "fill_in_multiple_blanks_question":
+                fail("each variant should be one fill_in_multiple_blanks_question")
+            if float(fields["points_possible"]) != per_item:
+                fail(f"an item worth {fields['points_possible']} in a group of {per_item}-point items")
+            text = item.findtext(f"{QTI}presentation/{QTI}material/{QTI}mattext")
+            if re.search(r"(?<![\\$])\$[^$\s][^$]*\$", text):
+                fail("$...$ math left in a question")
+            for name in names:
+                if re.search(r"\b" + re.escape(name) + r"\b", text + item.get("title")):
+                    fail(f"student name or id {name!r} in a question")
+            blanks = re.findall(r"\[([A-Za-z0-9_]+)\]", text)
+            accepted, label_ids = {}, {}
+            for lid in item.findall(f"{QTI}presentation/{QTI}response_lid"):
+                blank = lid.findtext(f"{QTI}material/{QTI}mattext")
+                if lid.get("ident") != f"response_{blank}":
+                    fail(f"response {lid.get('ident')} for blank {blank}")
+                labels = lid.findall(f"{QTI}render_choice/{QTI}response_label")
+                accepted[blank] = [l.findtext(f"{QTI}material/{QTI}mattext") for l in labels]
+                label_ids[blank] = {l.get("ident") for l in labels}
+            if blanks != list(accepted):
+                fail(f"blanks in the text {blanks} but responses for {list(accepted)}")
+            score = 0.0
+            for condition in item.findall(f"{QTI}resprocessing/{QTI}respcondition"):
+                var = condition.find(f"{QTI}conditionvar/{QTI}varequal")
+                setvar = condition.find(f"{QTI}setvar")
+                if var is not None and setvar is not None:
+                    blank = var.get("respident")[len("response_"):]
+                    if var.text not in label_ids.get(blank, ()):
+                        fail(f"a score condition on an answer blank {blank} does not offer")
+                    score += float(setvar.text)
+                for shown in condition.findall(f"{QTI}displayfeedback"):
+                    if item.find(f"{QTI}itemfeedback[@ident='{shown.get('linkrefid')}']") is None:
+                        fail(f"feedback {shown.get('linkrefid')} is shown but not defined")
+            if abs(score - 100) > 0.05:
+                fail(f"the blanks' scores add to {score}, not 100")
+            items.append((fields, item.get("title"), text, accepted))
+        groups[group.get("title")] = items
+    return groups
+
+
+def main():
+    binary, source = sys.argv[1], sys.argv[2]
+    specs = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml", "problems/mha-flops-long-context.yaml"]
+    roster = ["--roster", "tests/class/roster.csv", "--seed", "fall-2026"]
+    with open(os.path.join(source, "tests/class/roster.csv"), newline="") as f:
+        people = list(csv.DictReader(f))
+    names = [p[c] for p in people for c in ("student", "email")] + [w for p in people for w in p["name"].split()]
+    with tempfile.TemporaryDirectory() as out:
+        run(binary, source, "generate", *specs, *roster, "--out", f"{out}/md")
+        run(binary, source, "generate", *specs, *roster, "--out", f"{out}/class", "--format", "qti")
+        for folder in ("one", "two"):
+            run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "12", "--seed", "s1",
+                "--out", f"{out}/{folder}", "--format", "qti")
+        with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
+            key = list(csv.DictReader(f))
+        data = {name: open(f"{out}/{name}/qti.zip", "rb").read() for name in ("class", "one", "two")}
+    if data["one"] != data["two"]:
+        fail("the same seed gave different packages")
+
+    groups = check_package(data["class"], names)
+    if len(groups) != 3:
+        fail(f"{len(groups)} question groups for 3 problems")
+    checked = 0
+    for row in key:
+        items = [i for g in groups.values() for i in g if i[1].startswith(row["problem"] + " v")]
+        givens = ", ".join(f"{g} = {row[g]}" for g in ("d_model", "h", "bias") if row.get(g))
+        items = [i for i in items if not givens or i[1].endswith(": " + givens)]
+        if len(items) != 1:
+            fail(f"{row['student']}'s variant of {row['problem']} is {len(items)} items")
+        accepted = list(items[0][3].values())[[k for k in key if k["student"] == row["student"] and
+                                               k["problem"] == row["problem"]].index(row)]
+        if row["answer"] not in accepted:
+            fail(f"{row['problem']} ({row['part']}): key.csv's {row['answer']} is not accepted: {accepted}")
+        checked += 1
+
+    (title, items), = check_package(data["one"]).items()
+    if len(items) != 12:
+        fail(f"{len(items)} week-3 variants, expected 12")
+    for fields, name, text, accepted in items:
+        m = re.search(r"d_model = (\d+), h = (\d+), bias = (true|false)$", name)
+        d, bias = int(m.group(1)), m.group(3) == "true"
+        total = 4 * d * d + (4 * d if bias else 0)  # W_Q, W_K, W_V, W_O and their biases
+        if float(fields["points_possible"]) != 5:
+            fail(f"{name}: {fields['points_possible']} points; the parts give 2 + 3")
+        if accepted["part_b"] != [str(total), f"{total:,}", f"{total:,}".replace(",", " ")]:
+            fail(f"{name}: part b accepts {accepted['part_b']}, expected {total} in three forms")
+    print(f"qti: {checked} class answers against key.csv, 12 week-3 variants against the formula; "
+          "manifest, groups, blanks and scores as Canvas reads them; byte-identical for the same seed")
+
+
+if __name__ == "__main__":
+    main()
