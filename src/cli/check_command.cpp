@@ -1,6 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
+#include <generate/class_variants.hpp>
 
 #include <generate/roster.hpp>
 #include <grade/feedback.hpp>
@@ -69,7 +70,7 @@ Result<int> run_check(const CheckOptions& options) {
     if (solved->size() != 1)
         return std::unexpected(Error{options.spec, 0, 0, "check takes one spec file, not a directory of them"});
     const solve::SolvedProblem* chosen = &solved->front();
-    std::optional<VariantTable> variants;
+    std::optional<generate::ClassVariants> variants;
     if (!options.seed.empty()) {
         // Without distinct: true a variant depends only on (seed, student, problem), so no roster is needed.
         if (const auto why = student_id_problem(options.student))
@@ -87,11 +88,16 @@ Result<int> run_check(const CheckOptions& options) {
         if (std::find(roster.begin(), roster.end(), options.student) == roster.end())
             return std::unexpected(Error{options.roster, 0, 0,
                                          fmt::format("student '{}' is not on the roster", options.student)});
-        auto table = class_variants(*solved, roster, options.seed);
+        // Only this student's variant is solved, whatever the roster's size (distinct: true assigns the class's
+        // variants, not solves them).
+        auto table = generate::ClassVariants::seeded(*solved, roster, options.seed);
         if (!table)
             return std::unexpected(table.error());
         variants = std::move(*table);
-        chosen = &variants->at(chosen->problem.id).at(options.student);
+        auto found = variants->find(0, options.student);
+        if (!found)
+            return std::unexpected(Error{options.roster, 0, 0, found.error()});
+        chosen = *found;
     }
     const solve::SolvedProblem& problem = *chosen;
     auto part = find_part(problem, options.part);
