@@ -117,19 +117,17 @@ Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& p
                             problem.parts[p].id, problem.parts[p].ask, answers.size(), answers.size() == 1 ? "" : "s",
                             solved.size(), solved.size() == 1 ? "" : "s", order.size())});
     }
-    std::vector<std::set<solve::Answer>> used(parts);
-    const auto free = [&](std::size_t v) {
+    // A variant is blocked once one of its answers is a served student's. Blocking goes through an index of which
+    // variants give each answer, so serving the class costs O(variants x parts) in all, not per student.
+    std::vector<std::map<solve::Answer, std::vector<std::size_t>>> giving(parts);
+    for (std::size_t v = 0; v < solved.size(); ++v)
         for (std::size_t p = 0; p < parts; ++p)
-            if (used[p].contains(solved[v].parts[p].answer))
-                return false;
-        return true;
-    };
+            giving[p][solved[v].parts[p].answer].push_back(v);
+    std::vector<bool> blocked(solved.size(), false);
+    std::size_t available = solved.size();
     std::vector<std::size_t> out;
     out.reserve(order.size());
     for (std::size_t served = 0; served < order.size(); ++served) {
-        std::size_t available = 0;
-        for (std::size_t v = 0; v < solved.size(); ++v)
-            available += free(v) ? 1 : 0;
         if (available == 0)
             return std::unexpected(Error{problem.file, 0, 0,
                                          fmt::format("distinct: true: after {} of the {} students no variant is left "
@@ -137,10 +135,17 @@ Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& p
                                                      served, order.size())});
         SplitMix64 stream = variant_stream(seed, problem.id, order[served]);
         std::uint64_t pick = stream.below(solved.size());
-        while (!free(pick))
+        while (blocked[pick])
             pick = stream.below(solved.size());
-        for (std::size_t p = 0; p < parts; ++p)
-            used[p].insert(solved[pick].parts[p].answer);
+        for (std::size_t p = 0; p < parts; ++p) {
+            auto same = giving[p].find(solved[pick].parts[p].answer);
+            for (const std::size_t w : same->second)
+                if (!blocked[w]) {
+                    blocked[w] = true;
+                    --available;
+                }
+            same->second.clear(); // never needed again
+        }
         out.push_back(pick);
     }
     return out;
