@@ -25,7 +25,7 @@ constexpr std::string_view k_student_sentinel = "\x01\x02student\x02\x01";
 
 /// At most this many distinct feedback texts and whole files are kept per renderer; past it they are rendered
 /// each time, so an adversarial class of unique answers costs time, not memory.
-constexpr std::size_t k_cache_entries = 16384;
+constexpr std::size_t k_cache_entries = 4096;
 
 /// Rows listed in the report's "Rows not graded"; results.jsonl lists every one.
 constexpr std::size_t k_report_rejected_rows = 1000;
