@@ -15,6 +15,9 @@ add_custom_command(
 add_custom_target(headcount_man ALL DEPENDS ${headcount_man_page})
 
 install(TARGETS headcount RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(HEADCOUNT_SERVE) # `headcount serve` runs it from ../libexec/headcount
+  install(TARGETS headcount-serve RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/headcount)
+endif()
 install(FILES ${headcount_man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/completions/headcount.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME headcount)

@@ -3,6 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <unistd.h>
 #include <vector>
 
 namespace headcount::cli {
@@ -12,19 +18,7 @@ void print_error(const Error& error) {
     fmt::print(stderr, "{}{}\n", error.file.empty() ? "headcount: " : "", text);
 }
 
-int headcount_main(int argc, char** argv) {
-    CLI::App app{"headcount: solves transformer-arithmetic homework exactly, writes worked solutions, and checks answers.",
-                 "headcount"};
-    app.require_subcommand(1);
-    app.set_version_flag("--version", "headcount 0.1.0");
-    const std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app),
-                                        add_generate_command(app), add_answers_command(app),
-                                        add_export_command(app),
-#ifdef HEADCOUNT_WITH_SERVE
-                                        add_serve_command(app),
-#endif
-                                        add_templates_command(app)};
-
+int run_app(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -50,6 +44,49 @@ int headcount_main(int argc, char** argv) {
         }
     }
     return k_exit_bad_input;
+}
+
+namespace {
+
+/// `headcount serve ...` runs as the program headcount-serve, beside this one (the build folder) or in
+/// ../libexec/headcount (installed), so that the one-shot commands never load the HTTP library: cpp-httplib
+/// initialises OpenSSL when it is loaded, which was a third of `check`'s start-up.
+[[noreturn]] void exec_serve(char** argv) {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    std::vector<std::filesystem::path> tried;
+    if (!ec) {
+        for (const std::filesystem::path& candidate :
+             {self.parent_path() / "headcount-serve", self.parent_path().parent_path() / "libexec" / "headcount" /
+                                                          "headcount-serve"}) {
+            tried.push_back(candidate);
+            if (::access(candidate.c_str(), X_OK) == 0) {
+                ::execv(candidate.c_str(), argv);
+                fmt::print(stderr, "headcount: cannot start {}: {}\n", candidate.string(), std::strerror(errno));
+                std::exit(k_exit_bad_input);
+            }
+        }
+    }
+    fmt::print(stderr, "headcount: serve is not installed with this headcount (looked for {}); it is built unless "
+                       "CMake's HEADCOUNT_SERVE is OFF\n",
+               tried.empty() ? std::string("headcount-serve") : tried.front().string());
+    std::exit(k_exit_bad_input);
+}
+
+} // namespace
+
+int headcount_main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "serve")
+        exec_serve(argv);
+    CLI::App app{k_app_description, "headcount"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", k_version);
+    std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app),
+                                  add_generate_command(app), add_answers_command(app), add_export_command(app)};
+    // serve is listed in --help here, and runs as its own program (exec_serve).
+    app.add_subcommand("serve", k_serve_description);
+    commands.push_back(add_templates_command(app));
+    return run_app(app, commands, argc, argv);
 }
 
 } // namespace headcount::cli

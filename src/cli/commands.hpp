@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace headcount::cli {
 
@@ -47,6 +48,19 @@ Command add_templates_command(CLI::App& app);
 inline constexpr const char* k_templates_help =
     "Use the Mustache templates in this folder instead of the built-in ones of the same name (write them out "
     "with `headcount templates export DIR`)";
+
+/// What `headcount --help` says headcount is, and --version.
+inline constexpr const char* k_app_description =
+    "headcount: solves transformer-arithmetic homework exactly, writes worked solutions, and checks answers.";
+inline constexpr const char* k_version = "headcount 0.1.0";
+
+/// serve's one-line description, for `headcount --help` (serve runs as its own program: see app.hpp).
+inline constexpr const char* k_serve_description =
+    "Put the problems on web pages where students check their answers (and a JSON API for the same).";
+
+/// Parses the command line with `app`, on which `commands` are registered, and runs the one given; the process
+/// exit code. A usage error is one line on stderr and exit 2, as is an error a command returns.
+int run_app(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv);
 
 /// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
 void print_error(const Error& error);

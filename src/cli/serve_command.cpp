@@ -1,3 +1,4 @@
+#include <cli/app.hpp>
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
@@ -58,8 +59,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
 
 Command add_serve_command(CLI::App& app) {
     auto options = std::make_shared<ServeCommandOptions>();
-    CLI::App* serve = app.add_subcommand(
-        "serve", "Put the problems on web pages where students check their answers (and a JSON API for the same).");
+    CLI::App* serve = app.add_subcommand("serve", k_serve_description);
     serve->add_option("specs", options->specs, "Problem specs (.yaml) or directories of them")->required();
     serve->add_option("--host", options->serve.host,
                       "Address to listen on (default 127.0.0.1; 0.0.0.0 for students on other machines)");
@@ -93,6 +93,14 @@ Command add_serve_command(CLI::App& app) {
         "otherwise); no page or response holds an expected value under hints or gaps. Stops on SIGTERM or Ctrl-C "
         "after answering the requests in flight, with exit status 0; 2 when it cannot start.");
     return {serve, [options] { return run_serve(*options); }};
+}
+
+int serve_main(int argc, char** argv) {
+    CLI::App app{k_app_description, "headcount"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", k_version);
+    const std::vector<Command> commands{add_serve_command(app)};
+    return run_app(app, commands, argc, argv);
 }
 
 } // namespace headcount::cli

@@ -41,6 +41,10 @@ std::string repair_utf8(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
+        if (static_cast<unsigned char>(text[i]) < 0x80) { // ASCII, most of any text: no decoding to try
+            out += text[i++];
+            continue;
+        }
         std::size_t length = 1; // the shortest prefix that is one whole valid character, if any
         while (length <= 4 && i + length <= text.size() && !decode_utf8(text.substr(i, length)))
             ++length;
