@@ -1,6 +1,9 @@
 #include <util/ids.hpp>
 
 #include <catch2/catch.hpp>
+#include <utf8proc.h>
+
+#include <cstdlib>
 
 #include <string>
 
@@ -160,4 +163,21 @@ TEST_CASE("a collision names both ids", "[ids]") {
     CHECK(headcount::collision_reason("Alice", "alice", 2) ==
           "student id 'Alice' and 'alice' (line 2) differ only in case or Unicode form; they would share one "
           "feedback file on macOS and Windows, so they must not name two students");
+}
+
+TEST_CASE("id_key's ASCII path folds every ASCII character as utf8proc does", "[ids]") {
+    // The second formula is utf8proc itself (NFC + case folding), applied to each printable ASCII character.
+    for (int c = 0x20; c < 0x7F; ++c) {
+        const std::string id(1, static_cast<char>(c));
+        utf8proc_uint8_t* folded = nullptr;
+        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(id.data()), 1, &folded,
+                                         static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE |
+                                                                        UTF8PROC_CASEFOLD));
+        REQUIRE(length >= 0);
+        const std::string expected(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(length));
+        std::free(folded);
+        INFO(c);
+        CHECK(headcount::id_key(id) == expected);
+    }
+    CHECK(headcount::id_key("Bob-O'Neil_42") == "bob-o'neil_42");
 }
