@@ -58,6 +58,13 @@ TEST_CASE("zip archives are reproducible and refuse names that escape", "[lms]")
     CHECK(*one == *two);
     CHECK(one->starts_with("PK\x03\x04"));
     CHECK(one->size() < 1000); // deflated
+    // APPNOTE.TXT 4.3.16: the archive ends with the 22-byte end of central directory record, whose bytes 8-11 count
+    // the entries (2 here, twice), and 4.3.7: a local header's bytes 12-13 are the DOS date, 1980-01-01 = 0x0021.
+    const std::string_view end = std::string_view(*one).substr(one->size() - 22);
+    CHECK(end.substr(0, 4) == "PK\x05\x06");
+    CHECK(end.substr(8, 4) == std::string_view("\x02\x00\x02\x00", 4));
+    CHECK(one->substr(12, 2) == std::string("\x21\x00", 2));
+    CHECK(zip_archive({{"empty", "", false}}).has_value());
     CHECK(zip_archive({{"../x", "", false}}).error().message == "zip entry '../x' has a '..' component");
     CHECK(zip_archive({{"/x", "", false}}).error().message == "zip entry '/x' is empty or absolute");
     CHECK(zip_archive({{"x", "", false}, {"x", "", false}}).error().message == "zip entry 'x' is added twice");

@@ -2,24 +2,36 @@
 
 #include <fmt/format.h>
 
-#include <zip.h>
+#include <zlib.h>
 
-#include <cstring>
-#include <ctime>
-#include <memory>
+#include <cstdint>
+#include <limits>
 #include <set>
+
+// The archive is written by hand, as PKWARE's APPNOTE.TXT describes it (sections 4.3.7, 4.3.12, 4.3.16): a local
+// header and the deflated bytes per entry, then the central directory and its end record. zlib does the deflating
+// and the CRC-32. Only what headcount's archives need is written: no ZIP64 (an entry or archive over 4 GiB, or more
+// than 65,535 entries, is an error), no encryption, no comments.
 
 namespace headcount {
 
 namespace {
 
-/// 1980-01-01 00:00 local time, which is what a zip's DOS timestamp stores for this date in every time zone.
-std::time_t zip_epoch() {
-    std::tm date{};
-    date.tm_year = 80;
-    date.tm_mday = 1;
-    date.tm_isdst = 0;
-    return std::mktime(&date);
+constexpr std::uint16_t k_version = 20;             // 2.0: deflate; what "version needed to extract" says
+constexpr std::uint16_t k_made_by = (3 << 8) | 20;  // 3: Unix, so the external attributes carry a Unix mode
+constexpr std::uint16_t k_utf8_names = 1 << 11;     // general purpose bit 11: names are UTF-8
+constexpr std::uint16_t k_deflate = 8;
+constexpr std::uint16_t k_dos_date_1980_01_01 = (0 << 9) | (1 << 5) | 1; // years since 1980, month, day
+constexpr std::uint16_t k_dos_time_midnight = 0;
+
+void put16(std::string& out, std::uint16_t v) {
+    out.push_back(static_cast<char>(v & 0xff));
+    out.push_back(static_cast<char>(v >> 8));
+}
+
+void put32(std::string& out, std::uint32_t v) {
+    for (int shift = 0; shift < 32; shift += 8)
+        out.push_back(static_cast<char>((v >> shift) & 0xff));
 }
 
 std::string name_problem(const std::string& name) {
@@ -35,70 +47,91 @@ std::string name_problem(const std::string& name) {
     return {};
 }
 
-Error zip_error(std::string_view what, zip_t* archive) {
-    return Error{{}, 0, 0, fmt::format("cannot write the zip archive ({}): {}", what, zip_strerror(archive))};
+/// `content` as a raw deflate stream (no zlib header), level 9.
+Result<std::string> deflated(const std::string& content) {
+    z_stream stream{};
+    if (deflateInit2(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: zlib could not start"});
+    std::string out(deflateBound(&stream, static_cast<uLong>(content.size())), '\0');
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
+    stream.avail_in = static_cast<uInt>(content.size());
+    stream.next_out = reinterpret_cast<Bytef*>(out.data());
+    stream.avail_out = static_cast<uInt>(out.size());
+    const int status = deflate(&stream, Z_FINISH);
+    out.resize(stream.total_out);
+    deflateEnd(&stream);
+    if (status != Z_STREAM_END)
+        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: zlib could not deflate an entry"});
+    return out;
+}
+
+/// The fields local and central headers share, from "version needed to extract" to "extra field length".
+void put_common(std::string& out, std::uint32_t crc, std::size_t compressed, std::size_t size, std::size_t name_length) {
+    put16(out, k_version);
+    put16(out, k_utf8_names);
+    put16(out, k_deflate);
+    put16(out, k_dos_time_midnight);
+    put16(out, k_dos_date_1980_01_01);
+    put32(out, crc);
+    put32(out, static_cast<std::uint32_t>(compressed));
+    put32(out, static_cast<std::uint32_t>(size));
+    put16(out, static_cast<std::uint16_t>(name_length));
+    put16(out, 0); // extra field length
 }
 
 } // namespace
 
 Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
-    zip_error_t error;
-    zip_error_init(&error);
-    zip_source_t* buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
-    if (!buffer)
-        return std::unexpected(Error{{}, 0, 0, fmt::format("cannot start a zip archive: {}", zip_error_strerror(&error))});
-    zip_source_keep(buffer); // the archive frees its reference on close; this one lets us read the bytes after
-    std::unique_ptr<zip_source_t, decltype(&zip_source_free)> kept(buffer, zip_source_free);
-    zip_t* archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
-    if (!archive)
-        return std::unexpected(Error{{}, 0, 0, fmt::format("cannot start a zip archive: {}", zip_error_strerror(&error))});
-
+    constexpr std::size_t k_max32 = std::numeric_limits<std::uint32_t>::max();
+    if (entries.size() > std::numeric_limits<std::uint16_t>::max())
+        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: more than 65,535 entries"});
     std::set<std::string> names;
-    const std::time_t epoch = zip_epoch();
+    std::string archive;
+    std::string directory;
     for (const ZipEntry& entry : entries) {
-        if (const std::string why = name_problem(entry.name); !why.empty() || !names.insert(entry.name).second) {
-            zip_discard(archive);
+        if (const std::string why = name_problem(entry.name); !why.empty() || !names.insert(entry.name).second)
             return std::unexpected(Error{{}, 0, 0, fmt::format("zip entry '{}' {}", entry.name,
                                                                why.empty() ? "is added twice" : why)});
-        }
-        // libzip copies nothing until close: the entries' strings outlive the archive, so no copy is needed.
-        zip_source_t* source = zip_source_buffer(archive, entry.content.data(), entry.content.size(), 0);
-        if (!source) {
-            zip_discard(archive);
-            return std::unexpected(zip_error("source", archive));
-        }
-        const zip_int64_t index = zip_file_add(archive, entry.name.c_str(), source, ZIP_FL_ENC_UTF_8);
-        if (index < 0) {
-            zip_source_free(source);
-            const Error e = zip_error(entry.name, archive);
-            zip_discard(archive);
-            return std::unexpected(e);
-        }
-        const auto i = static_cast<zip_uint64_t>(index);
-        const zip_uint32_t mode = (entry.executable ? 0100755u : 0100644u) << 16;
-        if (zip_file_set_mtime(archive, i, epoch, 0) < 0 ||
-            zip_file_set_external_attributes(archive, i, 0, ZIP_OPSYS_UNIX, mode) < 0 ||
-            zip_set_file_compression(archive, i, ZIP_CM_DEFLATE, 9) < 0) {
-            const Error e = zip_error(entry.name, archive);
-            zip_discard(archive);
-            return std::unexpected(e);
-        }
-    }
-    if (zip_close(archive) < 0) {
-        const Error e = zip_error("close", archive);
-        zip_discard(archive);
-        return std::unexpected(e);
-    }
+        if (entry.name.size() > std::numeric_limits<std::uint16_t>::max() || entry.content.size() > k_max32 / 2)
+            return std::unexpected(Error{{}, 0, 0, fmt::format("zip entry '{}' is too large", entry.name)});
+        auto data = deflated(entry.content);
+        if (!data)
+            return std::unexpected(data.error());
+        const auto crc = static_cast<std::uint32_t>(
+            crc32(crc32(0, nullptr, 0), reinterpret_cast<const Bytef*>(entry.content.data()),
+                  static_cast<uInt>(entry.content.size())));
+        const std::size_t offset = archive.size();
+        if (offset > k_max32 - 30 - entry.name.size() - data->size())
+            return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
 
-    zip_stat_t stat;
-    if (zip_source_stat(buffer, &stat) < 0 || zip_source_open(buffer) < 0)
-        return std::unexpected(Error{{}, 0, 0, "cannot read back the zip archive"});
-    std::string bytes(static_cast<std::size_t>(stat.size), '\0');
-    const zip_int64_t read = zip_source_read(buffer, bytes.data(), stat.size);
-    zip_source_close(buffer);
-    if (read < 0 || static_cast<zip_uint64_t>(read) != stat.size)
-        return std::unexpected(Error{{}, 0, 0, "cannot read back the zip archive"});
-    return bytes;
+        put32(archive, 0x04034b50); // local file header
+        put_common(archive, crc, data->size(), entry.content.size(), entry.name.size());
+        archive += entry.name;
+        archive += *data;
+
+        put32(directory, 0x02014b50); // central directory file header
+        put16(directory, k_made_by);
+        put_common(directory, crc, data->size(), entry.content.size(), entry.name.size());
+        put16(directory, 0); // file comment length
+        put16(directory, 0); // disk number start
+        put16(directory, 0); // internal file attributes
+        put32(directory, (entry.executable ? 0100755u : 0100644u) << 16); // external: regular file, Unix mode
+        put32(directory, static_cast<std::uint32_t>(offset));
+        directory += entry.name;
+    }
+    if (archive.size() + directory.size() > k_max32 - 22)
+        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
+    const auto directory_offset = static_cast<std::uint32_t>(archive.size());
+    archive += directory;
+    put32(archive, 0x06054b50); // end of central directory record
+    put16(archive, 0);          // number of this disk
+    put16(archive, 0);          // disk where the central directory starts
+    put16(archive, static_cast<std::uint16_t>(entries.size()));
+    put16(archive, static_cast<std::uint16_t>(entries.size()));
+    put32(archive, static_cast<std::uint32_t>(directory.size()));
+    put32(archive, directory_offset);
+    put16(archive, 0); // comment length
+    return archive;
 }
 
 } // namespace headcount

@@ -1,6 +1,6 @@
 #pragma once
-// Zip archives written in memory through libzip (Debian's libzip-dev), reproducibly: entries in the order given,
-// every timestamp the same fixed date, deflated at a fixed level, so the same files give the same bytes.
+// Zip archives written in memory (deflated by zlib), reproducibly: entries in the order given, every timestamp the
+// same fixed date, deflated at a fixed level, so the same files give the same bytes.
 
 #include <util/error.hpp>
 
@@ -18,7 +18,7 @@ struct ZipEntry {
 
 /// A zip archive holding `entries` in this order, each dated 1980-01-01 00:00 (zip's earliest date; no build date
 /// leaks in) with Unix permissions, as bytes. A name that is empty, absolute, has a ".." component or repeats one
-/// already added is an error, as is a libzip failure (reported with libzip's message).
+/// already added is an error, as is an archive past zip's 32-bit limits (4 GiB, 65,535 entries).
 Result<std::string> zip_archive(const std::vector<ZipEntry>& entries);
 
 } // namespace headcount
