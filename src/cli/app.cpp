@@ -81,11 +81,23 @@ int headcount_main(int argc, char** argv) {
     CLI::App app{k_app_description, "headcount"};
     app.require_subcommand(1);
     app.set_version_flag("--version", k_version);
-    std::vector<Command> commands{add_solve_command(app), add_check_command(app), add_grade_command(app),
-                                  add_generate_command(app), add_answers_command(app), add_export_command(app)};
-    // serve is listed in --help here, and runs as its own program (exec_serve).
-    app.add_subcommand("serve", k_serve_description);
-    commands.push_back(add_templates_command(app));
+    using Add = Command (*)(CLI::App&);
+    static constexpr std::pair<std::string_view, Add> k_commands[] = {
+        {"solve", add_solve_command},     {"check", add_check_command},     {"grade", add_grade_command},
+        {"generate", add_generate_command}, {"answers", add_answers_command}, {"export", add_export_command},
+        {"templates", add_templates_command}};
+    // `headcount COMMAND ...` builds only that command's options: a student's check pays for one command, not
+    // seven (what it prints, --help included, is the same).
+    if (argc > 1)
+        for (const auto& [name, add] : k_commands)
+            if (argv[1] == name)
+                return run_app(app, {add(app)}, argc, argv);
+    std::vector<Command> commands;
+    for (const auto& [name, add] : k_commands) {
+        if (name == "templates") // serve is listed in --help here, and runs as its own program (exec_serve)
+            app.add_subcommand("serve", k_serve_description);
+        commands.push_back(add(app));
+    }
     return run_app(app, commands, argc, argv);
 }
 

@@ -73,27 +73,27 @@ std::string leaf(std::string_view name) {
 }
 
 /// Where the first byte of `text` that is not printable UTF-8 (or a tab or line break) stands, and why.
-std::optional<Error> unprintable(const TemplateFile& file) {
-    const std::string valid = repair_utf8(file.text);
+std::optional<Error> unprintable(const std::string& path, std::string_view text) {
+    const std::string valid = repair_utf8(text);
     std::size_t at = 0;
     std::string why;
-    if (valid != file.text) {
-        at = static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), file.text.begin()).first - valid.begin());
+    if (valid != text) {
+        at = static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin()).first - valid.begin());
         why = "this template is not valid UTF-8 here";
     } else {
-        const auto control = std::find_if(file.text.begin(), file.text.end(), [](char c) {
+        const auto control = std::find_if(text.begin(), text.end(), [](char c) {
             const auto byte = static_cast<unsigned char>(c);
             return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7F;
         });
-        if (control == file.text.end())
+        if (control == text.end())
             return std::nullopt;
-        at = static_cast<std::size_t>(control - file.text.begin());
+        at = static_cast<std::size_t>(control - text.begin());
         why = fmt::format("this template contains a control character (U+{:04X}); templates hold printable text",
                           static_cast<unsigned>(static_cast<unsigned char>(*control)));
     }
-    const std::string_view before = std::string_view(file.text).substr(0, at);
+    const std::string_view before = text.substr(0, at);
     const auto line_start = before.rfind('\n');
-    return Error{file.path, static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
+    return Error{path, static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1,
                  static_cast<int>(at - (line_start == std::string_view::npos ? 0 : line_start + 1)) + 1, why};
 }
 
@@ -202,12 +202,13 @@ TemplateSet TemplateSet::from_files(std::vector<TemplateFile> files) {
 }
 
 TemplateSet TemplateSet::builtin() {
-    // Parsed once per process: copies share the cache.
+    // Parsed once per process: copies share the cache. The texts are not copied: they are the binary's bytes.
     static const TemplateSet set = [] {
-        std::vector<TemplateFile> files;
+        TemplateSet builtins;
+        builtins.m_cache = std::make_shared<Cache>();
         for (const BuiltinTemplate& t : builtin_templates())
-            files.push_back({std::string(t.name), fmt::format("templates/{}.mustache", t.name), std::string(t.text)});
-        return from_files(std::move(files));
+            builtins.add(std::string(t.name), Stored{fmt::format("templates/{}.mustache", t.name), t.text, nullptr});
+        return builtins;
     }();
     return set;
 }
@@ -228,6 +229,7 @@ Result<TemplateSet> TemplateSet::overridden_by(const fs::path& dir) const {
 
 TemplateSet TemplateSet::with_files(std::vector<TemplateFile> files) const {
     TemplateSet set = *this;
+    set.m_index = std::make_shared<Index>(*m_index);
     // Checks are redone (a partial may have changed); a file's parse depends on its text only, so the parses of
     // the files not replaced are kept.
     set.m_cache = std::make_shared<Cache>();
@@ -243,10 +245,15 @@ TemplateSet TemplateSet::with_files(std::vector<TemplateFile> files) const {
 }
 
 void TemplateSet::add(TemplateFile file) {
-    const fs::path name(file.name);
-    if (name.parent_path() == "partials")
-        m_partials[name.filename().string()] = file.name;
-    m_files[file.name] = std::move(file);
+    auto owner = std::make_shared<const std::string>(std::move(file.text));
+    const std::string_view text = *owner;
+    add(std::move(file.name), Stored{std::move(file.path), text, std::move(owner)});
+}
+
+void TemplateSet::add(std::string name, Stored stored) {
+    if (name.starts_with("partials/") && name.find('/', 9) == std::string::npos)
+        m_index->partials[name.substr(9)] = name;
+    m_index->files.insert_or_assign(std::move(name), std::move(stored));
 }
 
 Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_view name) const {
@@ -255,8 +262,8 @@ Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_vi
         if (const auto it = m_cache->parsed.find(name); it != m_cache->parsed.end())
             return it->second;
     }
-    const TemplateFile& file = m_files.find(name)->second;
-    if (auto bad = unprintable(file))
+    const Stored& file = m_index->files.find(name)->second;
+    if (auto bad = unprintable(file.path, file.text))
         return std::unexpected(*bad);
     auto tree = parse_mustache(file.text, file.path);
     if (!tree)
@@ -281,7 +288,7 @@ Result<std::string> TemplateSet::render(const std::string& name, const View& vie
     }
     const auto parse = [this](std::string_view file) { return parsed(file); };
     if (!checked) {
-        Checker checker(keys, m_partials, parse);
+        Checker checker(keys, m_index->partials, parse);
         if (auto ok = checker.check(**tmpl, (*tmpl)->nodes, 0); !ok)
             return std::unexpected(ok.error());
         const std::lock_guard lock(m_cache->mutex);
@@ -291,8 +298,8 @@ Result<std::string> TemplateSet::render(const std::string& name, const View& vie
     }
     // Every partial a render can reach was parsed by the check; one that fails to parse now is not reachable.
     const PartialLookup partials = [this](std::string_view partial) -> const ParsedTemplate* {
-        const auto it = m_partials.find(partial);
-        if (it == m_partials.end())
+        const auto it = m_index->partials.find(partial);
+        if (it == m_index->partials.end())
             return nullptr;
         auto tree = parsed(it->second);
         return tree ? tree->get() : nullptr;

@@ -55,7 +55,7 @@ class TemplateSet {
     [[nodiscard]] TemplateSet with_files(std::vector<TemplateFile> files) const;
 
     /// Whether a template of this name exists.
-    [[nodiscard]] bool has(const std::string& name) const { return m_files.contains(name); }
+    [[nodiscard]] bool has(const std::string& name) const { return m_index->files.contains(name); }
 
     /// Renders template `name` with `view`. Errors: no such template; a Mustache syntax error or text that is
     /// not UTF-8 in it or a partial it uses ("Mustache syntax error: ..."); a tag whose variable or partial the
@@ -66,11 +66,22 @@ class TemplateSet {
 
   private:
     struct Cache; // parsed files and checked (template, view shape) pairs, filled on first use
-    std::map<std::string, TemplateFile, std::less<>> m_files;
-    std::map<std::string, std::string, std::less<>> m_partials; // partial name -> file name
+    /// A file's path and text. Copies of a set share the text: a built-in one is the binary's own bytes, a file
+    /// read from disk is held by `owner`.
+    struct Stored {
+        std::string path;
+        std::string_view text;
+        std::shared_ptr<const std::string> owner;
+    };
+    struct Index {
+        std::map<std::string, Stored, std::less<>> files;
+        std::map<std::string, std::string, std::less<>> partials; // partial name -> file name
+    };
+    std::shared_ptr<Index> m_index = std::make_shared<Index>(); // shared by copies; changed only while building
     std::shared_ptr<Cache> m_cache;
 
     void add(TemplateFile file);
+    void add(std::string name, Stored stored);
     Result<std::shared_ptr<const ParsedTemplate>> parsed(std::string_view name) const;
 };
 
