@@ -122,16 +122,15 @@ std::string_view ClassGrader::keep(std::string_view text) {
     return {at, text.size()};
 }
 
-std::uint32_t ClassGrader::student_number(std::string_view id) {
-    if (const auto it = m_student_of.find(id); it != m_student_of.end())
-        return it->second;
+std::uint32_t ClassGrader::new_student(std::string_view id, std::string_view key) {
     const std::string_view kept = keep(id);
     const auto number = static_cast<std::uint32_t>(m_results.m_ids.size());
     m_results.m_ids.push_back(kept);
     m_first_slot.push_back(k_none);
     m_results.m_first_rejected.push_back(k_none);
     m_last_rejected.push_back(k_none);
-    m_student_of.emplace(kept, number);
+    m_first_line.push_back(m_current.line);
+    m_student_of_key.emplace(key == id ? kept : keep(key), number);
     return number;
 }
 
@@ -184,19 +183,15 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     std::uint32_t student = k_none;
     std::string collision;
     if (!problem_with_id) {
-        if (const auto known = m_student_of.find(m_current.student); known != m_student_of.end()) {
+        // One map, by id_key: the same spelling is the student; another spelling of the same key collides.
+        const std::string key = id_key(m_current.student);
+        if (const auto known = m_student_of_key.find(key); known == m_student_of_key.end())
+            student = new_student(m_current.student, key);
+        else if (m_results.m_ids[known->second] == m_current.student)
             student = known->second;
-        } else {
-            std::string key = id_key(m_current.student);
-            if (const auto other = m_student_of_key.find(key); other != m_student_of_key.end()) {
-                collision = collision_reason(m_current.student, m_results.m_ids[other->second],
-                                             m_first_line[other->second]);
-            } else {
-                student = student_number(m_current.student);
-                m_first_line.push_back(m_current.line);
-                m_student_of_key.emplace(key == m_current.student ? m_results.m_ids[student] : keep(key), student);
-            }
-        }
+        else
+            collision = collision_reason(m_current.student, m_results.m_ids[known->second],
+                                         m_first_line[known->second]);
     }
     if (!m_record.error.empty()) {
         reject(student, "malformed row: " + m_record.error);
@@ -314,7 +309,6 @@ ClassResults ClassGrader::finish() {
     // The slots were the stream's working state; the grid replaces them.
     m_slots = {};
     m_first_slot = {};
-    m_student_of = {};
     m_student_of_key = {};
     m_first_line = {};
     out.m_tables_keepalive = std::move(m_tables);

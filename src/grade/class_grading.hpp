@@ -138,7 +138,7 @@ class ClassGrader {
     static constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
     std::string_view keep(std::string_view text); ///< a copy in the ids' arena
-    std::uint32_t student_number(std::string_view id);
+    std::uint32_t new_student(std::string_view id, std::string_view key); ///< numbered, first seen on this row
     std::uint32_t table_for(const solve::SolvedProblem& variant, std::size_t part);
     void reject(std::uint32_t student, std::string reason);
 
@@ -153,8 +153,7 @@ class ClassGrader {
     std::vector<std::size_t> m_scope;
     std::vector<std::unique_ptr<VerdictTable>> m_tables;
     std::unordered_map<const solve::SolvedPart*, std::uint32_t> m_table_of;
-    std::unordered_map<std::string_view, std::uint32_t> m_student_of;
-    std::unordered_map<std::string_view, std::uint32_t> m_student_of_key; ///< id_key -> student number
+    std::unordered_map<std::string_view, std::uint32_t> m_student_of_key; ///< id_key -> student number (one per key)
     std::vector<int> m_first_line;              ///< per student number: the line their id first appeared on
     std::vector<std::uint32_t> m_first_slot;    ///< per student number
     std::vector<std::uint32_t> m_last_rejected; ///< per student number: the tail of their rejected rows
