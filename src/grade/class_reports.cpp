@@ -114,7 +114,19 @@ void ResultsLog::write(const RowResult& row) {
     m_line += ",\"answer\":";
     m_line += json_string(row.answer);
     if (row.outcome == RowOutcome::graded) {
-        std::string& verdict = m_verdicts[row.table][row.answer_id];
+        std::string* cached = nullptr;
+        if (auto table = m_verdicts.find(row.table); table != m_verdicts.end())
+            if (auto it = table->second.find(row.answer_id); it != table->second.end())
+                cached = &it->second;
+        if (!cached && m_cached < k_cached_verdicts) {
+            cached = &m_verdicts[row.table][row.answer_id];
+            ++m_cached;
+        }
+        if (!cached) {
+            m_uncached.clear();
+            cached = &m_uncached;
+        }
+        std::string& verdict = *cached;
         if (verdict.empty()) {
             const Verdict& v = row.verdict();
             std::string ids;

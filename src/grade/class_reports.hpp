@@ -23,6 +23,9 @@ namespace headcount::grade {
 /// Lines are written as rows arrive; which were superseded is known only at the end (mark_superseded).
 class ResultsLog {
   public:
+    /// How many formatted verdicts the log keeps (see m_verdicts).
+    static constexpr std::size_t k_cached_verdicts = 16384;
+
     explicit ResultsLog(std::ostream& out) : m_out(out) {}
     /// Appends the row's line.
     void write(const RowResult& row);
@@ -30,8 +33,11 @@ class ResultsLog {
   private:
     std::ostream& m_out;
     std::string m_line;
-    /// The verdict part of a graded row's line, by table and answer: a class repeats a few verdicts.
+    /// The verdict part of a graded row's line, by table and answer: a class repeats a few verdicts. At most
+    /// k_cached_verdicts are kept; in a class where answers rarely repeat the others are formatted each time.
     std::unordered_map<const VerdictTable*, std::unordered_map<std::uint32_t, std::string>> m_verdicts;
+    std::size_t m_cached = 0;
+    std::string m_uncached;
 };
 
 /// Copies a results log from `in` to `out`, rewriting the lines of the superseded rows (0-based data row numbers,

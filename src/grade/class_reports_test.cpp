@@ -1,6 +1,10 @@
 #include <grade/class_reports.hpp>
+#include <grade/verdict_table.hpp>
+#include <solve/asks.hpp>
 
 #include <catch2/catch.hpp>
+
+#include <fmt/format.h>
 
 #include <random>
 #include <sstream>
@@ -33,4 +37,47 @@ TEST_CASE("superseded rows are rewritten in place, the rest copied", "[grade][re
                        "\"answer\":\"1\",\"reason\":\"superseded by the answer on line 4\"}\n"
                        "{\"line\":3,\"outcome\":\"rejected\",\"student\":\"\",\"problem\":\"\",\"part\":\"\","
                        "\"answer\":\"\",\"reason\":\"malformed row\"}\n");
+}
+
+TEST_CASE("results.jsonl lines are the same past the cache of formatted verdicts", "[grade][results]") {
+    // The week-3 problem, part b: 4 * 512 * 513 = 1,050,624 parameters (by hand), 3 points.
+    spec::Problem p;
+    p.id = "week3";
+    p.given.d_model = 512;
+    p.given.h = 8;
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}}};
+    auto solved = solve::solve_problem(p);
+    REQUIRE(solved.has_value());
+    grade::VerdictTable table(*solved, solved->parts[0]);
+    std::ostringstream out;
+    grade::ResultsLog log(out);
+    // More distinct answers than the log caches, then the right one and a wrong one once more: every line says
+    // what its own answer earned, cached or not.
+    const std::size_t wrong = grade::ResultsLog::k_cached_verdicts + 10;
+    for (std::size_t i = 0; i <= wrong + 1; ++i) {
+        grade::RowResult row;
+        row.line = static_cast<int>(i) + 2;
+        row.outcome = grade::RowOutcome::graded;
+        const std::string answer = i == wrong ? "1050624" : std::to_string(10'000'000 + (i == wrong + 1 ? 3 : i));
+        row.student = "s";
+        row.problem = "week3";
+        row.part = "b";
+        row.answer = answer;
+        row.table = &table;
+        row.answer_id = table.intern(answer);
+        log.write(row);
+    }
+    std::vector<std::string> lines;
+    std::istringstream in(out.str());
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    REQUIRE(lines.size() == wrong + 2);
+    CHECK(lines[3].ends_with(",\"answer\":\"10000003\",\"status\":\"incorrect\",\"score\":0.0,\"points\":3.0,"
+                             "\"mistakes\":[]}"));
+    CHECK(lines[wrong].ends_with(",\"answer\":\"1050624\",\"status\":\"correct\",\"score\":3.0,\"points\":3.0,"
+                                 "\"mistakes\":[]}"));
+    CHECK(lines[wrong + 1].substr(lines[wrong + 1].find(",\"answer\"")) ==
+          lines[3].substr(lines[3].find(",\"answer\"")));
+    CHECK(lines[wrong - 1].ends_with(fmt::format(",\"answer\":\"{}\",\"status\":\"incorrect\",\"score\":0.0,"
+                                                 "\"points\":3.0,\"mistakes\":[]}}", 10'000'000 + wrong - 1)));
 }
