@@ -219,3 +219,44 @@ TEST_CASE("grade --html writes the report and feedback as pages, with the charts
     CHECK_FALSE(fs::exists(out + "/feedback/bob.html"));
     CHECK(fs::exists(out + "/charts/scores.svg"));
 }
+
+TEST_CASE("a class whose answers do not repeat grades past the verdict table's bound", "[e2e][grade][stream]") {
+    // More distinct answers to part b than a verdict table keeps whole (4,096): the later answers are graded again
+    // when their feedback is written, and must come out as they would have been graded first.
+    const std::string dir = fresh_temp_dir("unique");
+    const std::string csv = dir + "/class.csv";
+    {
+        std::ofstream out(csv);
+        out << "student,problem,part,answer\n";
+        for (int i = 0; i < 5000; ++i)
+            out << "s" << i << ",week3-mha-params,b," << 30'000'000 + i << "\n";
+        // Part b is 4 * 512 * 513 = 1,050,624 (by hand), 3 points; 4 * 512^2 = 1,048,576 leaves out the biases.
+        out << "late-right,week3-mha-params,b,4*512*513\n";
+        out << "late-mistake,week3-mha-params,b,\"1,048,576\"\n";
+        out << "late-typo,week3-mha-params,b,12o\n";
+    }
+    std::map<std::string, std::string> first;
+    for (const char* threads : {"1", "2"}) {
+        const std::string out = dir + "/out-" + threads;
+        REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out", out,
+                               "--threads", threads})
+                    .exit_code == 0);
+        const auto files = tree(out);
+        if (first.empty())
+            first = files;
+        CHECK(files == first);
+    }
+    const std::string gradebook = first.at("gradebook.csv");
+    CHECK(gradebook.find("\nlate-right,0,3,3,5\n") != std::string::npos);   // part a unanswered, b right
+    CHECK(gradebook.find("\nlate-mistake,0,0,0,5\n") != std::string::npos);
+    CHECK(gradebook.find("\ns4999,0,0,0,5\n") != std::string::npos);
+    const std::string results = first.at("results.jsonl");
+    CHECK(results.find("\"student\":\"late-mistake\",\"problem\":\"week3-mha-params\",\"part\":\"b\","
+                       "\"answer\":\"1,048,576\",\"status\":\"incorrect\",\"score\":0.0,\"points\":3.0,"
+                       "\"mistakes\":[\"missing_biases\"]}") != std::string::npos);
+    CHECK(first.at("feedback/late-right.md").find("Part (b) of week3-mha-params: correct — 3 of 3 points.") !=
+          std::string::npos);
+    CHECK(first.at("feedback/late-mistake.md").find("**The bias vectors were left out** (`missing_biases`)") !=
+          std::string::npos);
+    CHECK(first.at("feedback/late-typo.md").find("Your answer: `12o`") != std::string::npos);
+}

@@ -62,7 +62,7 @@ double ClassResults::total(std::size_t i) const {
     double total = 0;
     for (std::size_t c = 0; c < m_columns; ++c)
         if (const Answered& a = m_grid[i * m_columns + c]; a.table)
-            total += a.verdict().score;
+            total += a.summary().score;
     return total;
 }
 

@@ -38,7 +38,8 @@ struct RowResult {
     std::string_view student, problem, part, answer; ///< as read, trimmed (may be partial for malformed rows)
     const VerdictTable* table = nullptr;             ///< set when graded
     std::uint32_t answer_id = 0;                     ///< the answer in `table`
-    [[nodiscard]] const Verdict& verdict() const { return table->verdict(answer_id); }
+    /// The verdict (see VerdictTable::verdict for `scratch`).
+    [[nodiscard]] const Verdict& verdict(Verdict& scratch) const { return table->verdict(answer_id, scratch); }
 };
 
 /// A graded row replaced by the same student's later answer to the same part.
@@ -56,7 +57,9 @@ using VariantLookup =
 struct Answered {
     const VerdictTable* table = nullptr;
     std::uint32_t answer_id = 0;
-    [[nodiscard]] const Verdict& verdict() const { return table->verdict(answer_id); }
+    /// The verdict (see VerdictTable::verdict for `scratch`).
+    [[nodiscard]] const Verdict& verdict(Verdict& scratch) const { return table->verdict(answer_id, scratch); }
+    [[nodiscard]] VerdictSummary summary() const { return table->summary(answer_id); }
 };
 
 /// A rejected row, as students and the report see it.

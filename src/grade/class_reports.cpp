@@ -128,7 +128,7 @@ void ResultsLog::write(const RowResult& row) {
         }
         std::string& verdict = *cached;
         if (verdict.empty()) {
-            const Verdict& v = row.verdict();
+            const Verdict& v = row.verdict(m_scratch);
             std::string ids;
             for (const Mistake* m : named_mistakes(v))
                 ids += (ids.empty() ? "" : ",") + json_string(m->id);
@@ -189,7 +189,7 @@ void write_gradebook(const ClassResults& results, std::ostream& out) {
         for (std::size_t s = 0; s < results.scope().size(); ++s)
             for (std::size_t k = 0; k < results.problems()[results.scope()[s]].parts.size(); ++k) {
                 const Answered* a = results.answered(i, s, k);
-                row.push_back(points_text(a ? a->verdict().score : 0));
+                row.push_back(points_text(a ? a->summary().score : 0));
             }
         row.push_back(points_text(results.total(i)));
         row.push_back(max);
@@ -207,11 +207,12 @@ Result<const std::string*> FeedbackRenderer::part_feedback(const Answered& answe
     // The row's own variant: with seeded variants it differs from the spec's.
     const solve::SolvedProblem& solved = answered.table->solved();
     const solve::SolvedPart& part = answered.table->part();
-    auto feedback = explain(solved, part, answered.verdict(), m_templates,
+    auto feedback = explain(solved, part, answered.verdict(m_scratch), m_templates,
                             effective_reveal(solved.problem, part.part, m_reveal));
     if (!feedback)
         return std::unexpected(feedback.error());
-    if (m_parts.size() >= k_cache_entries) {
+    // An answer whose verdict the table did not keep is one nobody else gave, most likely: not worth a memo entry.
+    if (m_parts.size() >= k_cache_entries || !answered.table->kept(answered.answer_id)) {
         m_overflow = std::move(feedback->text);
         return &m_overflow;
     }
@@ -334,16 +335,10 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
         const solve::SolvedProblem& p = results.problems()[results.scope()[s]];
         for (std::size_t k = 0; k < p.parts.size(); ++k) {
             const solve::SolvedPart& part = p.parts[k];
-            // How many students gave each distinct answer; each one's verdict is then looked at once.
-            std::map<std::pair<const VerdictTable*, std::uint32_t>, std::size_t> given;
-            for (std::size_t i = 0; i < students; ++i)
-                if (const Answered* a = results.answered(i, s, k))
-                    ++given[{a->table, a->answer_id}];
             std::size_t answered = 0, correct = 0, rounded = 0, incorrect = 0, unreadable = 0, unexplained = 0;
             std::map<std::string, std::size_t> by_mistake;
             std::map<std::string, std::size_t> unexplained_values;
-            for (const auto& [key, count] : given) {
-                const Verdict& v = key.first->verdict(key.second);
+            const auto add = [&](const Verdict& v, std::size_t count) {
                 answered += count;
                 correct += v.status == Status::correct ? count : 0;
                 rounded += v.status == Status::rounded ? count : 0;
@@ -357,7 +352,20 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
                                        : v.parsed ? fmt::format("{:.6g}", v.parsed->value)
                                                   : v.answer] += count;
                 }
-            }
+            };
+            // How many students gave each answer the table kept, whose verdict is then looked at once; an answer
+            // it did not keep (a class where answers rarely repeat) is looked at for each student who gave it.
+            std::map<std::pair<const VerdictTable*, std::uint32_t>, std::size_t> given;
+            Verdict scratch;
+            for (std::size_t i = 0; i < students; ++i)
+                if (const Answered* a = results.answered(i, s, k)) {
+                    if (a->table->kept(a->answer_id))
+                        ++given[{a->table, a->answer_id}];
+                    else
+                        add(a->verdict(scratch), 1);
+                }
+            for (const auto& [key, count] : given)
+                add(key.first->verdict(key.second, scratch), count);
             std::vector<std::pair<std::string, std::size_t>> ranked(by_mistake.begin(), by_mistake.end());
             std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
             View mistakes = View::array();
@@ -450,19 +458,20 @@ Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, s
             const Answered* a = i < results.students() ? results.answered(i, s, k) : nullptr;
             std::string output = "No answer was submitted for this part.";
             double score = 0;
+            Verdict scratch;
             if (a) {
-                auto feedback = explain(a->table->solved(), a->table->part(), a->verdict(), templates,
+                auto feedback = explain(a->table->solved(), a->table->part(), a->verdict(scratch), templates,
                                         effective_reveal(a->table->solved().problem, part, reveal));
                 if (!feedback)
                     return std::unexpected(feedback.error());
                 output = feedback->text;
-                score = a->verdict().score;
+                score = a->summary().score;
             }
             tests.push_back({{"name", fmt::format("{} ({})", p.problem.title, part.id)},
                              {"number", fmt::format("{}.{}", results.scope()[s] + 1, k + 1)},
                              {"score", score},
                              {"max_score", part.points},
-                             {"status", a && a->verdict().status == Status::correct ? "passed" : "failed"},
+                             {"status", a && a->summary().status == Status::correct ? "passed" : "failed"},
                              {"output", output},
                              {"output_format", "md"},
                              {"visibility", "visible"}});

@@ -38,6 +38,7 @@ class ResultsLog {
     std::unordered_map<const VerdictTable*, std::unordered_map<std::uint32_t, std::string>> m_verdicts;
     std::size_t m_cached = 0;
     std::string m_uncached;
+    Verdict m_scratch;
 };
 
 /// Copies a results log from `in` to `out`, rewriting the lines of the superseded rows (0-based data row numbers,
@@ -70,7 +71,8 @@ class FeedbackRenderer {
     bool m_reveal;
     std::map<std::pair<const VerdictTable*, std::uint32_t>, std::string> m_parts;
     std::unordered_map<std::string, std::string> m_documents; ///< by the answers' signature
-    std::string m_overflow; ///< the last feedback rendered once the cache was full
+    std::string m_overflow; ///< the last feedback rendered once the cache was full, or not memoised
+    Verdict m_scratch;
 };
 
 /// The class summary and its pictures.
