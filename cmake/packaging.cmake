@@ -45,7 +45,10 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # dpkg-shlibdeps names the libraries it links (yaml-cpp, fmt, utf8proc, ...)
+# dpkg-shlibdeps names the shared libraries headcount-serve links. The headcount program itself is static
+# (HEADCOUNT_STATIC): its copies of libcrypto, zlib, yaml-cpp, utf8proc and cmark-gfm are those of the build machine,
+# so a security update of one of them needs a rebuild of this package.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # HTML output reads KaTeX from Debian's folder at run time (src/render/katex.cpp): a dependency no linker sees.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libjs-katex")
 include(CPack)

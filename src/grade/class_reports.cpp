@@ -118,7 +118,8 @@ void ResultsLog::write(const RowResult& row) {
         if (auto table = m_verdicts.find(row.table); table != m_verdicts.end())
             if (auto it = table->second.find(row.answer_id); it != table->second.end())
                 cached = &it->second;
-        if (!cached && m_cached < k_cached_verdicts) {
+        // An answer its table did not keep gets a new number each time: it would never be looked up again.
+        if (!cached && m_cached < k_cached_verdicts && row.table->kept(row.answer_id)) {
             cached = &m_verdicts[row.table][row.answer_id];
             ++m_cached;
         }

@@ -1,8 +1,13 @@
-// fmt's compiled part, built once here: Debian's libfmt-dev has only a shared library (which would load
-// libstdc++.so into the static headcount program), and FMT_HEADER_ONLY would compile fmt's implementation into
-// every file that formats (zip.cpp: 2.6 s -> 8.9 s). These are the instantiations fmt's own src/format.cc makes
-// for fmt 9; the non-template functions of format-inl.h are compiled here because FMT_HEADER_ONLY is not defined.
+// fmt's compiled part, for the static headcount program (HEADCOUNT_STATIC): Debian's libfmt-dev has only a shared
+// library (which would load libstdc++.so into the static program), and FMT_HEADER_ONLY would compile fmt's
+// implementation into every file that formats (zip.cpp: 2.6 s -> 8.9 s). These are the instantiations fmt's own
+// src/format.cc makes for fmt 9; the non-template functions of format-inl.h are compiled here because
+// FMT_HEADER_ONLY is not defined.
 #include <fmt/format-inl.h>
+
+#if FMT_VERSION < 90000 || FMT_VERSION >= 100000
+#error "src/util/fmt_library.cpp makes fmt 9's instantiations; with another fmt configure -DHEADCOUNT_STATIC=OFF"
+#endif
 
 FMT_BEGIN_NAMESPACE
 namespace detail {

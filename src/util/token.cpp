@@ -9,6 +9,10 @@
 namespace headcount {
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
+    // An HMAC needs no configuration: without this OpenSSL 3 reads the system's openssl.cnf on first use, which
+    // can name provider modules to load (shared objects that bring the shared libcrypto into a static headcount).
+    static const bool initialised = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr) == 1;
+    (void)initialised;
     std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
     unsigned int length = 0;
     HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(message.data()),

@@ -83,8 +83,10 @@ void put_common(std::string& out, std::uint32_t crc, std::size_t compressed, std
 
 Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
     constexpr std::size_t k_max32 = std::numeric_limits<std::uint32_t>::max();
-    if (entries.size() > std::numeric_limits<std::uint16_t>::max())
-        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: more than 65,535 entries"});
+    // 0xFFFF and 0xFFFFFFFF in the end record or a header mean "see the ZIP64 record" (APPNOTE 4.4.1.4): the
+    // largest values written are one less.
+    if (entries.size() >= std::numeric_limits<std::uint16_t>::max())
+        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: 65,535 entries or more"});
     std::set<std::string> names;
     std::string archive;
     std::string directory;
@@ -101,7 +103,7 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
             crc32(crc32(0, nullptr, 0), reinterpret_cast<const Bytef*>(entry.content.data()),
                   static_cast<uInt>(entry.content.size())));
         const std::size_t offset = archive.size();
-        if (offset > k_max32 - 30 - entry.name.size() - data->size())
+        if (offset >= k_max32 - 30 - entry.name.size() - data->size())
             return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
 
         put32(archive, 0x04034b50); // local file header
@@ -119,7 +121,7 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
         put32(directory, static_cast<std::uint32_t>(offset));
         directory += entry.name;
     }
-    if (archive.size() + directory.size() > k_max32 - 22)
+    if (archive.size() + directory.size() >= k_max32 - 22)
         return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
     const auto directory_offset = static_cast<std::uint32_t>(archive.size());
     archive += directory;
