@@ -10,9 +10,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 namespace headcount::cli {
 
@@ -27,15 +25,6 @@ struct ExportOptions {
     std::string source; ///< empty: generate::default_source_tree()
     std::string templates;
 };
-
-Result<std::string> read_bytes(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::unexpected(Error{path.string(), 0, 0, "cannot read this file"});
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 Result<int> run_export_gradescope(const ExportOptions& options) {
     // Every spec must load and solve here: a bad one would otherwise fail every student's submission.
@@ -54,7 +43,7 @@ Result<int> run_export_gradescope(const ExportOptions& options) {
     input.source_tree = options.source.empty() ? generate::default_source_tree() : std::filesystem::path(options.source);
     input.templates = options.templates;
     for (std::size_t i = 0; i < paths->size(); ++i) {
-        auto bytes = read_bytes((*paths)[i]);
+        auto bytes = read_file_capped((*paths)[i], spec::k_max_spec_bytes, "the spec file");
         if (!bytes)
             return std::unexpected(bytes.error());
         // Named by problem id, which is unique and a safe file name, whatever folders the specs came from.
@@ -67,7 +56,7 @@ Result<int> run_export_gradescope(const ExportOptions& options) {
         auto variants = class_variants(*problems, *roster, options.seed);
         if (!variants)
             return std::unexpected(variants.error());
-        auto bytes = read_bytes(options.roster);
+        auto bytes = read_file_capped(options.roster, generate::k_max_roster_bytes, "the roster");
         if (!bytes)
             return std::unexpected(bytes.error());
         input.roster = std::move(*bytes);

@@ -27,17 +27,22 @@ Result<BankVariant> solved_variant(const spec::Problem& problem, const spec::Giv
     return BankVariant{number, std::move(*solved)};
 }
 
+/// A problem without `vary`: its one variant, the spec's own givens.
+Result<std::vector<BankVariant>> only_variant(const spec::Problem& problem) {
+    auto one = solved_variant(problem, spec::givens_of(problem), 1);
+    if (!one)
+        return std::unexpected(one.error());
+    std::vector<BankVariant> out;
+    out.push_back(std::move(*one));
+    return out;
+}
+
 } // namespace
 
 Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, std::size_t count, std::string_view seed) {
+    if (problem.vary.empty())
+        return only_variant(problem);
     std::vector<BankVariant> out;
-    if (problem.vary.empty()) {
-        auto one = solved_variant(problem, spec::givens_of(problem), 1);
-        if (!one)
-            return std::unexpected(one.error());
-        out.push_back(std::move(*one));
-        return out;
-    }
     auto valid = valid_variants(problem);
     if (!valid)
         return std::unexpected(valid.error());
@@ -65,14 +70,9 @@ Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, st
 
 Result<std::vector<BankVariant>> class_variants_bank(const spec::Problem& problem,
                                                      const std::map<std::string, solve::SolvedProblem>& assigned) {
+    if (problem.vary.empty())
+        return only_variant(problem);
     std::vector<BankVariant> out;
-    if (problem.vary.empty()) {
-        auto one = solved_variant(problem, spec::givens_of(problem), 1);
-        if (!one)
-            return std::unexpected(one.error());
-        out.push_back(std::move(*one));
-        return out;
-    }
     auto valid = valid_variants(problem);
     if (!valid)
         return std::unexpected(valid.error());
