@@ -25,13 +25,6 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 /// `s` without one pair of matching outer brackets, or nullopt when it has none.
 std::optional<std::string_view> unwrap(std::string_view s, char open, char close) {
     if (s.size() >= 2 && s.front() == open && s.back() == close)
@@ -77,7 +70,7 @@ std::expected<solve::Shape, std::string> parse_shape(std::string_view text) {
     std::string_view s = trim(text);
     if (s.empty())
         return std::unexpected(std::string("empty answer"));
-    if (lower(s).starts_with("torch.size(") && s.back() == ')')
+    if (ascii_lowered(s).starts_with("torch.size(") && s.back() == ')')
         s = trim(s.substr(11, s.size() - 12));
     bool bracketed = false;
     for (auto [open, close] : std::array{std::pair{'(', ')'}, std::pair{'[', ']'}})

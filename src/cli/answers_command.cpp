@@ -3,23 +3,23 @@
 #include <cli/problems.hpp>
 
 #include <generate/gradescope.hpp>
+#include <generate/roster.hpp>
 #include <spec/answers_file.hpp>
 #include <util/csv.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 namespace headcount::cli {
 
 namespace {
 
-constexpr std::uintmax_t k_max_metadata_bytes = 4u * 1024 * 1024;
+constexpr std::size_t k_max_metadata_bytes = 4u * 1024 * 1024;
 
 struct AnswersOptions {
     std::vector<std::string> specs;
@@ -31,22 +31,9 @@ struct AnswersOptions {
     std::string results;
 };
 
-Result<std::string> read_small_file(const std::string& path, std::uintmax_t limit, std::string_view what) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return std::unexpected(Error{path, 0, 0, fmt::format("cannot read {}", what)});
-    if (size > limit)
-        return std::unexpected(Error{path, 0, 0, fmt::format("{} is {} bytes; at most {} are read", what, size, limit)});
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 /// The submitter's email in Gradescope's submission_metadata.json (users[0].email).
 Result<std::string> submitter_email(const std::string& path) {
-    auto text = read_small_file(path, k_max_metadata_bytes, "the submission metadata");
+    auto text = read_file_capped(path, k_max_metadata_bytes, "the submission metadata");
     if (!text)
         return std::unexpected(text.error());
     const auto json = nlohmann::json::parse(*text, nullptr, false);
@@ -59,18 +46,10 @@ Result<std::string> submitter_email(const std::string& path) {
     return (*users)[0]["email"].get<std::string>();
 }
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
-    return out;
-}
-
 /// The roster id of the student with this email: the row whose `email` column holds it (ignoring case), or, when the
 /// roster has no email column, the email itself if it is a roster id.
 Result<std::string> roster_id_for(const std::string& email, const std::string& roster_path) {
-    auto text = read_small_file(roster_path, 64u * 1024 * 1024, "the roster");
+    auto text = read_file_capped(roster_path, generate::k_max_roster_bytes, "the roster");
     if (!text)
         return std::unexpected(text.error());
     auto table = parse_csv(*text, roster_path);
@@ -82,7 +61,7 @@ Result<std::string> roster_id_for(const std::string& email, const std::string& r
     const auto email_column = table->column("email");
     for (const CsvRecord& record : table->records) {
         const auto field = [&](std::size_t c) { return c < record.fields.size() ? record.fields[c] : std::string(); };
-        if (email_column ? lower(field(*email_column)) == lower(email) : field(*student) == email)
+        if (email_column ? ascii_lowered(field(*email_column)) == ascii_lowered(email) : field(*student) == email)
             return field(*student);
     }
     return std::unexpected(Error{roster_path, 0, 0, fmt::format("no student on the roster has the email '{}'{}",
@@ -109,7 +88,7 @@ Result<int> convert(const AnswersOptions& options) {
     auto path = spec::find_answers_file(options.submission);
     if (!path)
         return std::unexpected(path.error());
-    auto text = read_small_file(path->string(), spec::k_max_answers_file_bytes, "the answers file");
+    auto text = read_file_capped(*path, spec::k_max_answers_file_bytes, "the answers file");
     if (!text)
         return std::unexpected(text.error());
     // Messages name the file as the student named it, not where the platform keeps it.

@@ -62,15 +62,9 @@ Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, c
         ids.push_back(part.part.id);
     }
     // Part ids are printed (a), (b): a student typing B means b, unless the spec has both.
-    const auto lower = [](std::string_view text) {
-        std::string out(text);
-        for (char& c : out)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        return out;
-    };
     const solve::SolvedPart* folded = nullptr;
     for (const solve::SolvedPart& part : solved.parts)
-        if (lower(part.part.id) == lower(id)) {
+        if (ascii_lowered(part.part.id) == ascii_lowered(id)) {
             if (folded)
                 return std::unexpected(Error{solved.problem.file, 0, 0,
                                              fmt::format("problem '{}' has parts '{}' and '{}'; which is '{}'?",

@@ -15,13 +15,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
 
-std::string ascii_folded(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 std::string_view trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
     if (first == std::string_view::npos)
@@ -82,7 +75,7 @@ ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, Vari
     for (std::size_t p = 0; p < problems.size(); ++p) {
         m_problem_index.emplace(problems[p].problem.id, p);
         // Ids are ASCII (letters, digits, '-', '_', '.'): folded, they find a row whose case differs.
-        m_folded_ids.push_back(ascii_folded(problems[p].problem.id));
+        m_folded_ids.push_back(ascii_lowered(problems[p].problem.id));
         m_problem_index.emplace(m_folded_ids.back(), p);
         m_part_base.push_back(base);
         base += static_cast<std::uint32_t>(problems[p].parts.size());
@@ -212,7 +205,7 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     }
     auto problem_it = m_problem_index.find(m_current.problem);
     if (problem_it == m_problem_index.end()) // Week3-MHA-Params is week3-mha-params, as --part B is b for check
-        problem_it = m_problem_index.find(ascii_folded(m_current.problem));
+        problem_it = m_problem_index.find(ascii_lowered(m_current.problem));
     if (problem_it == m_problem_index.end()) {
         std::vector<std::string_view> ids;
         for (const auto& p : m_problems)
@@ -239,11 +232,11 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     auto part = std::find_if(variant->parts.begin(), variant->parts.end(),
                              [&](const solve::SolvedPart& p) { return p.part.id == m_current.part; });
     if (part == variant->parts.end()) { // B for b, unless the spec has both
-        const std::string folded = ascii_folded(m_current.part);
+        const std::string folded = ascii_lowered(m_current.part);
         if (std::count_if(variant->parts.begin(), variant->parts.end(),
-                          [&](const solve::SolvedPart& p) { return ascii_folded(p.part.id) == folded; }) == 1)
+                          [&](const solve::SolvedPart& p) { return ascii_lowered(p.part.id) == folded; }) == 1)
             part = std::find_if(variant->parts.begin(), variant->parts.end(),
-                                [&](const solve::SolvedPart& p) { return ascii_folded(p.part.id) == folded; });
+                                [&](const solve::SolvedPart& p) { return ascii_lowered(p.part.id) == folded; });
     }
     if (part == variant->parts.end()) {
         std::vector<std::string_view> part_ids;

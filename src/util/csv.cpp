@@ -18,21 +18,12 @@ constexpr std::string_view k_utf8_bom = "\xEF\xBB\xBF";
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 std::string_view trim(std::string_view s) {
     while (!s.empty() && is_blank(s.front()))
         s.remove_prefix(1);
     while (!s.empty() && is_blank(s.back()))
         s.remove_suffix(1);
     return s;
-}
-
-std::string ascii_lowered(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        c = ascii_lower(c);
-    return out;
 }
 
 } // namespace

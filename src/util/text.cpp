@@ -10,6 +10,14 @@
 
 namespace headcount {
 
+std::string ascii_lowered(std::string_view text) {
+    std::string out(text);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
 std::string with_thousands(std::int64_t value) {
     // Work on the magnitude as unsigned so INT64_MIN formats too.
     const bool negative = value < 0;

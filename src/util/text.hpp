@@ -15,6 +15,9 @@ std::string with_thousands(std::int64_t value);
 /// A size for messages: "64 MiB" when a whole number of KiB/MiB/GiB, else "1,000 bytes".
 std::string byte_size(std::uint64_t bytes);
 
+/// `text` with A-Z lowered, other bytes as they are ("Week3-MHA" -> "week3-mha"): for ids compared without case.
+std::string ascii_lowered(std::string_view text);
+
 /// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 

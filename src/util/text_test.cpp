@@ -89,3 +89,9 @@ TEST_CASE("large counts in words keep three significant figures", "[text]") {
     CHECK(in_words(9'996'000) == "10.0 million");
     CHECK(in_words(99'960'000) == "100 million");
 }
+
+TEST_CASE("ascii_lowered lowers A-Z only", "[text]") {
+    CHECK(ascii_lowered("Week3-MHA_Params.Z") == "week3-mha_params.z");
+    CHECK(ascii_lowered("\xC3\x89t\xC3\xA9") == "\xC3\x89t\xC3\xA9"); // "Été": UTF-8 bytes are left alone
+    CHECK(ascii_lowered("@[`{") == "@[`{");                     // the neighbours of A-Z and a-z
+}
