@@ -141,3 +141,13 @@ TEST_CASE("a roster with two spellings of one id is refused, naming both (defect
                    "would share one feedback file on macOS and Windows, so they must not name two "
                    "students\n");
 }
+
+TEST_CASE("a misspelt command is named, with the command meant", "[e2e][hostile]") {
+    const auto typo = run_headcount({"chek", "problems/week3-mha-params.yaml"});
+    CHECK(typo.exit_code == 2);
+    CHECK(typo.err == "headcount: unknown command 'chek' (did you mean 'check'?) (see 'headcount --help')\n");
+    const auto control = run_headcount({"x\x1b[2J"}); // a terminal escape is shown, not sent to the terminal
+    CHECK(control.exit_code == 2);
+    CHECK(control.err.find('\x1b') == std::string::npos);
+    CHECK(run_headcount({"--version"}).exit_code == 0);
+}

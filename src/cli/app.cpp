@@ -1,5 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
+#include <util/ids.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -88,10 +90,19 @@ int headcount_main(int argc, char** argv) {
         {"templates", add_templates_command}};
     // `headcount COMMAND ...` builds only that command's options: a student's check pays for one command, not
     // seven (what it prints, --help included, is the same).
-    if (argc > 1)
+    if (argc > 1) {
         for (const auto& [name, add] : k_commands)
             if (argv[1] == name)
                 return run_app(app, {add(app)}, argc, argv);
+        if (argv[1][0] != '-') { // CLI11 would only say "A subcommand is required"
+            std::vector<std::string_view> names{"serve"};
+            for (const auto& [name, add] : k_commands)
+                names.push_back(name);
+            fmt::print(stderr, "headcount: unknown command '{}'{} (see 'headcount --help')\n", printable(argv[1]),
+                       did_you_mean(argv[1], names));
+            return k_exit_bad_input;
+        }
+    }
     std::vector<Command> commands;
     for (const auto& [name, add] : k_commands) {
         if (name == "templates") // serve is listed in --help here, and runs as its own program (exec_serve)
