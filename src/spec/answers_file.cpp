@@ -53,6 +53,12 @@ Result<std::vector<SubmittedAnswer>> parse_yaml(std::string_view text, const std
     const auto add = [&](const std::string& problem, const YAML::Node& key, const YAML::Node& value) -> Result<void> {
         if (!key.IsScalar() || key.Scalar().empty())
             return std::unexpected(at(file, key, "a part id is a word such as a or b"));
+        // Counted as they are read: YAML aliases can repeat a mapping of parts under thousands of problems, so a
+        // small file could otherwise expand into millions of answers before the count is checked.
+        if (out.size() == k_max_answers)
+            return std::unexpected(Error{file, key.Mark().line + 1, key.Mark().column + 1,
+                                         fmt::format("the answers file holds more than {} answers, the most read",
+                                                     k_max_answers)});
         auto answer = answer_text(value, file);
         if (!answer)
             return std::unexpected(answer.error());
