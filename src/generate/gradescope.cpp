@@ -1,13 +1,12 @@
 #include <generate/gradescope.hpp>
 
+#include <util/files.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace headcount::generate {
 
@@ -26,14 +25,8 @@ bool needed(const fs::path& relative) {
     return top == "templates" || top == "cmake" || top == "doc" || top == "completions";
 }
 
-Result<std::string> read_bytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        return std::unexpected(Error{path.string(), 0, 0, "cannot read this file of the source tree"});
-    return text.str();
-}
+/// Largest file packed from the source tree or a templates folder (the largest source file is under 100 KiB).
+constexpr std::size_t k_max_packed_file_bytes = 16 * 1024 * 1024;
 
 /// The files below `root` that `keep` admits, as zip entries under `prefix`, in path order; hidden folders and build
 /// folders are skipped.
@@ -56,7 +49,7 @@ Result<std::vector<ZipEntry>> tree_entries(const fs::path& root, const std::stri
     std::sort(files.begin(), files.end());
     std::vector<ZipEntry> out;
     for (const fs::path& file : files) {
-        auto bytes = read_bytes(root / file);
+        auto bytes = read_file_capped(root / file, k_max_packed_file_bytes, "a file to pack");
         if (!bytes)
             return std::unexpected(bytes.error());
         out.push_back({prefix + file.generic_string(), std::move(*bytes), false});
