@@ -46,7 +46,7 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
 # dpkg-shlibdeps names the shared libraries headcount-serve links. The headcount program itself is static
-# (HEADCOUNT_STATIC): its copies of libcrypto, zlib, yaml-cpp, utf8proc and cmark-gfm are those of the build machine,
+# (HEADCOUNT_STATIC): its copies of Nettle, zlib, yaml-cpp, utf8proc and cmark-gfm are those of the build machine,
 # so a security update of one of them needs a rebuild of this package.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # HTML output reads KaTeX from Debian's folder at run time (src/render/katex.cpp): a dependency no linker sees.

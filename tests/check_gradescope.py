@@ -128,8 +128,8 @@ def main():
     with open(os.path.join(source, "scripts/setup")) as f:
         project = set(re.findall(r"\b(lib[a-z0-9.+-]+-dev|[a-z0-9.+-]+-dev|libjs-[a-z0-9.+-]+)\b", f.read()))
     # Not build dependencies of the autograder's headcount: serve's HTTP library (it builds with HEADCOUNT_SERVE=OFF),
-    # the .deb's tools and the sanitizer build's runtime.
-    project -= {"libcpp-httplib-dev", "dpkg-dev", "libclang-rt-16-dev"}
+    # the tests' second HMAC (BUILD_TESTING=OFF), the .deb's tools and the sanitizer build's runtime.
+    project -= {"libcpp-httplib-dev", "libssl-dev", "dpkg-dev", "libclang-rt-16-dev"}
     missing = {p for p in project if not re.search(r"\b" + re.escape(p) + r"\b", setup_sh)}
     if missing:
         fail(f"setup.sh does not install {sorted(missing)}, which scripts/setup does")

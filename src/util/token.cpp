@@ -1,27 +1,25 @@
 #include <util/token.hpp>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <nettle/hmac.h>
+#include <nettle/memops.h>
 
 #include <array>
+#include <cstdint>
 
 namespace headcount {
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
-    // An HMAC needs no configuration: without this OpenSSL 3 reads the system's openssl.cnf on first use, which
-    // can name provider modules to load (shared objects that bring the shared libcrypto into a static headcount).
-    static const bool initialised = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr) == 1;
-    (void)initialised;
-    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-    unsigned int length = 0;
-    HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(message.data()),
-         message.size(), digest.data(), &length);
+    hmac_sha256_ctx context;
+    hmac_sha256_set_key(&context, key.size(), reinterpret_cast<const std::uint8_t*>(key.data()));
+    hmac_sha256_update(&context, message.size(), reinterpret_cast<const std::uint8_t*>(message.data()));
+    std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
+    hmac_sha256_digest(&context, digest.size(), digest.data());
     static constexpr char k_hex[] = "0123456789abcdef";
     std::string out;
-    for (unsigned int i = 0; i < length; ++i) {
-        out += k_hex[digest[i] >> 4];
-        out += k_hex[digest[i] & 0xF];
+    out.reserve(2 * digest.size());
+    for (const std::uint8_t byte : digest) {
+        out += k_hex[byte >> 4];
+        out += k_hex[byte & 0xF];
     }
     return out;
 }
@@ -35,7 +33,7 @@ std::string student_token(std::string_view seed, std::string_view student) {
 
 bool token_matches(std::string_view seed, std::string_view student, std::string_view token) {
     const std::string expected = student_token(seed, student);
-    return token.size() == expected.size() && CRYPTO_memcmp(expected.data(), token.data(), token.size()) == 0;
+    return token.size() == expected.size() && memeql_sec(expected.data(), token.data(), token.size()) != 0;
 }
 
 } // namespace headcount

@@ -8,7 +8,7 @@
 
 namespace headcount {
 
-/// HMAC-SHA-256 of `message` under `key`, as 64 lower-case hex digits (OpenSSL's implementation).
+/// HMAC-SHA-256 of `message` under `key`, as 64 lower-case hex digits (Nettle's implementation).
 std::string hmac_sha256_hex(std::string_view key, std::string_view message);
 
 /// A student's token: the first 32 hex digits (128 bits) of HMAC-SHA-256 keyed by the class seed over the bytes

@@ -11,6 +11,12 @@ TEST_CASE("HMAC-SHA-256 matches RFC 4231's test vectors", "[token]") {
     // RFC 4231, test case 1: key 0x0b x 20, data "Hi There".
     CHECK(hmac_sha256_hex(std::string(20, '\x0b'), "Hi There") ==
           "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    // RFC 4231, test case 3: key 0xaa x 20, data 0xdd x 50.
+    CHECK(hmac_sha256_hex(std::string(20, '\xaa'), std::string(50, '\xdd')) ==
+          "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe");
+    // RFC 4231, test case 6: a key longer than SHA-256's 64-byte block is hashed first.
+    CHECK(hmac_sha256_hex(std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First") ==
+          "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
 TEST_CASE("a student's token is keyed by the seed and cannot be told from the id", "[token]") {
