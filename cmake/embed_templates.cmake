@@ -28,11 +28,13 @@ function(embed_entry file name out_var)
 endfunction()
 
 file(GLOB_RECURSE files RELATIVE "${TEMPLATE_DIR}" "${TEMPLATE_DIR}/*.mustache")
-list(SORT files)
+# Sorted by name, byte by byte, as TemplateSet looks them up (sorting the file names would put "a-b.mustache" before
+# "a.mustache", and the name "a" before "a-b").
+list(TRANSFORM files REPLACE "\\.mustache$" "" OUTPUT_VARIABLE names)
+list(SORT names COMPARE STRING)
 set(entries "")
-foreach(file IN LISTS files)
-  string(REGEX REPLACE "\\.mustache$" "" name "${file}")
-  embed_entry("${file}" "${name}" entries)
+foreach(name IN LISTS names)
+  embed_entry("${name}.mustache" "${name}" entries)
 endforeach()
 file(GLOB static_files RELATIVE "${TEMPLATE_DIR}" "${TEMPLATE_DIR}/serve/static/*.css" "${TEMPLATE_DIR}/serve/static/*.js")
 list(SORT static_files)

@@ -102,9 +102,11 @@ std::optional<Error> unprintable(const std::string& path, std::string_view text)
 class Checker {
   public:
     using Parse = std::function<Result<std::shared_ptr<const ParsedTemplate>>(std::string_view)>;
-    Checker(const Keys& keys, const std::map<std::string, std::string, std::less<>>& partials, Parse parse)
-        : m_keys(keys), m_key_list(keys.all.begin(), keys.all.end()), m_partials(partials),
-          m_parse(std::move(parse)) {}
+    using PartialFile = std::function<std::optional<std::string>(std::string_view)>;
+    using PartialNames = std::function<std::vector<std::string>()>;
+    Checker(const Keys& keys, PartialFile partial_file, PartialNames partial_names, Parse parse)
+        : m_keys(keys), m_key_list(keys.all.begin(), keys.all.end()), m_partial_file(std::move(partial_file)),
+          m_partial_names(std::move(partial_names)), m_parse(std::move(parse)) {}
 
     Result<void> check(const ParsedTemplate& tmpl, const std::vector<MustacheNode>& nodes, int depth) {
         using Kind = MustacheNode::Kind;
@@ -140,25 +142,25 @@ class Checker {
   private:
     const Keys& m_keys;
     std::vector<std::string_view> m_key_list;
-    const std::map<std::string, std::string, std::less<>>& m_partials;
+    PartialFile m_partial_file;
+    PartialNames m_partial_names;
     Parse m_parse;
     std::set<std::string, std::less<>> m_checked; // partials already checked (or being checked) for this view
 
     Result<void> check_partial(const ParsedTemplate& tmpl, const MustacheNode& node, int depth) {
-        const auto partial = m_partials.find(node.text);
-        if (partial == m_partials.end()) {
-            std::vector<std::string_view> names;
-            for (const auto& [name, _] : m_partials)
-                names.push_back(name);
+        const std::optional<std::string> file = m_partial_file(node.text);
+        if (!file) {
+            const std::vector<std::string> names = m_partial_names();
+            const std::vector<std::string_view> views(names.begin(), names.end());
             return std::unexpected(Error{tmpl.path, node.line, node.column,
-                                         fmt::format("unknown partial '{}'{}", node.text, did_you_mean(node.text, names))});
+                                         fmt::format("unknown partial '{}'{}", node.text, did_you_mean(node.text, views))});
         }
         if (!m_checked.insert(node.text).second) // its result does not depend on where it is included
             return {};
         if (depth + 1 > k_max_partial_depth)
             return std::unexpected(Error{tmpl.path, node.line, node.column,
                                          fmt::format("partials nest more than {} deep", k_max_partial_depth)});
-        auto parsed = m_parse(partial->second);
+        auto parsed = m_parse(*file);
         if (!parsed)
             return std::unexpected(parsed.error());
         return check(**parsed, (*parsed)->nodes, depth + 1);
@@ -191,7 +193,19 @@ Result<std::vector<TemplateFile>> read_directory(const fs::path& dir) {
     return files;
 }
 
+/// The template of `builtins` (sorted by name) named `name`, or null.
+const BuiltinTemplate* find_builtin(std::span<const BuiltinTemplate> builtins, std::string_view name) {
+    const auto it = std::lower_bound(builtins.begin(), builtins.end(), name,
+                                     [](const BuiltinTemplate& t, std::string_view n) { return t.name < n; });
+    return it != builtins.end() && it->name == name ? &*it : nullptr;
+}
+
 } // namespace
+
+struct TemplateSet::Found {
+    std::string_view text;
+    std::string path;
+};
 
 TemplateSet TemplateSet::from_files(std::vector<TemplateFile> files) {
     TemplateSet set;
@@ -202,12 +216,12 @@ TemplateSet TemplateSet::from_files(std::vector<TemplateFile> files) {
 }
 
 TemplateSet TemplateSet::builtin() {
-    // Parsed once per process: copies share the cache. The texts are not copied: they are the binary's bytes.
+    // Copies share the cache, so each template is parsed once per process. Nothing is built here: the templates are
+    // found in the binary's sorted table when they are used.
     static const TemplateSet set = [] {
         TemplateSet builtins;
+        builtins.m_index->builtins = builtin_templates();
         builtins.m_cache = std::make_shared<Cache>();
-        for (const BuiltinTemplate& t : builtin_templates())
-            builtins.add(std::string(t.name), Stored{fmt::format("templates/{}.mustache", t.name), t.text, nullptr});
         return builtins;
     }();
     return set;
@@ -245,15 +259,42 @@ TemplateSet TemplateSet::with_files(std::vector<TemplateFile> files) const {
 }
 
 void TemplateSet::add(TemplateFile file) {
-    auto owner = std::make_shared<const std::string>(std::move(file.text));
-    const std::string_view text = *owner;
-    add(std::move(file.name), Stored{std::move(file.path), text, std::move(owner)});
+    std::string name = file.name;
+    m_index->files.insert_or_assign(std::move(name), std::move(file));
 }
 
-void TemplateSet::add(std::string name, Stored stored) {
-    if (name.starts_with("partials/") && name.find('/', 9) == std::string::npos)
-        m_index->partials[name.substr(9)] = name;
-    m_index->files.insert_or_assign(std::move(name), std::move(stored));
+std::optional<TemplateSet::Found> TemplateSet::find(std::string_view name) const {
+    if (const auto file = m_index->files.find(name); file != m_index->files.end())
+        return Found{file->second.text, file->second.path};
+    if (const BuiltinTemplate* builtin = find_builtin(m_index->builtins, name))
+        return Found{builtin->text, fmt::format("templates/{}.mustache", name)};
+    return std::nullopt;
+}
+
+bool TemplateSet::has(std::string_view name) const {
+    return m_index->files.contains(name) || find_builtin(m_index->builtins, name) != nullptr;
+}
+
+std::optional<std::string> TemplateSet::partial_file(std::string_view name) const {
+    if (name.empty() || name.find('/') != std::string_view::npos)
+        return std::nullopt;
+    std::string file = "partials/" + std::string(name);
+    if (!has(file))
+        return std::nullopt;
+    return file;
+}
+
+std::vector<std::string> TemplateSet::partial_names() const {
+    std::set<std::string> names;
+    const auto add_name = [&](std::string_view file) {
+        if (file.starts_with("partials/") && file.find('/', 9) == std::string_view::npos)
+            names.emplace(file.substr(9));
+    };
+    for (const BuiltinTemplate& builtin : m_index->builtins)
+        add_name(builtin.name);
+    for (const auto& [file, _] : m_index->files)
+        add_name(file);
+    return {names.begin(), names.end()};
 }
 
 Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_view name) const {
@@ -262,10 +303,12 @@ Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_vi
         if (const auto it = m_cache->parsed.find(name); it != m_cache->parsed.end())
             return it->second;
     }
-    const Stored& file = m_index->files.find(name)->second;
-    if (auto bad = unprintable(file.path, file.text))
+    const std::optional<Found> file = find(name);
+    if (!file)
+        return fail(fmt::format("no template '{}.mustache' in the templates directory", name));
+    if (auto bad = unprintable(file->path, file->text))
         return std::unexpected(*bad);
-    auto tree = parse_mustache(file.text, file.path);
+    auto tree = parse_mustache(file->text, file->path);
     if (!tree)
         return std::unexpected(tree.error());
     auto shared = std::make_shared<const ParsedTemplate>(std::move(*tree));
@@ -288,7 +331,9 @@ Result<std::string> TemplateSet::render(const std::string& name, const View& vie
     }
     const auto parse = [this](std::string_view file) { return parsed(file); };
     if (!checked) {
-        Checker checker(keys, m_index->partials, parse);
+        Checker checker(
+            keys, [this](std::string_view partial) { return partial_file(partial); },
+            [this] { return partial_names(); }, parse);
         if (auto ok = checker.check(**tmpl, (*tmpl)->nodes, 0); !ok)
             return std::unexpected(ok.error());
         const std::lock_guard lock(m_cache->mutex);
@@ -298,10 +343,10 @@ Result<std::string> TemplateSet::render(const std::string& name, const View& vie
     }
     // Every partial a render can reach was parsed by the check; one that fails to parse now is not reachable.
     const PartialLookup partials = [this](std::string_view partial) -> const ParsedTemplate* {
-        const auto it = m_index->partials.find(partial);
-        if (it == m_index->partials.end())
+        const std::optional<std::string> file = partial_file(partial);
+        if (!file)
             return nullptr;
-        auto tree = parsed(it->second);
+        auto tree = parsed(*file);
         return tree ? tree->get() : nullptr;
     };
     // Legitimate work grows with the data (a row per student); what a hostile template adds is stopped.

@@ -4,6 +4,7 @@
 // file, line, column and variable, never a silent blank. Each file is parsed once (on first use) and each template
 // checked once per shape of view, so rendering one template many times costs only the rendering.
 
+#include <render/builtin_templates.hpp>
 #include <render/mustache.hpp>
 #include <util/error.hpp>
 
@@ -11,6 +12,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +58,7 @@ class TemplateSet {
     [[nodiscard]] TemplateSet with_files(std::vector<TemplateFile> files) const;
 
     /// Whether a template of this name exists.
-    [[nodiscard]] bool has(const std::string& name) const { return m_index->files.contains(name); }
+    [[nodiscard]] bool has(std::string_view name) const;
 
     /// Renders template `name` with `view`. Errors: no such template; a Mustache syntax error or text that is
     /// not UTF-8 in it or a partial it uses ("Mustache syntax error: ..."); a tag whose variable or partial the
@@ -66,22 +69,22 @@ class TemplateSet {
 
   private:
     struct Cache; // parsed files and checked (template, view shape) pairs, filled on first use
-    /// A file's path and text. Copies of a set share the text: a built-in one is the binary's own bytes, a file
-    /// read from disk is held by `owner`.
-    struct Stored {
-        std::string path;
-        std::string_view text;
-        std::shared_ptr<const std::string> owner;
-    };
+    struct Found; // a template's text and the path its messages name
+    /// The built-in templates are the binary's own bytes, looked up where they lie (no table is built when a
+    /// process starts); files added from disk or given replace those of the same name.
     struct Index {
-        std::map<std::string, Stored, std::less<>> files;
-        std::map<std::string, std::string, std::less<>> partials; // partial name -> file name
+        std::span<const BuiltinTemplate> builtins; // sorted by name; empty for a set of files only
+        std::map<std::string, TemplateFile, std::less<>> files;
     };
     std::shared_ptr<Index> m_index = std::make_shared<Index>(); // shared by copies; changed only while building
     std::shared_ptr<Cache> m_cache;
 
     void add(TemplateFile file);
-    void add(std::string name, Stored stored);
+    [[nodiscard]] std::optional<Found> find(std::string_view name) const;
+    /// The file of partial `name` ({{> name}} is partials/name), if there is one.
+    [[nodiscard]] std::optional<std::string> partial_file(std::string_view name) const;
+    /// Every partial's name, for a did-you-mean.
+    [[nodiscard]] std::vector<std::string> partial_names() const;
     Result<std::shared_ptr<const ParsedTemplate>> parsed(std::string_view name) const;
 };
 

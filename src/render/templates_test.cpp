@@ -185,6 +185,31 @@ TEST_CASE("the built-in templates are the repository's templates/, byte for byte
     }
 }
 
+TEST_CASE("the built-in templates are looked up in the binary's table by name", "[render]") {
+    // The table is searched by bisection: it must be in strictly increasing byte order of names.
+    const auto table = render::builtin_templates();
+    REQUIRE(table.size() > 100);
+    for (std::size_t i = 1; i < table.size(); ++i) {
+        INFO(table[i - 1].name << " before " << table[i].name);
+        CHECK(table[i - 1].name < table[i].name);
+    }
+    const TemplateSet set = TemplateSet::builtin();
+    for (const render::BuiltinTemplate& t : table) {
+        INFO(t.name);
+        CHECK(set.has(t.name));
+    }
+    // Names around real ones are not templates.
+    CHECK_FALSE(set.has("solutio"));
+    CHECK_FALSE(set.has("solution "));
+    CHECK_FALSE(set.has("partials"));
+    CHECK_FALSE(set.has(""));
+    // A partial is found under partials/ only by its own name, and a misspelt one is named with the built-in ones.
+    auto added = set.with_files({{"doc", "doc.mustache", "{{> head}}"}, {"sub", "sub.mustache", "{{> heads/x}}"}});
+    CHECK(added.render("doc", k_view).error().to_string() == "doc.mustache:1:1: unknown partial 'head' (did you mean "
+                                                             "'heads'?)");
+    CHECK(added.render("sub", k_view).error().message.starts_with("unknown partial 'heads/x'"));
+}
+
 TEST_CASE("a templates directory replaces only the templates it holds", "[render]") {
     const auto dir = make_templates("override", {{"mha/d_k.mustache", "d_k is {{answer}} (mine)\n"},
                                                  {"extra.mustache", "{{title}}"}});
@@ -194,6 +219,10 @@ TEST_CASE("a templates directory replaces only the templates it holds", "[render
     CHECK(set->has("extra"));
     CHECK(set->render("mha/d_k", View{{"answer", "64"}}).value() == "d_k is 64 (mine)\n");
     CHECK(set->render("extra", k_view).value() == "MHA");
+    // A partial of the directory replaces the built-in one of that name for every template that includes it.
+    const auto partial = make_templates("override-partial", {{"partials/answer.mustache", "[{{title}}]"},
+                                                             {"uses.mustache", "{{> answer}}"}});
+    CHECK(TemplateSet::builtin().overridden_by(partial)->render("uses", k_view).value() == "[MHA]");
     // The built-in set itself is unchanged.
     CHECK_FALSE(TemplateSet::builtin().has("extra"));
     CHECK(TemplateSet::builtin().overridden_by("/nonexistent").error().to_string() ==
