@@ -260,3 +260,24 @@ TEST_CASE("a class whose answers do not repeat grades past the verdict table's b
           std::string::npos);
     CHECK(first.at("feedback/late-typo.md").find("Your answer: `12o`") != std::string::npos);
 }
+
+TEST_CASE("the report ranks the unexplained answers by students, equal counts in text order", "[e2e][grade][stream]") {
+    // Part b of week 3 is 1,050,624 (4 * 512 * 513, by hand); none of these small numbers is a catalogued mistake.
+    // "7" and "7.0" are different answers of the same value, so 7 counts 3 students, as 11 does; 13, 2 and 9 count 2
+    // and 5 counts 1. Most common five, ties in text order ("13" < "2" < "9"): 11, 7, 13, 2, 9 (by hand).
+    const std::string dir = fresh_temp_dir("unexplained");
+    const std::string csv = dir + "/class.csv";
+    {
+        std::ofstream out(csv);
+        out << "student,problem,part,answer\n";
+        int student = 0;
+        for (const char* answer : {"5", "9", "7", "13", "11", "2", "7.0", "11", "9", "2", "13", "7", "11"})
+            out << "s" << student++ << ",week3-mha-params,b," << answer << "\n";
+    }
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out", dir + "/out",
+                           "--feedback", "none"})
+                .exit_code == 0);
+    const std::string report = read_text(dir + "/out/report.md");
+    CHECK(report.find("13 wrong answer(s) (") != std::string::npos);
+    CHECK(report.find("Most common: 11 (3); 7 (3); 13 (2); 2 (2); 9 (2).") != std::string::npos);
+}
