@@ -118,7 +118,8 @@ Result<void> write_feedback(const grade::ClassResults& results, const render::Te
     if (dir_fd < 0)
         return std::unexpected(Error{dir.string(), 0, 0, "cannot write in the feedback folder"});
     const std::size_t students = results.students();
-    const unsigned workers = static_cast<unsigned>(std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(students, 1)));
+    const auto workers = static_cast<unsigned>(
+        std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, students))); // no idle thread for a small class
     std::vector<grade::FeedbackRenderer> renderer;
     for (unsigned r = 0; r < workers; ++r)
         renderer.emplace_back(results, templates, reveal);
