@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <exception>
 #include <fcntl.h>
 #include <fstream>
 #include <memory>
@@ -107,16 +108,18 @@ Result<void> write_new_file(const fs::path& path, std::string_view text) {
 /// Students per step of write_feedback: the threads meet after each, so an error stops the run soon.
 constexpr std::size_t k_chunk = 4096;
 
-/// Every student's feedback file. Each of `threads` workers renders and creates the files of every threads-th
-/// student of a chunk. Creating a file takes the folder's lock only for the directory entry and the inode; opening,
-/// writing and closing run side by side, so two threads on this 2-core machine create 500k files ~1.2x faster than
-/// one (scripts/bench-grade). Each file's bytes depend only on the class, so the folder is the same whatever the
-/// number of threads, and an error is the first student's in id order (every student of a chunk is tried).
+/// Every student's feedback file. Each of the workers (`threads`, at most one per student) renders and creates the
+/// files of every workers-th student of a chunk. Creating a file takes the folder's lock only for the directory entry
+/// and the inode; opening, writing and closing run side by side, so two threads create files faster than one (the
+/// README has the figures). Each file's bytes depend only on the class, so the folder is the same whatever the number
+/// of threads. The error reported is the first failing student's in id order: a worker stops at its own first
+/// failure, and every student before that one in the chunk was tried by some worker.
 Result<void> write_feedback(const grade::ClassResults& results, const render::TemplateSet& templates, bool reveal,
                             const fs::path& dir, unsigned threads, bool html) {
     const int dir_fd = ::open(dir.c_str(), O_DIRECTORY | O_RDONLY | O_CLOEXEC);
     if (dir_fd < 0)
         return std::unexpected(Error{dir.string(), 0, 0, "cannot write in the feedback folder"});
+    const std::unique_ptr<const int, void (*)(const int*)> close_dir(&dir_fd, [](const int* fd) { ::close(*fd); });
     const std::size_t students = results.students();
     const auto workers = static_cast<unsigned>(
         std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(1, students))); // no idle thread for a small class
@@ -142,16 +145,23 @@ Result<void> write_feedback(const grade::ClassResults& results, const render::Te
     };
     Result<void> outcome;
     std::vector<std::pair<std::size_t, Error>> failed; // (student, why), at most one per worker per chunk
+    std::exception_ptr thrown; // out of memory in a worker: rethrown here, where main reports it, not std::terminate
     std::mutex failed_lock;
     for (std::size_t begin = 0; begin < students && outcome; begin += k_chunk) {
         const std::size_t end = std::min(begin + k_chunk, students);
         const auto work = [&](unsigned r) {
-            for (std::size_t i = begin + r; i < end; i += workers)
-                if (auto ok = write_student(renderer[r], i); !ok) {
-                    const std::lock_guard lock(failed_lock);
-                    failed.emplace_back(i, std::move(ok.error()));
-                    return; // this worker's later students cannot come first
-                }
+            try {
+                for (std::size_t i = begin + r; i < end; i += workers)
+                    if (auto ok = write_student(renderer[r], i); !ok) {
+                        const std::lock_guard lock(failed_lock);
+                        failed.emplace_back(i, std::move(ok.error()));
+                        return; // this worker's later students cannot come first
+                    }
+            } catch (...) {
+                const std::lock_guard lock(failed_lock);
+                if (!thrown)
+                    thrown = std::current_exception();
+            }
         };
         {
             std::vector<std::jthread> pool;
@@ -159,12 +169,13 @@ Result<void> write_feedback(const grade::ClassResults& results, const render::Te
                 pool.emplace_back(work, r);
             work(0);
         }
+        if (thrown)
+            std::rethrow_exception(thrown);
         if (!failed.empty())
             outcome = std::unexpected(std::min_element(failed.begin(), failed.end(), [](const auto& a, const auto& b) {
                                           return a.first < b.first;
                                       })->second);
     }
-    ::close(dir_fd);
     return outcome;
 }
 
