@@ -281,3 +281,27 @@ TEST_CASE("the report ranks the unexplained answers by students, equal counts in
     CHECK(report.find("13 wrong answer(s) (") != std::string::npos);
     CHECK(report.find("Most common: 11 (3); 7 (3); 13 (2); 2 (2); 9 (2).") != std::string::npos);
 }
+
+TEST_CASE("the report merges unexplained answers the verdict table did not keep", "[e2e][grade][stream]") {
+    // 4,200 different answers to part b, more than a verdict table keeps whole (4,096), then 11 from three students
+    // and 13 from two: those come once per student to the report's ranking and must be counted together. Part b is
+    // 1,050,624 (4 * 512 * 513, by hand); 30,000,000 + i, 11 and 13 are none of its catalogued mistakes. So
+    // 4,200 + 5 unexplained answers, and the most common are 11 (3) and 13 (2), then three of the singletons.
+    const std::string dir = fresh_temp_dir("unexplained-late");
+    const std::string csv = dir + "/class.csv";
+    {
+        std::ofstream out(csv);
+        out << "student,problem,part,answer\n";
+        for (int i = 0; i < 4200; ++i)
+            out << "s" << i << ",week3-mha-params,b," << 30'000'000 + i << "\n";
+        int late = 0;
+        for (const char* answer : {"11", "13", "11", "13", "11"})
+            out << "late" << late++ << ",week3-mha-params,b," << answer << "\n";
+    }
+    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out", dir + "/out",
+                           "--feedback", "none"})
+                .exit_code == 0);
+    const std::string report = read_text(dir + "/out/report.md");
+    CHECK(report.find("4205 wrong answer(s) (") != std::string::npos);
+    CHECK(report.find("Most common: 11 (3); 13 (2); ") != std::string::npos);
+}

@@ -362,7 +362,9 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
             std::size_t answered = 0, correct = 0, rounded = 0, incorrect = 0, unreadable = 0, unexplained = 0;
             std::map<std::string, std::size_t> by_mistake;
             // Every unexplained answer as (text, students), merged and ranked once the part is done: a vector, not a
-            // map, as a class where no answer repeats has one per student (half the memory at 500,000 students).
+            // map, as a class where no answer repeats has one per student (half the memory at 500,000 students). An
+            // answer the verdict table kept comes once with its count; one it did not keep comes once per student,
+            // so the vector has at most one entry per student, as many as the class with no repeats.
             std::vector<std::pair<std::string, std::size_t>> unexplained_values;
             const auto add = [&](const Verdict& v, std::size_t count) {
                 answered += count;
