@@ -50,18 +50,31 @@ Result<std::vector<SubmittedAnswer>> parse_yaml(std::string_view text, const std
     if (!root.IsMap())
         return std::unexpected(Error{file, 1, 1, "the file should map each part to its answer, e.g. 'a: 1050624'"});
     std::vector<SubmittedAnswer> out;
-    const auto add = [&](const std::string& problem, const YAML::Node& key, const YAML::Node& value) -> Result<void> {
+    std::size_t answer_bytes = 0;
+    // `where` is the key's own position, or the problem key's when the part comes from an anchor above it (an alias
+    // such as `q5: *x`): the line the student wrote last.
+    const auto add = [&](const std::string& problem, const YAML::Node& key, const YAML::Node& value,
+                         YAML::Mark where) -> Result<void> {
         if (!key.IsScalar() || key.Scalar().empty())
             return std::unexpected(at(file, key, "a part id is a word such as a or b"));
-        // Counted as they are read: YAML aliases can repeat a mapping of parts under thousands of problems, so a
-        // small file could otherwise expand into millions of answers before the count is checked.
+        if (key.Mark().line > where.line)
+            where = key.Mark();
+        // Counted as they are read: YAML aliases can repeat a mapping of parts under thousands of problems, or one long
+        // answer under thousands of parts, so a small file could otherwise expand into millions of answers, or
+        // gigabytes of them, before a bound is checked.
         if (out.size() == k_max_answers)
-            return std::unexpected(Error{file, key.Mark().line + 1, key.Mark().column + 1,
+            return std::unexpected(Error{file, where.line + 1, where.column + 1,
                                          fmt::format("the answers file holds more than {} answers, the most read",
                                                      k_max_answers)});
         auto answer = answer_text(value, file);
         if (!answer)
             return std::unexpected(answer.error());
+        answer_bytes += answer->size();
+        if (answer_bytes > k_max_answers_file_bytes)
+            return std::unexpected(Error{file, where.line + 1, where.column + 1,
+                                         fmt::format("the answers in this file add up to more than {} bytes, the most "
+                                                     "read (a YAML alias repeats its text each time it is used)",
+                                                     k_max_answers_file_bytes)});
         out.push_back({problem, key.Scalar(), std::move(*answer), key.Mark().line + 1});
         return {};
     };
@@ -70,9 +83,9 @@ Result<std::vector<SubmittedAnswer>> parse_yaml(std::string_view text, const std
             if (!entry.first.IsScalar() || entry.first.Scalar().empty())
                 return std::unexpected(at(file, entry.first, "a problem id is a word such as week3-mha-params"));
             for (const auto& part : entry.second)
-                if (auto ok = add(entry.first.Scalar(), part.first, part.second); !ok)
+                if (auto ok = add(entry.first.Scalar(), part.first, part.second, entry.first.Mark()); !ok)
                     return std::unexpected(ok.error());
-        } else if (auto ok = add("", entry.first, entry.second); !ok) {
+        } else if (auto ok = add("", entry.first, entry.second, entry.first.Mark()); !ok) {
             return std::unexpected(ok.error());
         }
     }

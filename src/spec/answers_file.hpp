@@ -28,7 +28,8 @@ struct SubmittedAnswer {
 /// problem ids to such mappings; a flow sequence of numbers is a shape (`a: [32, 8, 128]` reads as "[32, 8, 128]").
 /// Answers are kept as written (a YAML scalar's text, so `b: 1,050,624` and `c: yes` stay text). Errors name the
 /// file, line and column: a malformed file, a missing column, an empty part id, a value that is a mapping where an
-/// answer belongs, the same part answered twice, more than k_max_answers answers, none at all.
+/// answer belongs, the same part answered twice, more than k_max_answers answers or more than
+/// k_max_answers_file_bytes of answer text (YAML aliases repeat text), none at all.
 Result<std::vector<SubmittedAnswer>> parse_answers_file(std::string_view text, const std::string& file, bool yaml);
 
 /// The answers file in a submission: `path` itself when it is a file, else the one answers.csv, answers.yaml or
