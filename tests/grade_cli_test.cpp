@@ -112,6 +112,21 @@ TEST_CASE("grade rejects a file without the required columns, and writes nothing
           2);
 }
 
+TEST_CASE("grade says an empty submissions file has nothing to grade yet, and writes nothing", "[e2e][grade]") {
+    // An attempt log serve has not written to yet, and a blank CSV: neither has a header to complain about.
+    const std::string dir = fresh_temp_dir("grade-empty");
+    for (const char* name : {"attempts.jsonl", "class.csv"}) {
+        INFO(name);
+        std::ofstream(dir + "/" + name) << (name[0] == 'a' ? "" : "\n  \n");
+        const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
+                                        dir + "/" + name, "--out", dir + "/out"});
+        CHECK(run.exit_code == 2);
+        CHECK(run.err == dir + "/" + name + ": the file is empty: there is nothing to grade yet (serve's attempt log "
+                                            "stays empty until a student checks an answer)\n");
+        CHECK_FALSE(fs::exists(dir + "/out"));
+    }
+}
+
 TEST_CASE("grade --format gradescope writes one student's results.json", "[e2e][grade]") {
     const std::string dir = fresh_temp_dir("gradescope");
     std::ofstream(dir + "/submission.csv") << "student,problem,part,answer\nalice,week3-mha-params,b,1048576\n";

@@ -219,15 +219,18 @@ Result<int> run_grade(const GradeOptions& options) {
     if (!in)
         return std::unexpected(Error{options.submissions, 0, 0, "cannot read the submissions file"});
     // An attempt log from `serve --log` (JSON lines) is read as submissions too; a CSV never starts with '{'.
-    const bool attempt_log = [&] {
-        char start[64] = {};
-        in.read(start, sizeof start);
-        const std::string_view text(start, static_cast<std::size_t>(in.gcount()));
-        in.clear();
-        in.seekg(0);
-        const std::size_t first = text.find_first_not_of(" \t\r\n");
-        return first != std::string_view::npos && text[first] == '{';
-    }();
+    char start[64] = {};
+    in.read(start, sizeof start);
+    const std::string_view text(start, static_cast<std::size_t>(in.gcount()));
+    in.clear();
+    in.seekg(0);
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    // Said for both kinds: a log is empty until a student checks an answer, and grading it then is no mistake.
+    if (first == std::string_view::npos && text.size() < sizeof start)
+        return std::unexpected(Error{options.submissions, 0, 0,
+                                     "the file is empty: there is nothing to grade yet (serve's attempt log stays "
+                                     "empty until a student checks an answer)"});
+    const bool attempt_log = first != std::string_view::npos && text[first] == '{';
     std::optional<CsvStream> csv;
     std::optional<serve::AttemptLogStream> jsonl;
     Result<std::vector<std::string>> header = serve::AttemptLogStream::header();
