@@ -5,6 +5,7 @@
 // serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE [distinct]
 // With `distinct`, every answer is a number no one typed before, so no verdict comes from the server's cache.
 
+#include <util/secret.hpp>
 #include <util/token.hpp>
 
 #include <httplib.h>
@@ -46,8 +47,9 @@ const std::vector<std::pair<std::string, std::string>> k_answers = {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 8 && argc != 9) {
-        std::fprintf(stderr, "usage: serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED ROSTER_SIZE [distinct]\n");
+    if (argc != 9 && argc != 10) {
+        std::fprintf(stderr, "usage: serve_load HOST PORT REQUESTS CLIENTS SERVER_PID SEED SECRET_FILE ROSTER_SIZE "
+                             "[distinct]\n");
         return 2;
     }
     const std::string host = argv[1];
@@ -56,8 +58,13 @@ int main(int argc, char** argv) {
     const int clients = std::stoi(argv[4]);
     const int pid = std::stoi(argv[5]);
     const std::string seed = argv[6];
-    const int students = std::stoi(argv[7]);
-    const bool distinct = argc == 9 && std::string(argv[8]) == "distinct";
+    auto secret = headcount::load_token_secret(argv[7], false);
+    if (!secret) {
+        std::fprintf(stderr, "serve_load: %s\n", secret.error().to_string().c_str());
+        return 2;
+    }
+    const int students = std::stoi(argv[8]);
+    const bool distinct = argc == 10 && std::string(argv[9]) == "distinct";
 
     std::vector<std::string> bodies;
     for (int s = 0; s < std::max(students, 1); ++s)
@@ -66,7 +73,7 @@ int main(int argc, char** argv) {
             if (students > 0) {
                 const std::string id = "s" + std::to_string(1000 + s);
                 body["student"] = id;
-                body["token"] = headcount::student_token(seed, id);
+                body["token"] = headcount::student_token(secret->secret, seed, id);
             }
             bodies.push_back(body.dump());
         }

@@ -40,7 +40,7 @@ _headcount() {
         COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
         return
         ;;
-    --log | --submission | --gradescope-metadata | --gradescope-results)
+    --log | --submission | --gradescope-metadata | --gradescope-results | --secret)
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
@@ -62,7 +62,7 @@ _headcount() {
     solve) options=$'--format\n--out\n--templates\n--help' ;;
     check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
     grade) options=$'--submissions\n--out\n--format\n--problems\n--feedback\n--html\n--threads\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
-    generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--serve-url\n--templates\n--help' ;;
+    generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--serve-url\n--secret\n--templates\n--help' ;;
     answers) options=$'--submission\n--out\n--student\n--gradescope-metadata\n--roster\n--gradescope-results\n--help' ;;
     export)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *gradescope* ]]; then
@@ -71,7 +71,7 @@ _headcount() {
         fi
         options=$'--out\n--seed\n--roster\n--reveal\n--source\n--templates\n--help'
         ;;
-    serve) options=$'--host\n--port\n--seed\n--roster\n--log\n--templates\n--katex\n--threads\n--student-rate\n--address-rate\n--help' ;;
+    serve) options=$'--host\n--port\n--seed\n--roster\n--secret\n--log\n--templates\n--katex\n--threads\n--student-rate\n--address-rate\n--help' ;;
     templates)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then
             COMPREPLY=($(compgen -W $'export\n--help' -- "$cur"))

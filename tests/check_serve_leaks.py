@@ -80,6 +80,9 @@ def wrong_answers(answer, unit):
     return [str(w) for w in (answer + 7919, answer * 2, answer // 2 + 1) if w != answer] + ["banana"]
 
 
+never_served = []  # texts no response may hold: the instructor's token secret
+
+
 class Server:
     def __init__(self, args):
         self.process = subprocess.Popen([binary, "serve", *args, "--port", "0", "--student-rate", "0",
@@ -98,9 +101,13 @@ class Server:
             request.add_header("Content-Type", content_type)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
-                return response.status, self.headers(response.headers), response.read().decode()
+                reply = response.status, self.headers(response.headers), response.read().decode()
         except urllib.error.HTTPError as error:
-            return error.code, self.headers(error.headers), error.read().decode()
+            reply = error.code, self.headers(error.headers), error.read().decode()
+        for text in never_served:
+            if text in reply[1] or text in reply[2]:
+                failures.append(f"{path}: the response holds the token secret")
+        return reply
 
     @staticmethod
     def headers(headers):
@@ -175,8 +182,14 @@ with tempfile.TemporaryDirectory() as work:
     with open(roster, "w") as f:
         f.write("student\nalice\nbob\nzoë\n")
     seed = "leak-test"
+    # The instructor's token secret, as `openssl rand -hex 32` would make it; mode 0600, as serve requires.
+    secret_path = os.path.join(work, "secret")
+    secret = os.urandom(32).hex()
+    with open(os.open(secret_path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write(secret + "\n")
     subprocess.run([binary, "generate", "problems", "--roster", roster, "--seed", seed, "--out",
-                    os.path.join(work, "sheets")], check=True, capture_output=True)
+                    os.path.join(work, "sheets"), "--serve-url", "http://hc.example.edu", "--secret", secret_path],
+                   check=True, capture_output=True)
     units = {p["id"]: {part["id"]: part["unit"] for part in p["parts"]} for p in solved}
     keys = {}
     with open(os.path.join(work, "sheets", "key.csv"), newline="") as f:
@@ -187,13 +200,12 @@ with tempfile.TemporaryDirectory() as work:
             keys.setdefault(row["student"], {}).setdefault(row["problem"], {})[row["part"]] = (
                 answer, units[row["problem"]][row["part"]])
     tokens = {}
-    # The token of the link on each sheet, as README's "Problem sets" defines it, computed here independently.
-    import hashlib
-    import hmac
+    # The token of the link printed on each student's sheet.
     for student in keys:
-        tokens[student] = hmac.new(seed.encode(), b"headcount-token-v1\0" + student.encode(),
-                                   hashlib.sha256).hexdigest()[:32]
-    server = Server(["problems", "--seed", seed, "--roster", roster])
+        with open(os.path.join(work, "sheets", student, "problems.md"), encoding="utf-8") as f:
+            tokens[student] = re.search(r"&token=([0-9a-f]{32})>", f.read()).group(1)
+    never_served.append(secret)
+    server = Server(["problems", "--seed", seed, "--roster", roster, "--secret", secret_path])
     for student, problems in keys.items():
         checks += audit(server, problems, {"student": student, "token": tokens[student]}, student)
     server.stop()

@@ -4,12 +4,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <util/token.hpp>
+
 #include <fmt/format.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include <filesystem>
 #include <fstream>
+#include <cstdlib>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -132,20 +133,16 @@ TEST_CASE("a student's sheet says whose numbers they are and how to check them",
                            "headcount and the problem's file from your instructor: `headcount check PROBLEM.yaml "
                            "--seed 'fall 2026' --student alice --part a --answer \"...\"`\n\n# "));
 
+    const std::string secret = headcount::testing::write_secret(dir);
     REQUIRE(run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", dir + "/roster.csv", "--seed",
-                           "fall 2026", "--out", dir + "/served", "--serve-url", "https://hc.example.edu/week3/"})
+                           "fall 2026", "--out", dir + "/served", "--serve-url", "https://hc.example.edu/week3/",
+                           "--secret", secret})
                 .exit_code == 0);
     // The token, computed here with OpenSSL's one-shot HMAC from the documented recipe: HMAC-SHA-256 keyed by the
-    // seed over "headcount-token-v1" NUL id, first 32 hex digits. The id is percent-encoded as UTF-8 bytes.
+    // instructor's secret over "headcount-token-v2" NUL seed NUL id, first 32 hex digits. The id is
+    // percent-encoded as UTF-8 bytes.
     const std::string id = "zo\u00eb_ng";
-    const std::string message = std::string("headcount-token-v1") + '\0' + id;
-    unsigned char digest[32];
-    unsigned int length = 0;
-    HMAC(EVP_sha256(), "fall 2026", 9, reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest,
-         &length);
-    std::string token;
-    for (unsigned int i = 0; i < 16; ++i)
-        token += fmt::format("{:02x}", digest[i]);
+    const std::string token = headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall 2026", id);
     const std::string sheet = read_text(dir + "/served/" + id + "/problems.md");
     CHECK(sheet.find("<https://hc.example.edu/week3/?student=zo%C3%AB_ng&token=" + token + ">") != std::string::npos);
     CHECK(sheet.find("headcount check") == std::string::npos);
@@ -154,6 +151,59 @@ TEST_CASE("a student's sheet says whose numbers they are and how to check them",
                                     "--seed", "s", "--out", dir + "/bad", "--serve-url", "hc.example.edu"});
     CHECK(bad.exit_code == 2);
     CHECK(bad.err == "headcount: --serve-url 'hc.example.edu' does not start with http:// or https://\n");
+}
+
+TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are keyed by a secret", "[e2e][generate]") {
+    const std::string dir = fresh_temp_dir("sheet-secret");
+    // No --secret: the default file (under XDG_CONFIG_HOME, which the tests point at a folder of their own) is made.
+    const char* config = std::getenv("XDG_CONFIG_HOME");
+    REQUIRE(config != nullptr);
+    const fs::path default_secret = fs::path(config) / "headcount" / "token-secret";
+    const auto run = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv",
+                                    "--seed", "fall-2026", "--out", dir + "/out", "--serve-url", "https://hc.example.edu"});
+    REQUIRE(run.exit_code == 0);
+    REQUIRE(fs::exists(default_secret));
+    CHECK((fs::status(default_secret).permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+    const std::string secret_text = read_text(default_secret.string());
+    const std::string secret = secret_text.substr(0, secret_text.find('\n'));
+    REQUIRE(secret.size() == 64);
+    CHECK(run.err.find(secret) == std::string::npos);
+    CHECK(run.out.find(secret) == std::string::npos);
+
+    const std::string sheet = read_text(dir + "/out/alice/problems.md");
+    const auto at = sheet.find("token=");
+    REQUIRE(at != std::string::npos);
+    const std::string token = sheet.substr(at + 6, 32);
+    CHECK(token == headcount::testing::openssl_token(secret, "fall-2026", "alice"));
+    // The attack of issue 24: the sheet prints the seed, which used to be the HMAC key; the token made from it (the
+    // old recipe, or the new one keyed by the seed) is not alice's.
+    CHECK(sheet.find("**Seed:** `fall-2026`") != std::string::npos);
+    const std::string v1 = std::string("headcount-token-v1") + '\0' + "alice";
+    CHECK(token != headcount::hmac_sha256_hex("fall-2026", v1).substr(0, 32));
+    CHECK(token != headcount::testing::openssl_token("fall-2026", "fall-2026", "alice"));
+    // No file students receive holds the secret.
+    for (const auto& entry : fs::recursive_directory_iterator(dir + "/out"))
+        if (entry.is_regular_file())
+            CHECK(read_text(entry.path().string()).find(secret) == std::string::npos);
+
+    // A secret kept in the folder students receive, a short one and a shared one are refused.
+    fs::create_directories(dir + "/out2");
+    const std::string inside = headcount::testing::write_secret(dir + "/out2");
+    const auto refused = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster",
+                                        "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out2", "--serve-url",
+                                        "https://hc.example.edu", "--secret", inside});
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err == inside + ": the token secret must not be inside the output folder " + dir +
+                             "/out2, which students receive: keep it elsewhere\n");
+    std::ofstream(dir + "/short") << "fall-2026\n";
+    fs::permissions(dir + "/short", fs::perms::owner_read | fs::perms::owner_write);
+    const auto too_short = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster",
+                                          "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out3", "--serve-url",
+                                          "https://hc.example.edu", "--secret", dir + "/short"});
+    CHECK(too_short.exit_code == 2);
+    CHECK(too_short.err == dir + "/short: the token secret is 9 bytes; it must be at least 32 (delete the file to have "
+                                 "a new one made, which changes every student's link)\n");
+    CHECK_FALSE(fs::exists(dir + "/out3"));
 }
 
 TEST_CASE("answers reads a student's answers file into the grader's submissions", "[e2e][answers]") {

@@ -1,6 +1,9 @@
 #include "run_binary.hpp"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +31,26 @@ std::string fresh_temp_dir(const std::string& name) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir.string();
+}
+
+std::string write_secret(const std::string& dir) {
+    const std::string path = dir + "/secret";
+    std::filesystem::remove(path);
+    std::ofstream(path) << k_test_secret << "\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    return path;
+}
+
+std::string openssl_token(const std::string& secret, const std::string& seed, const std::string& student) {
+    const std::string message = std::string("headcount-token-v2") + '\0' + seed + '\0' + student;
+    unsigned char digest[32];
+    unsigned int length = 0;
+    HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
+         reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest, &length);
+    std::string token;
+    for (unsigned int i = 0; i < 16; ++i)
+        token += fmt::format("{:02x}", digest[i]);
+    return token;
 }
 
 RunResult run_headcount(const std::vector<std::string>& args, const std::string& input) {

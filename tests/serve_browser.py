@@ -54,16 +54,22 @@ wrong_a = right_a - 3 * d_model if has_bias else right_a + 3 * d_model
 work = tempfile.mkdtemp(prefix="headcount-browser-")
 with open(os.path.join(work, "roster.csv"), "w") as f:
     f.write("student\nalice\nbob\n")
+# The instructor's token secret, mode 0600 as serve requires.
+secret = os.urandom(32).hex()
+with open(os.open(os.path.join(work, "secret"), os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+    f.write(secret + "\n")
 server = subprocess.Popen([binary, "serve", "problems", "--port", "0", "--seed", seed, "--roster",
-                           os.path.join(work, "roster.csv")], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          text=True)
+                           os.path.join(work, "roster.csv"), "--secret", os.path.join(work, "secret")],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 match = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
 if not match:
     server.kill()
     fail("serve did not start")
 base = f"http://127.0.0.1:{match.group(1)}"
-# The link printed on the sheet: {base}/?student={id}&token={token}, the token as README defines it.
-token = hmac.new(seed.encode(), b"headcount-token-v1\0" + student.encode(), hashlib.sha256).hexdigest()[:32]
+# The link printed on the sheet: {base}/?student={id}&token={token}, the token as README defines it (keyed by the
+# secret, over "headcount-token-v2" NUL seed NUL id).
+token = hmac.new(secret.encode(), b"headcount-token-v2\0" + seed.encode() + b"\0" + student.encode(),
+                 hashlib.sha256).hexdigest()[:32]
 link = f"{base}/?student={student}&token={token}"
 
 

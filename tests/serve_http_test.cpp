@@ -39,6 +39,16 @@ std::string roster(const std::string& name) {
     return path;
 }
 
+/// The file of the tests' token secret (k_test_secret), in a folder of its own.
+std::string secret(const std::string& name) {
+    return headcount::testing::write_secret(headcount::testing::fresh_temp_dir(name + "-secret"));
+}
+
+/// A student's token under the tests' secret, computed with OpenSSL from README's recipe.
+std::string token_of(const std::string& seed, const std::string& student) {
+    return headcount::testing::openssl_token(headcount::testing::k_test_secret, seed, student);
+}
+
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 } // namespace
@@ -187,10 +197,11 @@ TEST_CASE("serve limits checks per address and per student with 429 and Retry-Af
     }
     SECTION("per student: 3 a minute, so one in a row and the next in 20 s; another student is not held up") {
         const std::string seed = "spring";
-        ServeProcess server({"problems", "--seed", seed, "--roster", roster("rate"), "--student-rate", "3"});
+        ServeProcess server({"problems", "--seed", seed, "--roster", roster("rate"), "--secret", secret("rate"),
+                             "--student-rate", "3"});
         const auto as = [&](const std::string& student) {
             return json{{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}, {"student", student},
-                        {"token", headcount::student_token(seed, student)}};
+                        {"token", token_of(seed, student)}};
         };
         CHECK(post_check(server.port(), as("alice"))->status == 200);
         auto limited = post_check(server.port(), as("alice"));
@@ -235,10 +246,10 @@ TEST_CASE("serve refuses a link in the page folder at startup, and never reads o
 
 TEST_CASE("serve lets a student open only their own variant, with the token of their link", "[e2e][serve]") {
     const std::string seed = "fall-2026";
-    ServeProcess server({"problems", "--seed", seed, "--roster", roster("tokens")});
+    ServeProcess server({"problems", "--seed", seed, "--roster", roster("tokens"), "--secret", secret("tokens")});
     httplib::Client client("127.0.0.1", server.port());
-    const std::string alice = headcount::student_token(seed, "alice");
-    const std::string bob = headcount::student_token(seed, "bob");
+    const std::string alice = token_of(seed, "alice");
+    const std::string bob = token_of(seed, "bob");
 
     // The landing link printed on the sheet: {base}/?student=ID&token=TOKEN.
     auto home = client.Get(("/?student=alice&token=" + alice).c_str());
@@ -254,6 +265,15 @@ TEST_CASE("serve lets a student open only their own variant, with the token of t
     CHECK(page->status == 200);
     CHECK(contains(page->body, "with the numbers for alice"));
     CHECK(contains(page->body, "<td class=\"num\">" + std::to_string(givens["d_model"].get<long>()) + "</td>"));
+
+    // What a student can compute from a sheet: the seed is printed on every one, and it used to key the tokens.
+    const std::string seed_keyed = headcount::hmac_sha256_hex(seed, std::string("headcount-token-v1\0bob", 22)).substr(0, 32);
+    CHECK(client.Get(("/p/week3-mha-params?student=bob&token=" + seed_keyed).c_str())->status == 403);
+    CHECK(post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"},
+                                     {"student", "bob"}, {"token", seed_keyed}})->status == 403);
+    CHECK(client.Get(("/p/week3-mha-params?student=bob&token=" + headcount::testing::openssl_token(seed, seed, "bob"))
+                         .c_str())->status == 403);
+    CHECK_FALSE(contains(server.err(), headcount::testing::k_test_secret));
 
     std::string altered = alice;
     altered.back() = altered.back() == '0' ? '1' : '0';
@@ -306,8 +326,9 @@ TEST_CASE("serve's forms work without JavaScript, and escape what students type"
 TEST_CASE("serve logs every check before answering, in a form grade can read", "[e2e][serve]") {
     const std::string dir = headcount::testing::fresh_temp_dir("attempts");
     const std::string seed = "fall-2026";
-    ServeProcess server({k_week3, "--seed", seed, "--roster", roster("log"), "--log", dir + "/attempts.jsonl"});
-    const std::string token = headcount::student_token(seed, "bob");
+    ServeProcess server({k_week3, "--seed", seed, "--roster", roster("log"), "--secret", secret("log"), "--log",
+                         dir + "/attempts.jsonl"});
+    const std::string token = token_of(seed, "bob");
     std::vector<std::string> statuses;
     for (const std::string answer : {"12", "1048576"}) {
         auto res = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", answer},
@@ -413,6 +434,15 @@ TEST_CASE("serve refuses to start without what it needs, with one line saying wh
                        "DIR)\n");
     const auto seed_alone = run_headcount({"serve", k_week3, "--seed", "x"});
     CHECK(seed_alone.exit_code == 2);
+    // A secret anyone could guess is no secret: 9 bytes (the seed's length, say) are refused, and not quoted.
+    const std::string dir = headcount::testing::fresh_temp_dir("short-secret-file");
+    std::ofstream(dir + "/secret") << "fall-2026\n";
+    std::filesystem::permissions(dir + "/secret", std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    const auto short_secret = run_headcount({"serve", k_week3, "--port", "0", "--seed", "fall-2026", "--roster",
+                                             roster("short-secret"), "--secret", dir + "/secret"});
+    CHECK(short_secret.exit_code == 2);
+    CHECK(short_secret.err == dir + "/secret: the token secret is 9 bytes; it must be at least 32 (delete the file to "
+                                    "have a new one made, which changes every student's link)\n");
     ServeProcess first({k_week3});
     const auto taken = run_headcount({"serve", k_week3, "--port", std::to_string(first.port())});
     CHECK(taken.exit_code == 2);

@@ -1,6 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
+#include <cli/secret_option.hpp>
 
 #include <generate/bank.hpp>
 #include <generate/key.hpp>
@@ -33,6 +34,7 @@ struct GenerateOptions {
     std::string templates;
     std::size_t variants = 0;
     std::string serve_url;
+    std::string secret;
 };
 
 using Files = OutputFiles;
@@ -68,7 +70,7 @@ Result<std::string> document_set(const std::vector<const solve::SolvedProblem*>&
 /// HTML pages that find KaTeX in OUT/katex/.
 Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, const VariantTable& variants,
                              const std::vector<std::string>& roster, const render::TemplateSet& templates,
-                             const GenerateOptions& options, bool html) {
+                             const GenerateOptions& options, const TokenSecret* secret, bool html) {
     const std::filesystem::path out = options.out;
     Files files;
     const std::string extension = html ? ".html" : ".md";
@@ -86,7 +88,7 @@ Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, 
         std::vector<const solve::SolvedProblem*> mine;
         for (const solve::SolvedProblem& problem : problems)
             mine.push_back(&variants.at(problem.problem.id).at(student));
-        auto header = generate::sheet_header(student, options.seed, options.serve_url, templates);
+        auto header = generate::sheet_header(student, options.seed, options.serve_url, secret, templates);
         if (!header)
             return std::unexpected(header.error());
         // Roster ids passed the grader's id rules, so they are safe folder names.
@@ -150,6 +152,8 @@ Result<int> run_generate(const GenerateOptions& options) {
                                                            "variants per problem) or --roster (the variants a class "
                                                            "was handed), not both",
                                                            options.format)});
+    if (!options.secret.empty() && options.serve_url.empty())
+        return fail("--secret keys the links --serve-url prints: give both, or neither");
     if (!options.serve_url.empty()) {
         if (bank)
             return std::unexpected(Error{{}, 0, 0, "--serve-url puts a link on each student's sheet: it goes with "
@@ -196,7 +200,14 @@ Result<int> run_generate(const GenerateOptions& options) {
         return k_exit_ok;
     }
     const bool html = options.format == "html";
-    auto set = document_files(*problems, *variants, roster, *templates, options, html);
+    std::optional<TokenSecret> secret;
+    if (!options.serve_url.empty()) {
+        auto loaded = command_token_secret(options.secret, options.out);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        secret = std::move(*loaded);
+    }
+    auto set = document_files(*problems, *variants, roster, *templates, options, secret ? &*secret : nullptr, html);
     if (!set)
         return std::unexpected(set.error());
     files = std::move(*set);
@@ -245,6 +256,7 @@ Command add_generate_command(CLI::App& app) {
     generate->add_option("--serve-url", options->serve_url,
                          "markdown and html: the address of `headcount serve` (e.g. https://hc.example.edu); each "
                          "sheet then shows the student's personal link, else the `check` command");
+    generate->add_option("--secret", options->secret, std::string(k_secret_help) + " (used with --serve-url)");
     generate->add_option("--templates", options->templates, k_templates_help);
     generate->footer("A student's numbers depend only on the seed, their id and the problem id (see README). "
                      "Exit status: 0 written, 2 bad input or usage.");

@@ -1,6 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
+#include <cli/secret_option.hpp>
 
 #include <generate/roster.hpp>
 #include <render/katex.hpp>
@@ -19,6 +20,7 @@ struct ServeCommandOptions {
     std::vector<std::string> specs;
     std::string seed;
     std::string roster;
+    std::string secret;
     std::string templates;
     std::string katex;
     double student_rate = 30;
@@ -33,6 +35,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
     if (solved->empty())
         return std::unexpected(Error{{}, 0, 0, "no problem specs to serve"});
     std::vector<std::string> roster;
+    std::optional<TokenSecret> secret;
     if (!options.roster.empty()) {
         auto loaded = generate::load_roster(options.roster);
         if (!loaded)
@@ -40,8 +43,12 @@ Result<int> run_serve(ServeCommandOptions& options) {
         if (loaded->empty())
             return std::unexpected(Error{options.roster, 0, 0, "the roster has no students"});
         roster = std::move(*loaded);
+        auto key = command_token_secret(options.secret, {});
+        if (!key)
+            return std::unexpected(key.error());
+        secret = std::move(*key);
     }
-    auto classroom = serve::Classroom::open(std::move(*solved), std::move(roster), options.seed);
+    auto classroom = serve::Classroom::open(std::move(*solved), std::move(roster), options.seed, std::move(secret));
     if (!classroom)
         return std::unexpected(classroom.error());
     auto templates = load_templates(options.templates);
@@ -71,6 +78,8 @@ Command add_serve_command(CLI::App& app) {
                                      "link on their sheet");
     seed->needs(roster);
     roster->needs(seed);
+    serve->add_option("--secret", options->secret, std::string(k_secret_help) + " (used with --roster)")
+        ->needs(roster);
     serve->add_option("--log", options->serve.log,
                       "Append one JSON line per check to this file (time, student, problem, part, answer, status, "
                       "mistakes), each written before its answer is sent");

@@ -38,10 +38,11 @@ std::string percent_encode(std::string_view text) {
     return out;
 }
 
-std::string serve_link(std::string_view base, std::string_view seed, std::string_view student) {
+std::string serve_link(std::string_view base, const TokenSecret& secret, std::string_view seed,
+                       std::string_view student) {
     while (base.ends_with('/'))
         base.remove_suffix(1);
-    return fmt::format("{}/?student={}&token={}", base, percent_encode(student), student_token(seed, student));
+    return fmt::format("{}/?student={}&token={}", base, percent_encode(student), student_token(secret, seed, student));
 }
 
 std::optional<std::string> serve_url_problem(std::string_view base) {
@@ -65,12 +66,12 @@ std::optional<std::string> serve_url_problem(std::string_view base) {
 }
 
 Result<std::string> sheet_header(const std::string& student, const std::string& seed, const std::string& serve_url,
-                                 const render::TemplateSet& templates) {
+                                 const TokenSecret* secret, const render::TemplateSet& templates) {
     const render::View view{
         {"student", code_span(student)},
         {"seed", code_span(seed)},
         {"has_link", !serve_url.empty()},
-        {"link", serve_url.empty() ? std::string() : serve_link(serve_url, seed, student)},
+        {"link", serve_url.empty() || secret == nullptr ? std::string() : serve_link(serve_url, *secret, seed, student)},
         {"check_command",
          code_span(fmt::format("headcount check PROBLEM.yaml --seed {} --student {} --part a --answer \"...\"",
                                shell_quote(seed), shell_quote(student)))}};

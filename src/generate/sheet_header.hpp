@@ -3,6 +3,7 @@
 // answer: their personal `headcount serve` link when the instructor runs one, else the `check` command.
 
 #include <render/templates.hpp>
+#include <util/token.hpp>
 
 #include <optional>
 #include <string>
@@ -11,13 +12,15 @@
 namespace headcount::generate {
 
 /// The sheet's header (templates/sheet_header.mustache): the student's id, the seed's name, and the serve link
-/// (serve_link) when `serve_url` is not empty, else the `headcount check --seed S --student ID` command.
+/// (serve_link, keyed by `secret`) when `serve_url` is not empty, else the `headcount check --seed S --student ID`
+/// command. Precondition: `secret` is not null when `serve_url` is not empty.
 Result<std::string> sheet_header(const std::string& student, const std::string& seed, const std::string& serve_url,
-                                 const render::TemplateSet& templates);
+                                 const TokenSecret* secret, const render::TemplateSet& templates);
 
 /// A student's link to `headcount serve` at `base`: {base}/?student={id, percent-encoded}&token={student_token}.
 /// A trailing '/' of `base` is dropped first.
-std::string serve_link(std::string_view base, std::string_view seed, std::string_view student);
+std::string serve_link(std::string_view base, const TokenSecret& secret, std::string_view seed,
+                       std::string_view student);
 
 /// `text` percent-encoded for a URL's query (RFC 3986): all but A-Z a-z 0-9 - . _ ~ as %XX, upper-case hex.
 std::string percent_encode(std::string_view text);

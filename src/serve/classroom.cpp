@@ -22,9 +22,12 @@ std::vector<std::int64_t> variant_key(const solve::SolvedProblem& variant) {
 } // namespace
 
 Result<Classroom> Classroom::open(std::vector<solve::SolvedProblem> problems, std::vector<std::string> roster,
-                                  std::string seed) {
+                                  std::string seed, std::optional<TokenSecret> secret) {
+    if (!roster.empty() && !secret)
+        return fail("students on a roster need a token secret");
     Classroom room;
     room.m_seed = std::move(seed);
+    room.m_secret = std::move(secret);
     for (std::size_t i = 0; i < problems.size(); ++i)
         room.m_index.emplace(problems[i].problem.id, i);
     if (!roster.empty()) {
@@ -51,9 +54,9 @@ Result<Classroom> Classroom::open(std::vector<solve::SolvedProblem> problems, st
 }
 
 bool Classroom::authenticate(std::string_view student, std::string_view token) const {
-    if (!has_roster() || !m_roster.contains(std::string(student)))
+    if (!has_roster() || !m_secret || !m_roster.contains(std::string(student)))
         return false;
-    return token_matches(m_seed, student, token);
+    return token_matches(*m_secret, m_seed, student, token);
 }
 
 const solve::SolvedProblem* Classroom::problem(std::string_view id, std::string_view student) const {

@@ -1,8 +1,9 @@
 #pragma once
 // What the server serves: the problems, and with a seed and roster, each student's own variant of each and the
-// token that proves a link is theirs. Built once at startup; read-only afterwards, so threads share it freely.
+// token (keyed by the instructor's secret) that proves a link is theirs. Built once at startup; read-only afterwards, so threads share it freely.
 
 #include <solve/asks.hpp>
+#include <util/token.hpp>
 
 #include <cstdint>
 #include <map>
@@ -21,14 +22,15 @@ class Classroom {
     /// each student gets their variant (as generate hands out and grade grades); students sharing a variant share
     /// one copy, so memory grows with the variants, not the class. Errors: those of generate (e.g. distinct:
     /// true with too few variants).
+    /// `secret` keys the students' tokens; it is required with a roster.
     static Result<Classroom> open(std::vector<solve::SolvedProblem> problems, std::vector<std::string> roster,
-                                  std::string seed);
+                                  std::string seed, std::optional<TokenSecret> secret);
 
     /// Whether students are identified (a roster was given).
     [[nodiscard]] bool has_roster() const { return !m_roster.empty(); }
 
     /// Whether `token` proves that a link is `student`'s: they are on the roster and the token is theirs under
-    /// the seed (compared in constant time). Always false without a roster.
+    /// the secret and seed (compared in constant time). Always false without a roster.
     [[nodiscard]] bool authenticate(std::string_view student, std::string_view token) const;
 
     /// The problems as written, in the order given (for the list; no variant's numbers).
@@ -54,6 +56,7 @@ class Classroom {
     std::map<std::string, std::size_t, std::less<>> m_index;  ///< problem id -> position in m_problems
     std::unordered_map<std::string, bool> m_roster;
     std::string m_seed;
+    std::optional<TokenSecret> m_secret;
 };
 
 } // namespace headcount::serve

@@ -24,15 +24,18 @@ std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
     return out;
 }
 
-std::string student_token(std::string_view seed, std::string_view student) {
-    std::string message = "headcount-token-v1";
+std::string student_token(const TokenSecret& secret, std::string_view seed, std::string_view student) {
+    std::string message = "headcount-token-v2";
+    message += '\0';
+    message += seed;
     message += '\0';
     message += student;
-    return hmac_sha256_hex(seed, message).substr(0, 32);
+    return hmac_sha256_hex(secret.m_key, message).substr(0, 32);
 }
 
-bool token_matches(std::string_view seed, std::string_view student, std::string_view token) {
-    const std::string expected = student_token(seed, student);
+bool token_matches(const TokenSecret& secret, std::string_view seed, std::string_view student,
+                   std::string_view token) {
+    const std::string expected = student_token(secret, seed, student);
     return token.size() == expected.size() && memeql_sec(expected.data(), token.data(), token.size()) != 0;
 }
 

@@ -19,13 +19,27 @@ TEST_CASE("HMAC-SHA-256 matches RFC 4231's test vectors", "[token]") {
           "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
-TEST_CASE("a student's token is keyed by the seed and cannot be told from the id", "[token]") {
-    const std::string alice = student_token("fall-2026", "alice");
+TEST_CASE("a student's token is keyed by the secret, scoped by the seed, and cannot be told from the id", "[token]") {
+    const auto secret = TokenSecret::from(std::string(32, 'k'));
+    REQUIRE(secret);
+    const std::string alice = student_token(*secret, "fall-2026", "alice");
     CHECK(alice.size() == 32);
-    CHECK(alice == hmac_sha256_hex("fall-2026", std::string("headcount-token-v1\0alice", 24)).substr(0, 32));
-    CHECK(token_matches("fall-2026", "alice", alice));
-    CHECK_FALSE(token_matches("fall-2026", "bob", alice));
-    CHECK_FALSE(token_matches("fall-2027", "alice", alice));
-    CHECK_FALSE(token_matches("fall-2026", "alice", alice.substr(0, 31)));
-    CHECK_FALSE(token_matches("fall-2026", "alice", ""));
+    // The recipe README gives, through the HMAC checked against RFC 4231 above.
+    CHECK(alice == hmac_sha256_hex(std::string(32, 'k'), std::string("headcount-token-v2\0fall-2026\0alice", 34))
+                       .substr(0, 32));
+    // What a student can compute from their sheet (the seed and an id) is not the token: v1 keyed tokens by the
+    // seed, which every sheet prints.
+    CHECK(alice != hmac_sha256_hex("fall-2026", std::string("headcount-token-v1\0alice", 24)).substr(0, 32));
+    CHECK(token_matches(*secret, "fall-2026", "alice", alice));
+    CHECK_FALSE(token_matches(*secret, "fall-2026", "bob", alice));
+    CHECK_FALSE(token_matches(*secret, "fall-2027", "alice", alice));
+    CHECK_FALSE(token_matches(*TokenSecret::from(std::string(32, 'j')), "fall-2026", "alice", alice));
+    CHECK_FALSE(token_matches(*secret, "fall-2026", "alice", alice.substr(0, 31)));
+    CHECK_FALSE(token_matches(*secret, "fall-2026", "alice", ""));
+}
+
+TEST_CASE("a token secret has at least 32 bytes", "[token]") {
+    CHECK_FALSE(TokenSecret::from(""));
+    CHECK_FALSE(TokenSecret::from(std::string(31, 'x')));
+    CHECK(TokenSecret::from(std::string(32, 'x')));
 }
