@@ -5,6 +5,8 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 namespace headcount::serve {
 
@@ -56,22 +58,42 @@ void BoundedPool::shutdown() {
             thread.join();
 }
 
-ConnectionStream::ConnectionStream(int fd, const ConnectionLimits& limits)
-    : m_fd(fd), m_limits(limits), m_buffer(4096) {
+bool AddressCounts::acquire(const std::string& address) {
+    const std::lock_guard lock(m_mutex);
+    std::size_t& open = m_open[address];
+    if (m_cap != 0 && open >= m_cap) {
+        if (open == 0)
+            m_open.erase(address);
+        return false;
+    }
+    ++open;
+    return true;
+}
+
+void AddressCounts::release(const std::string& address) {
+    const std::lock_guard lock(m_mutex);
+    const auto it = m_open.find(address);
+    if (it != m_open.end() && --it->second == 0)
+        m_open.erase(it);
+}
+
+Connection::Connection(int fd, std::string address, const ConnectionLimits& limits)
+    : m_fd(fd), m_address(std::move(address)), m_limits(limits) {
     begin_request();
 }
 
-void ConnectionStream::begin_request() {
-    m_budget = m_limits.max_header_bytes + m_limits.max_body_bytes;
-    m_deadline = steady_clock::now() + m_limits.request_timeout;
-    m_write_deadline = steady_clock::now() + m_limits.response_timeout;
-    m_over_budget = false;
-    m_timed_out = false;
-    m_written = 0;
+Connection::~Connection() {
+    ::shutdown(m_fd, SHUT_RDWR);
+    ::close(m_fd);
 }
 
-bool ConnectionStream::wait(short events, milliseconds limit) const {
-    const auto left = duration_cast<milliseconds>((events == POLLIN ? m_deadline : m_write_deadline) - steady_clock::now());
+void Connection::begin_request() {
+    m_read_deadline = steady_clock::now() + m_limits.request_timeout;
+    m_write_deadline = steady_clock::now() + m_limits.response_timeout;
+}
+
+bool Connection::wait(short events, milliseconds limit, steady_clock::time_point deadline) const {
+    const auto left = duration_cast<milliseconds>(deadline - steady_clock::now());
     const auto timeout = std::max(milliseconds(0), std::min(limit, left));
     pollfd p{m_fd, events, 0};
     for (;;) {
@@ -82,8 +104,8 @@ bool ConnectionStream::wait(short events, milliseconds limit) const {
     }
 }
 
-bool ConnectionStream::wait_for_request(milliseconds wait_at_most, const std::function<bool()>& give_up) {
-    if (m_begin < m_end)
+bool Connection::wait_for_request(milliseconds wait_at_most, const std::function<bool()>& give_up) {
+    if (!m_received.empty())
         return true;
     const auto until = steady_clock::now() + wait_at_most;
     while (steady_clock::now() < until) {
@@ -102,7 +124,43 @@ bool ConnectionStream::wait_for_request(milliseconds wait_at_most, const std::fu
     return false;
 }
 
-void ConnectionStream::linger() {
+Connection::Read Connection::read_more() {
+    if (!wait(POLLIN, m_limits.read_timeout, m_read_deadline))
+        return Read::timed_out;
+    char buffer[4096];
+    ssize_t n;
+    do
+        n = ::recv(m_fd, buffer, sizeof buffer, 0);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return Read::closed;
+    m_received.append(buffer, static_cast<std::size_t>(n));
+    return Read::more;
+}
+
+bool Connection::write(std::string_view head, std::string_view body) {
+    while (!head.empty() || !body.empty()) {
+        if (!wait(POLLOUT, m_limits.write_timeout, m_write_deadline))
+            return false;
+        iovec parts[2] = {{const_cast<char*>(head.data()), head.size()}, {const_cast<char*>(body.data()), body.size()}};
+        const int first = head.empty() ? 1 : 0;
+        msghdr message{};
+        message.msg_iov = parts + first;
+        message.msg_iovlen = static_cast<std::size_t>(2 - first);
+        const ssize_t n = ::sendmsg(m_fd, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+            continue;
+        if (n <= 0)
+            return false;
+        auto sent = static_cast<std::size_t>(n);
+        const std::size_t from_head = std::min(sent, head.size());
+        head.remove_prefix(from_head);
+        body.remove_prefix(sent - from_head);
+    }
+    return true;
+}
+
+void Connection::linger() {
     ::shutdown(m_fd, SHUT_WR);
     const auto until = steady_clock::now() + seconds(2);
     std::size_t drained = 0;
@@ -118,80 +176,17 @@ void ConnectionStream::linger() {
     }
 }
 
-bool ConnectionStream::is_readable() const {
-    return m_begin < m_end || wait(POLLIN, m_limits.read_timeout);
-}
-
-bool ConnectionStream::is_writable() const { return wait(POLLOUT, m_limits.write_timeout); }
-
-ssize_t ConnectionStream::read(char* ptr, size_t size) {
-    if (m_budget == 0) {
-        m_over_budget = true;
-        return -1;
-    }
-    if (m_begin == m_end) {
-        if (!wait(POLLIN, m_limits.read_timeout)) {
-            m_timed_out = true;
-            return -1;
-        }
-        ssize_t n;
-        do
-            n = ::recv(m_fd, m_buffer.data(), m_buffer.size(), 0);
-        while (n < 0 && errno == EINTR);
-        if (n <= 0)
-            return n;
-        m_begin = 0;
-        m_end = static_cast<std::size_t>(n);
-    }
-    const std::size_t n = std::min({size, m_end - m_begin, m_budget});
-    std::copy_n(m_buffer.data() + m_begin, n, ptr);
-    m_begin += n;
-    m_budget -= n;
-    return static_cast<ssize_t>(n);
-}
-
-ssize_t ConnectionStream::write(const char* ptr, size_t size) {
-    if (!wait(POLLOUT, m_limits.write_timeout)) {
-        m_timed_out = true;
-        return -1;
-    }
-    ssize_t n;
-    do
-        n = ::send(m_fd, ptr, size, MSG_NOSIGNAL);
-    while (n < 0 && errno == EINTR);
-    if (n > 0)
-        m_written += static_cast<std::size_t>(n);
-    return n;
-}
-
-namespace {
-void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
+std::string peer_address(int fd) {
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+        return {};
     char text[INET6_ADDRSTRLEN] = {};
-    if (address.ss_family == AF_INET) {
-        const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
-        ::inet_ntop(AF_INET, &v4.sin_addr, text, sizeof text);
-        port = ntohs(v4.sin_port);
-    } else if (address.ss_family == AF_INET6) {
-        const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
-        ::inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof text);
-        port = ntohs(v6.sin6_port);
-    }
-    ip = text;
-}
-} // namespace
-
-void ConnectionStream::get_remote_ip_and_port(std::string& ip, int& port) const {
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    if (::getpeername(m_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-        address_of(address, ip, port);
-}
-
-void ConnectionStream::get_local_ip_and_port(std::string& ip, int& port) const {
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    if (::getsockname(m_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-        address_of(address, ip, port);
+    if (address.ss_family == AF_INET)
+        ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(address).sin_addr, text, sizeof text);
+    else if (address.ss_family == AF_INET6)
+        ::inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6&>(address).sin6_addr, text, sizeof text);
+    return text;
 }
 
 } // namespace headcount::serve

@@ -1,10 +1,9 @@
 #pragma once
-// The bounds cpp-httplib 0.11 (Debian 12's) does not set itself, supplied around it: a thread pool with a bounded
-// queue, and a socket stream that gives each request a byte budget and a deadline. The library reads a request
-// line or header of any length and any number of headers, and times only single reads; through this stream a
-// request that runs past its budget or its deadline simply fails to read.
+// The sockets under `serve`'s HTTP: a thread pool with a bounded queue, a count of each client address's open
+// connections, and a client connection read and written against deadlines, so that no request is read or answered
+// for longer than ConnectionLimits allows, however slowly its bytes come or go.
 
-#include <httplib.h>
+#include <serve/http.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -13,33 +12,39 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace headcount::serve {
 
-/// Limits on one connection and each request on it.
+/// Limits on connections and each request on them.
 struct ConnectionLimits {
-    std::chrono::milliseconds read_timeout{5000};     ///< longest wait for one read
-    std::chrono::milliseconds write_timeout{5000};    ///< longest wait for one write
-    std::chrono::milliseconds request_timeout{10000}; ///< a whole request, from its first byte to its last
+    std::chrono::milliseconds read_timeout{5000};      ///< longest wait for a request's next bytes
+    std::chrono::milliseconds write_timeout{5000};     ///< longest wait to write more of a response
+    std::chrono::milliseconds request_timeout{10000};  ///< a whole request, from its first byte to its last (408)
     std::chrono::milliseconds response_timeout{30000}; ///< a whole response, from the request's first byte
-    std::chrono::milliseconds idle_timeout{5000};     ///< between requests on a kept-alive connection
-    std::size_t max_requests = 1000;                  ///< per connection
-    std::size_t max_header_bytes = 16 * 1024;         ///< request line and headers
-    std::size_t max_body_bytes = 8 * 1024;            ///< request body
+    std::chrono::milliseconds idle_timeout{5000};      ///< between requests on a kept-alive connection
+    std::size_t max_requests = 1000;                   ///< per connection
+    std::size_t max_body_bytes = 8 * 1024;             ///< request body (413)
+    std::size_t per_address = 16;                      ///< open connections of one client address (503); 0: no cap
+    HeadLimits head;                                   ///< request line and headers (414, 431)
 };
 
-/// A fixed number of threads and a bounded queue of accepted connections. When the queue is full, enqueue waits,
-/// which stops the accept loop and leaves further clients in the kernel's backlog.
-class BoundedPool final : public httplib::TaskQueue {
+/// A fixed number of threads and a bounded queue of jobs. When the queue is full, enqueue waits, which stops the
+/// accept loop and leaves further clients in the kernel's backlog.
+class BoundedPool {
   public:
     BoundedPool(std::size_t threads, std::size_t max_queued);
-    ~BoundedPool() override;
-    void enqueue(std::function<void()> job) override;
+    ~BoundedPool();
+    BoundedPool(const BoundedPool&) = delete;
+    BoundedPool& operator=(const BoundedPool&) = delete;
+    void enqueue(std::function<void()> job);
     /// Runs every job already queued, then joins the threads.
-    void shutdown() override;
-    /// Connections accepted and waiting for a thread.
+    void shutdown();
+    /// Jobs queued and waiting for a thread.
     [[nodiscard]] std::size_t waiting() const { return m_waiting.load(); }
 
   private:
@@ -53,50 +58,63 @@ class BoundedPool final : public httplib::TaskQueue {
     std::condition_variable m_space;
 };
 
-/// A client socket read through a buffer, with the per-request budget and deadline of ConnectionLimits.
-class ConnectionStream final : public httplib::Stream {
+/// Open connections per client address, against a cap.
+class AddressCounts {
   public:
-    ConnectionStream(int fd, const ConnectionLimits& limits);
+    explicit AddressCounts(std::size_t cap) : m_cap(cap) {}
+    /// Counts one more connection of `address`; false (and nothing counted) when it already has the cap.
+    bool acquire(const std::string& address);
+    void release(const std::string& address);
 
-    /// Starts a request: a fresh byte budget (headers and body) and deadline.
-    void begin_request();
-    /// Whether the last request ran out of budget (too large) or time.
-    [[nodiscard]] bool over_budget() const { return m_over_budget; }
-    [[nodiscard]] bool timed_out() const { return m_timed_out; }
-    /// Bytes of the current request read, and of its response written.
-    [[nodiscard]] std::size_t consumed() const { return m_limits.max_header_bytes + m_limits.max_body_bytes - m_budget; }
-    [[nodiscard]] std::size_t written() const { return m_written; }
-    /// Waits up to `wait` for the first byte of a request; false on timeout, close or error, or when `give_up`
-    /// says so (checked every 50 ms).
+  private:
+    std::size_t m_cap;
+    std::mutex m_mutex;
+    std::unordered_map<std::string, std::size_t> m_open;
+};
+
+/// A client connection: what it sent and has not been read as a request yet, read and written against the
+/// current request's deadlines. Closes the socket when destroyed.
+class Connection {
+  public:
+    Connection(int fd, std::string address, const ConnectionLimits& limits);
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    [[nodiscard]] const std::string& address() const { return m_address; }
+    /// Bytes received and not yet taken by a request (the start of the next one, when a client pipelines).
+    [[nodiscard]] std::string& received() { return m_received; }
+
+    /// Waits up to `wait` for a request's first byte: false on timeout, close or error, or when `give_up` says so
+    /// (asked every 50 ms).
     bool wait_for_request(std::chrono::milliseconds wait, const std::function<bool()>& give_up);
-    /// After a refused request whose body was not read: sends FIN and reads what the client still sends (up to
-    /// 256 KiB, 2 s) so that it receives the response rather than a reset.
-    void linger();
+    /// Starts a request: its deadlines run from now.
+    void begin_request();
 
-    bool is_readable() const override;
-    bool is_writable() const override;
-    ssize_t read(char* ptr, size_t size) override;
-    ssize_t write(const char* ptr, size_t size) override;
-    void get_remote_ip_and_port(std::string& ip, int& port) const override;
-    void get_local_ip_and_port(std::string& ip, int& port) const override;
-    socket_t socket() const override { return m_fd; }
+    enum class Read { more, closed, timed_out };
+    /// Appends what the client sends next to received(), waiting at most read_timeout and never past the request's
+    /// deadline.
+    Read read_more();
+    /// Writes `head` then `body` (one writev when it can), waiting at most write_timeout for each part and never past
+    /// the response's deadline; false when the client is gone or too slow.
+    bool write(std::string_view head, std::string_view body = {});
+    /// After a refused request whose body was not read: sends FIN and reads what the client still sends (up to
+    /// 256 KiB, 2 s), so that it receives the response rather than a reset.
+    void linger();
 
   private:
     int m_fd;
+    std::string m_address;
     const ConnectionLimits& m_limits;
-    std::vector<char> m_buffer;
-    std::size_t m_begin = 0;
-    std::size_t m_end = 0;
-    std::size_t m_budget = 0;
-    std::size_t m_written = 0;
-    std::chrono::steady_clock::time_point m_deadline;       ///< for reading the request
-    std::chrono::steady_clock::time_point m_write_deadline; ///< for writing the response
-    bool m_over_budget = false;
-    bool m_timed_out = false;
+    std::string m_received;
+    std::chrono::steady_clock::time_point m_read_deadline;
+    std::chrono::steady_clock::time_point m_write_deadline;
 
-    /// Waits for `events` on the socket up to `limit` and the request's (POLLIN) or response's deadline; false on
-    /// timeout.
-    bool wait(short events, std::chrono::milliseconds limit) const;
+    /// Waits for `events` up to `limit` and `deadline`; false on timeout.
+    bool wait(short events, std::chrono::milliseconds limit, std::chrono::steady_clock::time_point deadline) const;
 };
+
+/// The text form of a connected socket's peer address ("127.0.0.1", "::1"), or "" when it has none.
+std::string peer_address(int fd);
 
 } // namespace headcount::serve

@@ -1,11 +1,6 @@
 #pragma once
 // `headcount serve`: the problems on web pages where students type answers and read headcount's feedback, and the
-// same checks as a JSON API. Routes:
-//   GET  /                      the problem list          GET  /p/<id>          a problem page with answer forms
-//   POST /p/<id>/check          a form's answer (the page again, or with fragment=1 only the feedback box)
-//   POST /api/check             {problem, part, answer, student?, token?} -> check --format json's object
-//   GET  /api/problems          ids, titles and parts      GET  /healthz         {"status": "ok"}
-//   GET  /static/...            KaTeX and the page's style sheet and script, from memory
+// same checks as a JSON API (the routes are in site.hpp, the HTTP server in http_server.hpp).
 
 #include <serve/checker.hpp>
 #include <serve/classroom.hpp>
@@ -14,7 +9,6 @@
 #include <render/templates.hpp>
 
 #include <filesystem>
-#include <functional>
 #include <string>
 
 namespace headcount::serve {
@@ -32,8 +26,8 @@ struct ServeOptions {
 };
 
 /// Serves until SIGTERM or SIGINT, then stops accepting, finishes the requests in flight and returns 0. Prints
-/// "listening on http://HOST:PORT/" on stdout once it accepts connections. Errors before serving: KaTeX or the page files missing, a template that does not render, the
-/// log not writable, the address not available.
+/// "listening on http://HOST:PORT/" on stdout once it accepts connections. Errors before serving: KaTeX or the
+/// page files missing, a template that does not render, the log not writable, the address not available.
 Result<int> serve(const Classroom& classroom, const render::TemplateSet& templates, const ServeOptions& options);
 
 } // namespace headcount::serve

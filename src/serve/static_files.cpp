@@ -2,6 +2,7 @@
 
 #include <render/builtin_templates.hpp>
 #include <util/text.hpp>
+#include <util/zip.hpp>
 
 #include <fmt/format.h>
 
@@ -43,17 +44,26 @@ Result<void> StaticFiles::add(const std::filesystem::path& file, std::string url
                                                                       byte_size(k_max_total_bytes))});
     std::ostringstream content;
     content << in.rdbuf();
-    m_bytes += size;
-    m_files.insert_or_assign(std::move(url), StaticFile{content.str(), std::string(static_mime(file.filename().string()))});
+    insert(std::move(url), content.str(), file.filename().string());
     return {};
+}
+
+void StaticFiles::insert(std::string url, std::string content, std::string_view name) {
+    StaticFile file{std::move(content), std::string(static_mime(name)), {}};
+    // woff and woff2 fonts and PNGs are compressed already.
+    if (name.ends_with(".css") || name.ends_with(".js") || name.ends_with(".svg") || name.ends_with(".ttf")) {
+        auto compressed = gzipped(file.content);
+        if (compressed && compressed->size() < file.content.size() * 9 / 10)
+            file.gzip = std::move(*compressed);
+    }
+    m_bytes += file.content.size() + file.gzip.size();
+    m_files.insert_or_assign(std::move(url), std::move(file));
 }
 
 void StaticFiles::add_builtin() {
     for (const render::BuiltinTemplate& file : render::builtin_static_files()) {
         const std::string_view name = file.name.substr(file.name.rfind('/') + 1);
-        m_bytes += file.text.size();
-        m_files.insert_or_assign("/static/" + std::string(name),
-                                 StaticFile{std::string(file.text), std::string(static_mime(name))});
+        insert("/static/" + std::string(name), std::string(file.text), name);
     }
 }
 

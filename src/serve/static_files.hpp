@@ -1,7 +1,8 @@
 #pragma once
 // The files the pages load (KaTeX, the page's own style sheet and script), read into memory when the server
 // starts. A request is answered from this table or not at all: no request path ever reaches the file system, so
-// "..", encoded "..", absolute paths and links planted later lead nowhere.
+// "..", encoded "..", absolute paths and links planted later lead nowhere. Text files (style sheets, scripts, SVG,
+// TrueType fonts) are also gzip-compressed here, once, so that no request costs a compression.
 
 #include <util/error.hpp>
 
@@ -16,6 +17,7 @@ namespace headcount::serve {
 struct StaticFile {
     std::string content;
     std::string mime; ///< Content-Type
+    std::string gzip; ///< content gzip-compressed once, at startup; "" when that would not make it smaller
 };
 
 /// URL path -> file, fixed at startup.
@@ -45,6 +47,7 @@ class StaticFiles {
     std::size_t m_bytes = 0;
 
     Result<void> add(const std::filesystem::path& file, std::string url);
+    void insert(std::string url, std::string content, std::string_view name);
 };
 
 /// The Content-Type for a file name by its extension, or "" for a type not served.

@@ -47,10 +47,10 @@ std::string name_problem(const std::string& name) {
     return {};
 }
 
-/// `content` as a raw deflate stream (no zlib header), level 9.
-Result<std::string> deflated(const std::string& content) {
+/// `content` deflated at level 9: a raw stream (window_bits -15, for zip entries) or a gzip file (15 + 16).
+Result<std::string> deflated(std::string_view content, int window_bits = -15) {
     z_stream stream{};
-    if (deflateInit2(&stream, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&stream, 9, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: zlib could not start"});
     std::string out(deflateBound(&stream, static_cast<uLong>(content.size())), '\0');
     stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
@@ -80,6 +80,8 @@ void put_common(std::string& out, std::uint32_t crc, std::size_t compressed, std
 }
 
 } // namespace
+
+Result<std::string> gzipped(std::string_view content) { return deflated(content, 15 + 16); }
 
 Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
     constexpr std::size_t k_max32 = std::numeric_limits<std::uint32_t>::max();

@@ -5,6 +5,7 @@
 #include <util/error.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace headcount {
@@ -20,5 +21,8 @@ struct ZipEntry {
 /// leaks in) with Unix permissions, as bytes. A name that is empty, absolute, has a ".." component or repeats one
 /// already added is an error, as is an archive past zip's 32-bit limits (4 GiB, 65,535 entries).
 Result<std::string> zip_archive(const std::vector<ZipEntry>& entries);
+
+/// `content` as a gzip file (RFC 1952) deflated at level 9, its header's time 0: the same bytes every time.
+Result<std::string> gzipped(std::string_view content);
 
 } // namespace headcount
