@@ -48,7 +48,7 @@ _headcount() {
         COMPREPLY=($(compgen -W $'files\nnone' -- "$cur"))
         return
         ;;
-    --part | --answer | --seed | --student | --problems | --threads | --connections-per-address | --host | --port | --student-rate | --address-rate | --variants | --serve-url)
+    --part | --answer | --seed | --student | --problems | --threads | --attempts | --connections-per-address | --host | --port | --student-rate | --address-rate | --variants | --serve-url)
         return # free text
         ;;
     esac
@@ -71,7 +71,7 @@ _headcount() {
         fi
         options=$'--out\n--seed\n--roster\n--reveal\n--source\n--templates\n--help'
         ;;
-    serve) options=$'--host\n--port\n--seed\n--roster\n--secret\n--log\n--templates\n--katex\n--connections-per-address\n--threads\n--student-rate\n--address-rate\n--help' ;;
+    serve) options=$'--host\n--port\n--seed\n--roster\n--secret\n--log\n--templates\n--katex\n--attempts\n--connections-per-address\n--threads\n--student-rate\n--address-rate\n--help' ;;
     templates)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *export* ]]; then
             COMPREPLY=($(compgen -W $'export\n--help' -- "$cur"))

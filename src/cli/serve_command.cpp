@@ -87,6 +87,10 @@ Command add_serve_command(CLI::App& app) {
                       std::string(k_templates_help) + "; the pages are serve/*.mustache, their style and script "
                       "serve/static/headcount.css and headcount.js");
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
+    serve->add_option("--attempts", options->serve.attempts,
+                      "Checks each student may make of each part, where the spec sets no attempts: (default: no "
+                      "limit). Counted per student (with --roster), kept in the --log across restarts")
+        ->check(CLI::Range(1, 10000));
     serve->add_option("--connections-per-address", options->serve.connection.per_address,
                       "Connections one client address may have open at once (default 16; more get 503 at once; 0: "
                       "no cap). Behind a reverse proxy every client has the proxy's address: raise it to --threads")

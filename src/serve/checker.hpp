@@ -4,6 +4,7 @@
 // and log the attempt before anyone sees the verdict.
 
 #include <grade/feedback.hpp>
+#include <serve/attempt_book.hpp>
 #include <serve/attempt_log.hpp>
 #include <serve/classroom.hpp>
 #include <serve/rate_limit.hpp>
@@ -34,6 +35,7 @@ struct CheckResult {
     const solve::SolvedPart* part = nullptr;
     std::shared_ptr<const Graded> graded; ///< shared with the cache: never null in a result
     spec::Reveal reveal = spec::Reveal::hints;
+    std::optional<AttemptsUsed> attempts; ///< set when the part limits a student's checks
 };
 
 /// Why a check was not made, as an HTTP status and a sentence for the student; `retry_after` for 429.
@@ -41,6 +43,7 @@ struct CheckRefusal {
     int status = 400;
     std::string message;
     int retry_after = 0;
+    std::optional<AttemptsUsed> attempts; ///< set when the part's checks are all used
 };
 
 /// How often checks may be made, per student and per client address.
@@ -52,11 +55,14 @@ struct CheckLimits {
 /// Makes checks. Thread-safe; refers to the classroom, templates and log, which must outlive it.
 class Checker {
   public:
-    Checker(const Classroom& classroom, const render::TemplateSet& templates, AttemptLog* log, CheckLimits limits);
+    /// `book` counts identified students' checks against each part's limit (null: no limits).
+    Checker(const Classroom& classroom, const render::TemplateSet& templates, AttemptLog* log, CheckLimits limits,
+            AttemptBook* book = nullptr);
 
     /// Grades and logs one answer. Refusals: 413 for an answer over k_max_answer_bytes, 429 past a rate limit,
-    /// 404 for a problem or part not served, 500 for a template error (the instructor's templates; the message
-    /// says no more), 503 when the attempt could not be logged (then no verdict is given either).
+    /// 404 for a problem or part not served, 403 when the student has used all the part's checks, 500 for a
+    /// template error (the instructor's templates; the message says no more), 503 when the attempt could not be
+    /// logged (then no verdict is given, and no check is counted, either).
     std::expected<CheckResult, CheckRefusal> check(const CheckRequest& request);
 
     /// Checks made since the start.
@@ -66,6 +72,7 @@ class Checker {
     const Classroom& m_classroom;
     const render::TemplateSet& m_templates;
     AttemptLog* m_log;
+    AttemptBook* m_book;
     RateLimiter m_per_student;
     RateLimiter m_per_address;
     VerdictCache m_cache{4096};

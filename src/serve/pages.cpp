@@ -26,8 +26,8 @@ std::string identity_query(const Visitor& visitor) {
     return "?student=" + percent_encode(visitor.student) + "&token=" + percent_encode(visitor.token);
 }
 
-Pages::Pages(const Classroom& classroom, const render::TemplateSet& templates)
-    : m_classroom(classroom), m_templates(templates) {}
+Pages::Pages(const Classroom& classroom, const render::TemplateSet& templates, const AttemptBook* book)
+    : m_classroom(classroom), m_templates(templates), m_book(book) {}
 
 Result<std::string> Pages::page(std::string_view title, const std::string& body, const Visitor& visitor) const {
     const View view{{"title", text(title)},
@@ -78,7 +78,15 @@ Result<std::string> Pages::problem(const solve::SolvedProblem& problem, const Vi
         if (!question)
             return std::unexpected(question.error());
         const bool here = shown != nullptr && shown->part == part.part.id;
+        const std::optional<int> allowed = m_book != nullptr && !visitor.student.empty()
+                                               ? m_book->limit(problem.problem, part.part)
+                                               : std::nullopt;
+        const AttemptsUsed used = allowed ? m_book->used(visitor.student, problem.problem.id, part.part.id, *allowed)
+                                          : AttemptsUsed{};
         parts.push_back(View{{"id", text(part.part.id)},
+                             {"limited", allowed.has_value()},
+                             {"checks_left", std::to_string(used.left())},
+                             {"checks_allowed", std::to_string(used.allowed)},
                              {"question", markdown_html(*question)},
                              {"points", points_text(part.part.points)},
                              {"one_point", part.part.points == 1.0},
@@ -107,12 +115,16 @@ Result<std::string> Pages::verdict(const CheckResult& result) const {
     const grade::Verdict& verdict = result.graded->verdict;
     const View view{{"status", text(grade::status_name(verdict.status))},
                     {"correct", verdict.status == grade::Status::correct},
-                    {"html", markdown_html(result.graded->feedback.text)}};
+                    {"html", markdown_html(result.graded->feedback.text)},
+                    {"limited", result.attempts.has_value()},
+                    {"checks_left", std::to_string(result.attempts ? result.attempts->left() : 0)},
+                    {"checks_allowed", std::to_string(result.attempts ? result.attempts->allowed : 0)}};
     return m_templates.render("serve/feedback", view);
 }
 
 std::string Pages::notice(std::string_view message) const {
-    const View view{{"status", "notice"}, {"correct", false}, {"html", "<p>" + escape_xml(message) + "</p>\n"}};
+    const View view{{"status", "notice"},     {"correct", false},    {"html", "<p>" + escape_xml(message) + "</p>\n"},
+                    {"limited", false},       {"checks_left", "0"},  {"checks_allowed", "0"}};
     auto html = m_templates.render("serve/feedback", view);
     return html ? *html : "<div class=\"verdict notice\"><p>" + escape_xml(message) + "</p></div>";
 }

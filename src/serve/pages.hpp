@@ -34,7 +34,8 @@ struct ShownFeedback {
 /// Renders pages. Thread-safe (read-only).
 class Pages {
   public:
-    Pages(const Classroom& classroom, const render::TemplateSet& templates);
+    /// `book` (may be null) tells a student on a problem page how many checks of each part they have left.
+    Pages(const Classroom& classroom, const render::TemplateSet& templates, const AttemptBook* book = nullptr);
 
     /// The list of problems, each linking to the visitor's own page.
     [[nodiscard]] Result<std::string> index(const Visitor& visitor) const;
@@ -57,6 +58,7 @@ class Pages {
   private:
     const Classroom& m_classroom;
     const render::TemplateSet& m_templates;
+    const AttemptBook* m_book;
 
     [[nodiscard]] Result<std::string> page(std::string_view title, const std::string& body, const Visitor& visitor) const;
 };

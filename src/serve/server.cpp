@@ -1,5 +1,6 @@
 #include <serve/server.hpp>
 
+#include <serve/attempt_book.hpp>
 #include <serve/attempt_log.hpp>
 #include <serve/http_server.hpp>
 #include <serve/site.hpp>
@@ -23,6 +24,15 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
     if (!options.templates.empty() && std::filesystem::is_directory(options.templates / "serve" / "static", ec))
         if (auto ok = files.add_directory(options.templates / "serve" / "static", "/static/"); !ok)
             return std::unexpected(ok.error());
+    // Students' checks of parts with a limit, counted again from the log: a restart forgives nothing.
+    AttemptBook book(options.attempts);
+    std::size_t replayed = 0;
+    if (!options.log.empty()) {
+        auto counted = book.replay(options.log);
+        if (!counted)
+            return std::unexpected(counted.error());
+        replayed = *counted;
+    }
     std::unique_ptr<AttemptLog> log;
     if (!options.log.empty()) {
         auto opened = AttemptLog::open(options.log);
@@ -30,8 +40,8 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
             return std::unexpected(opened.error());
         log = std::move(*opened);
     }
-    Checker checker(classroom, templates, log.get(), options.checks);
-    Site site(classroom, templates, checker, files, options.connection);
+    Checker checker(classroom, templates, log.get(), options.checks, &book);
+    Site site(classroom, templates, checker, files, options.connection, &book);
     if (auto ok = site.self_test(); !ok)
         return std::unexpected(ok.error());
 
@@ -64,7 +74,8 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
                classroom.problems().size() == 1 ? "" : "s",
                classroom.has_roster() ? fmt::format("{} students with their own variants", classroom.students())
                                       : std::string("the numbers as written (no roster)"),
-               options.log.empty() ? "" : fmt::format(", attempts logged to {}", options.log.string()));
+               options.log.empty() ? "" : fmt::format(", attempts logged to {} ({} counted so far)", options.log.string(),
+                                                      replayed));
     fmt::print("headcount serve: listening on http://{}:{}/ (stop with Ctrl-C or SIGTERM)\n", host, *port);
     std::fflush(stdout);
     server.run(stopping);

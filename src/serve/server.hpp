@@ -9,6 +9,7 @@
 #include <render/templates.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace headcount::serve {
@@ -21,6 +22,7 @@ struct ServeOptions {
     std::filesystem::path templates; ///< --templates: its serve/static/ files replace the built-in style and script
     std::filesystem::path katex;     ///< a libjs-katex directory
     std::size_t threads = 64;        ///< connections served at once; more wait in a queue, then in the backlog
+    std::optional<int> attempts;     ///< checks per student and part where the spec sets no `attempts:`
     CheckLimits checks;
     ConnectionLimits connection;
 };

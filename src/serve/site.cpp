@@ -66,8 +66,9 @@ std::optional<std::string> problem_id(std::string_view path, std::string_view su
 } // namespace
 
 Site::Site(const Classroom& classroom, const render::TemplateSet& templates, Checker& checker,
-           const StaticFiles& files, const ConnectionLimits& limits)
-    : m_classroom(classroom), m_pages(classroom, templates), m_checker(checker), m_files(files), m_limits(limits) {}
+           const StaticFiles& files, const ConnectionLimits& limits, const AttemptBook* book)
+    : m_classroom(classroom), m_pages(classroom, templates, book), m_checker(checker), m_files(files),
+      m_limits(limits) {}
 
 HttpFields Site::security_fields() {
     return {{"Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -257,6 +258,10 @@ HttpResponse Site::api_check(const HttpRequest& request) {
     auto result = m_checker.check(CheckRequest{fields[0], fields[1], fields[2], who->student, request.address});
     if (!result) {
         nlohmann::ordered_json error{{"error", result.error().message}};
+        if (const auto& attempts = result.error().attempts) {
+            error["checks_left"] = attempts->left();
+            error["checks_allowed"] = attempts->allowed;
+        }
         HttpResponse response;
         if (result.error().status == 429) {
             error["retry_after"] = result.error().retry_after;
@@ -270,6 +275,10 @@ HttpResponse Site::api_check(const HttpRequest& request) {
                                     result->reveal);
     if (!who->student.empty())
         json["student"] = who->student;
+    if (result->attempts) {
+        json["checks_left"] = result->attempts->left();
+        json["checks_allowed"] = result->attempts->allowed;
+    }
     return json_response(200, json);
 }
 

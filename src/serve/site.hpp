@@ -23,8 +23,9 @@ namespace headcount::serve {
 /// The pages, the API and the static files. Thread-safe: the checker is, and the rest is read-only.
 class Site {
   public:
+    /// `book` (may be null) is the checker's count of students' checks, shown on the problem pages.
     Site(const Classroom& classroom, const render::TemplateSet& templates, Checker& checker, const StaticFiles& files,
-         const ConnectionLimits& limits);
+         const ConnectionLimits& limits, const AttemptBook* book = nullptr);
 
     /// Renders every page once, so that a broken template stops the server at startup rather than a student.
     [[nodiscard]] Result<void> self_test() const;

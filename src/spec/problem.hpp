@@ -109,6 +109,7 @@ struct Part {
     std::optional<Tolerance> tolerance;    ///< unset: the ask's default (exact for counts)
     std::map<std::string, double> credit;  ///< partial credit per mistake id (0..1), overriding the catalogue's
     std::optional<Reveal> feedback;        ///< unset: the problem's policy
+    std::optional<int> attempts;           ///< checks a student may make in serve; unset: the problem's
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).
@@ -140,10 +141,17 @@ struct Problem {
     std::vector<Variation> vary; ///< empty: every student gets `given` as written
     bool distinct = false;       ///< every student of a class must get different answers to every part
     std::optional<Reveal> feedback; ///< unset: hints, the safe default
+    std::optional<int> attempts;    ///< checks a student may make of each part in serve; unset: serve's default
 
     /// The reveal policy of `part` (one of this problem's): its own, else the problem's, else hints.
     [[nodiscard]] Reveal reveal_for(const Part& part) const {
         return part.feedback.value_or(feedback.value_or(Reveal::hints));
+    }
+
+    /// How many checks of `part` (one of this problem's) a student may make: its own limit, else the problem's,
+    /// else nullopt (serve's --attempts, or none).
+    [[nodiscard]] std::optional<int> attempts_for(const Part& part) const {
+        return part.attempts ? part.attempts : attempts;
     }
 };
 

@@ -21,13 +21,13 @@ namespace headcount::spec {
 
 namespace {
 
-constexpr std::array<std::string_view, 8> k_top_keys{"id",   "title",    "kind",    "given",
-                                                    "parts", "vary", "distinct", "feedback"};
+constexpr std::array<std::string_view, 9> k_top_keys{"id",   "title",    "kind",     "given",   "parts",
+                                                    "vary", "distinct", "feedback", "attempts"};
 constexpr std::array<std::string_view, 16> k_given_keys{
     "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
     "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"};
-constexpr std::array<std::string_view, 7> k_part_keys{"id",        "ask",    "points",  "text",
-                                                     "tolerance", "credit", "feedback"};
+constexpr std::array<std::string_view, 8> k_part_keys{"id",        "ask",    "points",   "text",
+                                                     "tolerance", "credit", "feedback", "attempts"};
 constexpr std::array<std::pair<std::string_view, Reveal>, 3> k_reveals{
     {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}}};
 constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
@@ -134,6 +134,17 @@ class Reader {
                                       : fmt::format("a {}-digit number",
                                                     with_thousands(static_cast<Count>(significant.size())))));
         return std::stoll(std::string(significant));
+    }
+
+    /// `attempts:`, the checks a student may make of a part in serve: 1 to 10,000.
+    Result<int> attempts(const YAML::Node& node) const {
+        auto value = positive_integer(node, "attempts");
+        if (!value)
+            return std::unexpected(value.error());
+        if (*value > 10'000)
+            return error_at(node, fmt::format("attempts must be at most 10,000, got {}",
+                                              with_thousands(static_cast<Count>(*value))));
+        return static_cast<int>(*value);
     }
 
     Result<bool> boolean(const YAML::Node& node, std::string_view key) const {
@@ -380,6 +391,12 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
         if (!value)
             return std::unexpected(value.error());
         part.feedback = *value;
+    }
+    if (const YAML::Node attempts = node["attempts"]) {
+        auto value = r.attempts(attempts);
+        if (!value)
+            return std::unexpected(value.error());
+        part.attempts = *value;
     }
     return part;
 }
@@ -633,6 +650,12 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!value)
             return std::unexpected(value.error());
         problem.feedback = *value;
+    }
+    if (const YAML::Node attempts = root["attempts"]) {
+        auto value = r.attempts(attempts);
+        if (!value)
+            return std::unexpected(value.error());
+        problem.attempts = *value;
     }
 
     auto parts = r.required(root, "parts", "the problem");

@@ -388,6 +388,24 @@ TEST_CASE("feedback: sets the reveal policy of the problem, and a part may overr
           "p.yaml:4:37: feedback must be one of hints, gaps, full, got 'all'");
 }
 
+TEST_CASE("attempts: limits a part's checks in serve, for the problem or one part", "[spec]") {
+    auto problem = spec::parse_problem("id: p\ntitle: t\nattempts: 20\ngiven: {d_model: 512, h: 8}\nparts:\n"
+                                       "  - {id: a, ask: qkv_params}\n  - {id: b, ask: total_params, attempts: 3}\n",
+                                       "p.yaml", k_words);
+    REQUIRE(problem.has_value());
+    CHECK(problem->attempts_for(problem->parts[0]) == 20);
+    CHECK(problem->attempts_for(problem->parts[1]) == 3);
+    auto plain = spec::parse_problem(k_good, "p.yaml", k_words);
+    REQUIRE(plain.has_value());
+    CHECK_FALSE(plain->attempts_for(plain->parts[0]));
+    CHECK(error_of("id: p\ntitle: t\nattempts: 0\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+          "p.yaml:3:11: attempts must be a positive integer, got '0'");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, attempts: 10001}]\n") ==
+          "p.yaml:4:37: attempts must be at most 10,000, got 10,001");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, attempts: many}]\n") ==
+          "p.yaml:4:37: attempts must be a positive integer, got 'many'");
+}
+
 TEST_CASE("a key written in the wrong place is told where it belongs", "[spec]") {
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [4, 8], distinct: true}\n"
                    "parts: [{id: a, ask: d_k}]\n") ==
