@@ -32,6 +32,13 @@ TEST_CASE("cloze_escape leaves no character Moodle's Cloze parser reads as a del
     CHECK(cloze_percent(0.125) == "12.5");
 }
 
+TEST_CASE("cloze_text keeps a spec's braces from opening or standing for a subquestion", "[lms]") {
+    // Moodle's extractor opens a subquestion at {digits:TYPE: and its renderer puts subquestion n where {#n} is;
+    // with both braces as references neither can happen, and MathJax reads the TeX from the decoded page.
+    CHECK(cloze_text("<h3>Braces {1:SHORTANSWER:=x} {#1}</h3> \\(d_{k}\\)") ==
+          "<h3>Braces &#123;1:SHORTANSWER:=x&#125; &#123;#1&#125;</h3> \\(d_&#123;k&#125;\\)");
+}
+
 TEST_CASE("e_notation says how many figures were meant", "[lms]") {
     CHECK(e_notation(1050000, 3) == "1.05e6");
     CHECK(e_notation(1100000, 2) == "1.1e6");

@@ -61,7 +61,12 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     std::vector<std::string> alternatives;
     const auto alternative = [&](double credit, const std::string& text, const std::string& feedback_markdown) {
         const std::string grade = credit >= 1 ? "=" : fmt::format("%{}%", cloze_percent(credit));
-        alternatives.push_back(grade + text + "#" + cloze_escape(lms_html(feedback_markdown)));
+        std::string feedback = lms_html(feedback_markdown);
+        // Moodle's feedback pattern ends at '~', '}' or the end of the text, which PCRE's $ also finds before a
+        // final line break: that break would be read as one more (empty) answer.
+        while (!feedback.empty() && feedback.back() == '\n')
+            feedback.pop_back();
+        alternatives.push_back(grade + text + "#" + cloze_escape(feedback));
     };
     for (const PlatformAnswer& a : *answers) {
         const std::string feedback = a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
@@ -104,7 +109,7 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
     auto sheet = render::markdown_problem_sheet(variant, templates, "");
     if (!sheet)
         return std::unexpected(sheet.error());
-    std::string html = lms_html(*sheet);
+    std::string html = cloze_text(lms_html(*sheet));
     const bool has_count = std::any_of(variant.parts.begin(), variant.parts.end(), [](const solve::SolvedPart& p) {
         return p.ask->type() == solve::Ask::Type::count;
     });
@@ -117,7 +122,8 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
         if (!box)
             return std::unexpected(box.error());
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
-        html += fmt::format("<p>({}) {}{}</p>\n", escape_xml(part.part.id), *box, escape_xml(unit));
+        html += fmt::format("<p>({}) {}{}</p>\n", cloze_text(escape_xml(part.part.id)), *box,
+                            cloze_text(escape_xml(unit)));
     }
     return html;
 }
@@ -142,6 +148,14 @@ std::string cloze_escape(std::string_view text) {
         default: out += c;
         }
     }
+    return out;
+}
+
+std::string cloze_text(std::string_view html) {
+    std::string out;
+    out.reserve(html.size());
+    for (char c : html)
+        out += c == '{' ? "&#123;" : c == '}' ? "&#125;" : std::string(1, c);
     return out;
 }
 

@@ -23,6 +23,11 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
 /// delimiters and which it decodes (html_entity_decode) when it stores the text.
 std::string cloze_escape(std::string_view text);
 
+/// HTML outside the subquestions made inert for Moodle's Cloze parser: '{' and '}' become numeric character
+/// references, so no text a spec or template supplies can open a subquestion ({1:SHORTANSWER:...}) or stand for one
+/// ({#1}); a browser, and MathJax after it, still reads the braces.
+std::string cloze_text(std::string_view html);
+
 /// Cloze's grade of an answer in percent, as few digits as exact: 100, 50, 33.33333 (Moodle stores 7 decimals of
 /// the fraction).
 std::string cloze_percent(double credit);
