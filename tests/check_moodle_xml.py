@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import xml.parsers.expat
 
 # Moodle's Cloze grammar, written from qtype_multianswer_extract_question and the regexes above it in
 # question/type/multianswer/questiontype.php. PHP's (?<!\\|&|&amp;) is written as three lookbehinds, as Python's
@@ -95,6 +96,80 @@ def sig_roundings(value):
     return out
 
 
+# PHP's trim() characters: what Moodle's whitespace tests strip (Python's str.strip would also strip U+00A0).
+PHP_SPACE = " \t\n\r\0\x0b"
+
+
+def moodle_read(data):
+    """The document as Moodle's XML import reads it: lib/xmlize.php (core_xml_parser) keeps a piece of character
+    data only if trim($data) is not empty (or it is "0"), and joins the pieces it keeps. PHP's XML parser (libxml2)
+    hands over a CDATA section whole, each character or entity reference on its own, and each run of other text
+    between them whole; expat splits runs at line ends as well, so the pieces are joined back into those runs here.
+    A CDATA section that spans one of Moodle's 4096-byte reads comes in blocks of 300 bytes, so a section must not
+    hold 300 white-space characters in a row. Returns an ElementTree root whose texts are what Moodle keeps."""
+    parser = xml.parsers.expat.ParserCreate("UTF-8")
+    parser.buffer_text = False
+    stack, state = [], {"root": None, "piece": None, "kind": None, "cdata": False}
+
+    def flush():
+        piece = state["piece"]
+        if piece is not None and stack and (piece == "0" or piece.strip(PHP_SPACE)):
+            stack[-1].text = (stack[-1].text or "") + piece
+        state["piece"], state["kind"] = None, None
+
+    def characters(text):
+        kind = "cdata" if state["cdata"] else "reference" if data[parser.CurrentByteIndex:][:1] == b"&" else "text"
+        if kind == "reference" or kind != state["kind"]:
+            flush()
+        state["piece"], state["kind"] = (state["piece"] or "") + text, kind
+
+    def start(tag, attributes):
+        flush()
+        element = ET.Element(tag, attributes)
+        if stack:
+            stack[-1].append(element)
+        else:
+            state["root"] = element
+        stack.append(element)
+
+    def end(tag):
+        flush()
+        stack.pop()
+
+    def start_cdata():
+        flush()
+        state["cdata"] = True
+
+    def end_cdata():
+        if re.search(f"[{PHP_SPACE}]{{300}}", state["piece"] or ""):
+            fail("a CDATA section holds 300 white-space characters in a row, which Moodle may drop as one block")
+        flush()
+        state["cdata"] = False
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = characters
+    parser.StartCdataSectionHandler, parser.EndCdataSectionHandler = start_cdata, end_cdata
+    parser.Parse(data, True)
+    return state["root"]
+
+
+def check_whitespace_kept(data, root):
+    """Every <text> reads in Moodle as it does in a conforming XML parser, up to the trim() Moodle applies."""
+    losses = []  # (lost character, context)
+    for read, whole in zip(moodle_read(data).iter("text"), root.iter("text")):
+        kept, written = (read.text or "").strip(PHP_SPACE), (whole.text or "").strip(PHP_SPACE)
+        # Moodle only leaves pieces out: walk both, noting where the written text has a character Moodle lacks.
+        i = 0
+        for at, c in enumerate(written):
+            if i < len(kept) and kept[i] == c:
+                i += 1
+            else:
+                losses.append((c, written[max(0, at - 40):at + 20]))
+    if losses:
+        c, context = next((loss for loss in losses if loss[0] == " "), losses[0])  # a lost space shows best
+        fail(f"Moodle's XML reader drops {len(losses)} white-space characters, e.g. the {c!r} in {context!r}")
+
+
 def run(binary, source, *args):
     result = subprocess.run([binary, *args], cwd=source, capture_output=True, text=True)
     if result.returncode != 0:
@@ -103,9 +178,11 @@ def run(binary, source, *args):
 
 
 def load(path):
+    """The file's bytes and its tree as Moodle reads it (checked to lose no white space)."""
     with open(path, "rb") as f:
         data = f.read()
-    return data, ET.fromstring(data)
+    check_whitespace_kept(data, ET.fromstring(data))
+    return data, moodle_read(data)
 
 
 def check_bank(root, names=()):
@@ -308,7 +385,7 @@ def main():
         fail(f"partial credit: weight {sub['weight']}, biases {listed.get(str(4 * 512 * 512))}%, "
              f"1050000 {listed.get('1050000')}% (expected 3, 50, 25 for {total})")
     print(f"moodle xml: {checked} class answers against key.csv, 30 week-3 variants against the formulas, "
-          f"rounding and credit checked, Cloze syntax in a spec kept as text; banks are byte-identical for the same "
+          f"rounding and credit checked, Cloze syntax in a spec kept as text, no white space lost to Moodle's XML reader; banks are byte-identical for the same "
           "seed")
 
 

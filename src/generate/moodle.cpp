@@ -128,8 +128,11 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
     return html;
 }
 
+/// Every <text> is one CDATA section, as Moodle's own exporter writes it: its XML reader keeps a piece of text only
+/// if it is not all white space, and escaped text reaches it cut at each reference ("</strong> &#92;(" as "<",
+/// "/strong", ">", " ", ...), so the space between two references would be lost.
 std::string text_element(std::string_view tag, std::string_view html, std::string_view indent) {
-    return fmt::format("{0}<{1} format=\"html\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag, escape_xml(html));
+    return fmt::format("{0}<{1} format=\"html\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag, xml_cdata(html));
 }
 
 } // namespace
@@ -173,9 +176,9 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
     std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
     for (const ProblemBank& bank : banks) {
         const spec::Problem& problem = bank.problem->problem;
-        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/top/headcount/{}</text>\n"
+        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>{}</text>\n"
                            "    </category>\n{}  </question>\n",
-                           escape_xml(problem.id),
+                           xml_cdata("$course$/top/headcount/" + problem.id),
                            text_element("info",
                                         fmt::format("<p>{}: {} variant{} from headcount. Add one random question from "
                                                     "this category to a quiz.</p>",
@@ -190,10 +193,11 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
             if (!solution)
                 return std::unexpected(solution.error());
             const std::string givens = varying_givens_text(variant.solved);
-            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{} v{}{}</text>\n    </name>\n"
+            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{}</text>\n    </name>\n"
                                "{}{}    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
                                "    <idnumber>{}-v{}</idnumber>\n  </question>\n",
-                               escape_xml(problem.id), variant.number, escape_xml(givens.empty() ? "" : ": " + givens),
+                               xml_cdata(fmt::format("{} v{}{}", problem.id, variant.number,
+                                                     givens.empty() ? "" : ": " + givens)),
                                text_element("questiontext", *text, "    "),
                                text_element("generalfeedback", lms_html(*solution), "    "), escape_xml(problem.id),
                                variant.number);
