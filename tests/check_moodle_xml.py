@@ -13,6 +13,7 @@ README's rounding rule, never from the bank under test.
 import csv
 import html
 import html.entities
+import json
 import os
 import re
 import subprocess
@@ -81,6 +82,38 @@ def parse_cloze(text):
         subquestions.append({"weight": int(m.group(1) or 1), "kind": kind, "answers": answers})
         text = text.replace(m.group(0), "{#%d}" % len(subquestions), 1)
     return subquestions, text
+
+
+def php_number(text):
+    """A number Moodle stored from a Cloze answer: qtype_numerical's apply_units adds 0 to the digits, giving an
+    integer for whole digits, else a float, which the database keeps as PHP writes it: 14 significant figures
+    (lib/setup.php sets precision to 14)."""
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    return float("%.14G" % float(text.replace(",", ".")))
+
+
+def moodle_interval(answer):
+    """qtype_numerical_answer::get_tolerance_interval (nominal, the only kind Cloze makes): the answer plus and minus
+    tolerance + 1e-14 * max(tolerance, |answer|, 1e-14), pow(10, -precision) being 1e-14; within_tolerance takes
+    both ends."""
+    value, tolerance = php_number(answer["answer"]), abs(php_number(answer["tolerance"]))
+    epsilon = 1e-14
+    tolerance = tolerance + epsilon * max(abs(tolerance), abs(value), epsilon)
+    return value - tolerance, value + tolerance
+
+
+def moodle_match(answers, typed):
+    """The answer Moodle gives a typed number: qtype_numerical_question::get_matching_answer tries the answers in
+    order and takes the first whose interval holds it ('*' holds everything)."""
+    value = php_number(typed)
+    for answer in answers:
+        if answer["answer"] == "*":
+            return answer
+        low, high = moodle_interval(answer)
+        if low <= value <= high:
+            return answer
+    return None
 
 
 def sig_roundings(value):
@@ -170,9 +203,9 @@ def check_whitespace_kept(data, root):
         fail(f"Moodle's XML reader drops {len(losses)} white-space characters, e.g. the {c!r} in {context!r}")
 
 
-def run(binary, source, *args):
+def run(binary, source, *args, allowed=(0,)):
     result = subprocess.run([binary, *args], cwd=source, capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode not in allowed:
         fail(f"headcount {' '.join(args)} exited {result.returncode}: {result.stderr}")
     return result
 
@@ -253,6 +286,60 @@ def check_injection(root, title, part_text):
             fail(f"the question does not show {written!r} as written")
 
 
+def grade_verdict(binary, source, spec, part, typed):
+    """What `check` says of one typed answer: (percent of the part's points, titles of the mistakes it names)."""
+    out = run(binary, source, "check", spec, "--part", part, "--answer", typed, "--format", "json", allowed=(0, 1))
+    verdict = json.loads(out.stdout)
+    return 100 * verdict["score"] / verdict["points"], {m["title"] for m in verdict["mistakes"]}
+
+
+def check_sigfigs_edges(binary, source, spec, root):
+    """{sigfigs: 3} in Moodle as in grade. By hand: 787,968 and 1,050,624 to three figures are 7.88e5 and 1.05e6,
+    and grade takes what rounds to those (half up): [787,500, 788,500) and [1,045,000, 1,055,000). Moodle's closed
+    interval cannot end just short of 1,055,000 and also start at 1,045,000 exactly, so it leaves out the lower
+    edge itself (README); everything else agrees, and every number Moodle calls right grade calls right."""
+    (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
+    edges = {"a": {787499: False, 787500: None, 787501: True, 788499: True, 788500: False},
+             "b": {1044999: False, 1045000: None, 1045001: True, 1054999: True, 1055000: False,
+                   1055623: False, 1045624: True}}
+    for (part, expected), sub in zip(edges.items(), subquestions):
+        rights = [a for a in sub["answers"] if a["percent"] == 100]
+        for typed, right in expected.items():
+            in_moodle = moodle_match(sub["answers"], str(typed))["percent"] == 100
+            in_grade = grade_verdict(binary, source, spec, part, str(typed))[0] == 100
+            if in_moodle and not in_grade or right is not None and (in_moodle, in_grade) != (right, right):
+                fail(f"({part}) {typed:,}: right in Moodle {in_moodle}, in grade {in_grade}; expected {right}")
+            if right is None and (in_moodle, in_grade) != (False, True):
+                fail(f"({part}) {typed:,}, the lower edge: Moodle {in_moodle}, grade {in_grade}")
+        # Every number Moodle accepts as right, grade does: both ends of each right answer's interval (the
+        # intervals are closed, grade's band is an interval, so the ends decide).
+        for answer in rights:
+            for end in moodle_interval(answer):
+                if grade_verdict(binary, source, spec, part, repr(end))[0] != 100:
+                    fail(f"({part}) Moodle's right answer {answer['answer']}:{answer['tolerance']} accepts {end!r}, "
+                         "which grade does not")
+
+
+def check_listed_values(binary, source, spec, root, listed_root):
+    """Each value grade tells apart reaches, in Moodle, an answer with grade's credit and grade's mistakes. The
+    values are those a bank of the same spec with exact tolerance lists (one answer each, no band); the verdicts
+    are `check`'s. Roundings are left out: grade's verdict on them depends on how they are typed (README)."""
+    (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
+    (_, listed, _), = check_bank(listed_root)["$course$/top/headcount/sig"]
+    for part, sub, values in zip("ab", subquestions, listed):
+        for value in values["answers"]:
+            if value["answer"] == "*" or "significant figure" in value["feedback"]:
+                continue
+            typed = value["answer"]
+            answer = moodle_match(sub["answers"], typed)
+            percent, titles = grade_verdict(binary, source, spec, part, typed)
+            named = {t for t in titles if t in html_entity_decode(re.sub(r"<[^>]*>", "", answer["feedback"]))}
+            strong = len(re.findall(r"<strong>", answer["feedback"]))
+            if answer["percent"] != percent or named != titles or strong != len(titles):
+                fail(f"({part}) typing {int(typed):,} in Moodle gives {answer['percent']}% and "
+                     f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
+
+
 def main():
     binary, source = sys.argv[1], sys.argv[2]
     specs = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml", "problems/mha-flops-long-context.yaml"]
@@ -285,6 +372,18 @@ def main():
                     "  - id: b\n    ask: total_params\n    points: 3\n")
         run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/inject",
             "--format", "moodle-xml")
+        # Week 3 at three significant figures, and the same spec exact, whose bank lists each value on its own.
+        for name, tolerance in (("sig", "{sigfigs: 3}"), ("sig-exact", "exact")):
+            with open(os.path.join(out, f"{name}.yaml"), "w") as f:
+                f.write(f"id: sig\ntitle: Three figures\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
+                        f"  - id: a\n    ask: qkv_params\n    points: 2\n    tolerance: {tolerance}\n"
+                        f"  - id: b\n    ask: total_params\n    points: 3\n    tolerance: {tolerance}\n")
+            run(binary, source, "generate", os.path.join(out, f"{name}.yaml"), "--variants", "1", "--seed", "s",
+                "--out", f"{out}/{name}", "--format", "moodle-xml")
+        _, sig_root = load(f"{out}/sig/questions.xml")
+        _, exact_root = load(f"{out}/sig-exact/questions.xml")
+        check_sigfigs_edges(binary, source, os.path.join(out, "sig.yaml"), sig_root)
+        check_listed_values(binary, source, os.path.join(out, "sig.yaml"), sig_root, exact_root)
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
         class_bytes, class_root = load(f"{out}/class/questions.xml")
@@ -385,9 +484,9 @@ def main():
         fail(f"partial credit: weight {sub['weight']}, biases {listed.get(str(4 * 512 * 512))}%, "
              f"1050000 {listed.get('1050000')}% (expected 3, 50, 25 for {total})")
     print(f"moodle xml: {checked} class answers against key.csv, 30 week-3 variants against the formulas, "
-          f"rounding and credit checked, Cloze syntax in a spec kept as text, no white space lost to Moodle's XML reader; banks are byte-identical for the same "
+          "rounding and credit checked, three-figure edges and each listed value agree with check, Cloze syntax in "
+          "a spec kept as text, no white space lost to Moodle's XML reader; banks are byte-identical for the same "
           "seed")
-
 
 if __name__ == "__main__":
     main()

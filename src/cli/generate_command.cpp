@@ -16,6 +16,7 @@
 #include <util/zip.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <optional>
@@ -124,10 +125,14 @@ Result<Files> bank_files(const std::vector<generate::ProblemBank>& banks, const 
                          const GenerateOptions& options) {
     const std::filesystem::path out = options.out;
     if (options.format == "moodle-xml") {
-        auto xml = generate::moodle_question_bank(banks, templates);
-        if (!xml)
-            return std::unexpected(xml.error());
-        return Files{{out / "questions.xml", std::move(*xml)}};
+        auto bank = generate::moodle_question_bank(banks, templates);
+        if (!bank)
+            return std::unexpected(bank.error());
+        if (!bank->left_out.empty())
+            fmt::print(stderr, "headcount: Moodle would read these values as an earlier answer with other credit or "
+                               "feedback, so the bank leaves them out: {}\n",
+                       fmt::join(bank->left_out, "; "));
+        return Files{{out / "questions.xml", std::move(bank->xml)}};
     }
     const std::string title = banks.size() == 1 ? banks.front().problem->problem.title
                                                 : fmt::format("headcount: {} problems", banks.size());

@@ -2,6 +2,7 @@
 
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
+#include <generate/moodle_numbers.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
 
@@ -12,13 +13,6 @@
 namespace headcount::generate {
 
 namespace {
-
-/// A number as Moodle's Cloze NUMERICAL reads it (-?digits[.digits][e±digits]): integers as digits.
-std::string number_text(double value) {
-    if (value == std::floor(value) && std::abs(value) < 9.0e15)
-        return fmt::format("{}", static_cast<long long>(value));
-    return fmt::format("{:.10g}", value);
-}
 
 /// The smallest factor (1 to 100) that makes every part's points a whole number: Cloze weights are integers, and
 /// only their ratios matter (the quiz scales a question to its slot's mark).
@@ -52,8 +46,10 @@ std::string catch_all(const solve::Ask& ask) {
 }
 
 /// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
+/// `label` names the variant in `notes`, which gets a line for each value Moodle cannot tell apart.
 Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve::SolvedPart& part, int weight,
-                                const render::TemplateSet& templates) {
+                                const render::TemplateSet& templates, std::string_view label,
+                                std::vector<std::string>& notes) {
     auto answers = platform_answers(variant, part, templates);
     if (!answers)
         return std::unexpected(answers.error());
@@ -68,22 +64,27 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
             feedback.pop_back();
         alternatives.push_back(grade + text + "#" + cloze_escape(feedback));
     };
-    for (const PlatformAnswer& a : *answers) {
-        const std::string feedback = a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
-        switch (ask.type()) {
-        case solve::Ask::Type::count:
-            alternative(a.credit, number_text(static_cast<double>(a.value.count)) + ":" + number_text(a.tolerance),
-                        feedback);
-            break;
-        case solve::Ask::Type::shape:
-            for (const std::string& form : shape_forms(a.value.shape))
-                alternative(a.credit, cloze_escape(form), feedback); // stored as typed text, not HTML
-            break;
-        case solve::Ask::Type::choice:
-            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
-                        feedback);
-            break;
+    const auto feedback_of = [](const PlatformAnswer& a) {
+        return a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
+    };
+    if (ask.type() == solve::Ask::Type::count) {
+        // Numbers in intervals (moodle_numbers.hpp): one entry may take two answers, or none when left out.
+        const ClozeNumbers numbers = cloze_numbers(*answers, part.part.tolerance.value_or(spec::Tolerance{}));
+        for (const ClozeNumber& n : numbers.answers) {
+            const PlatformAnswer& a = (*answers)[n.entry];
+            alternative(a.credit, number_text(n.number.value) + ":" + number_text(n.number.tolerance), feedback_of(a));
         }
+        for (const std::size_t entry : numbers.dropped)
+            notes.push_back(fmt::format("{} ({}): {}", label, part.part.id,
+                                        with_thousands((*answers)[entry].value.count)));
+    }
+    for (const PlatformAnswer& a : *answers) {
+        if (ask.type() == solve::Ask::Type::shape)
+            for (const std::string& form : shape_forms(a.value.shape))
+                alternative(a.credit, cloze_escape(form), feedback_of(a)); // stored as typed text, not HTML
+        else if (ask.type() == solve::Ask::Type::choice)
+            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
+                        feedback_of(a));
     }
     if (ask.type() == solve::Ask::Type::choice) {
         // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
@@ -105,7 +106,8 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
 }
 
 /// The question text: the variant's sheet, then a line per part with its answer box.
-Result<std::string> question_html(const solve::SolvedProblem& variant, const render::TemplateSet& templates) {
+Result<std::string> question_html(const solve::SolvedProblem& variant, const render::TemplateSet& templates,
+                                  std::string_view label, std::vector<std::string>& notes) {
     auto sheet = render::markdown_problem_sheet(variant, templates, "");
     if (!sheet)
         return std::unexpected(sheet.error());
@@ -118,7 +120,8 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
                       : "<p><strong>Your answers.</strong></p>\n";
     const int scale = weight_scale(variant);
     for (const solve::SolvedPart& part : variant.parts) {
-        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates);
+        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates,
+                               label, notes);
         if (!box)
             return std::unexpected(box.error());
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
@@ -172,8 +175,10 @@ std::string cloze_percent(double credit) {
     return text;
 }
 
-Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates) {
-    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
+Result<MoodleBank> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates) {
+    MoodleBank out;
+    std::string& xml = out.xml;
+    xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
     for (const ProblemBank& bank : banks) {
         const spec::Problem& problem = bank.problem->problem;
         xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>{}</text>\n"
@@ -186,7 +191,8 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
                                                     bank.variants.size() == 1 ? "" : "s"),
                                         "    "));
         for (const BankVariant& variant : bank.variants) {
-            auto text = question_html(variant.solved, templates);
+            auto text = question_html(variant.solved, templates, fmt::format("{} v{}", problem.id, variant.number),
+                                      out.left_out);
             if (!text)
                 return std::unexpected(text.error());
             auto solution = render::markdown_solution(variant.solved, templates);
@@ -203,7 +209,8 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
                                variant.number);
         }
     }
-    return xml + "</quiz>\n";
+    xml += "</quiz>\n";
+    return out;
 }
 
 } // namespace headcount::generate

@@ -13,10 +13,18 @@
 
 namespace headcount::generate {
 
+/// A Moodle bank and what it had to leave out.
+struct MoodleBank {
+    std::string xml;
+    /// "week3-mha-params v3 (b): 1,000,000,000,000,001" for each value grade tells apart that Moodle would still
+    /// read as an earlier answer with other credit or feedback (moodle_numbers.hpp), and so is not in the bank.
+    std::vector<std::string> left_out;
+};
+
 /// The whole bank as Moodle XML (UTF-8): per problem a category $course$/top/headcount/<problem id> followed by its
 /// variants' Cloze questions, in the order given. Texts are HTML with math in \(…\) (lms_html); the general
 /// feedback is the variant's worked solution. Errors come from the templates.
-Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates);
+Result<MoodleBank> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates);
 
 /// `text` made safe inside one Cloze answer or feedback (Moodle's qtype_multianswer parser): '&' is escaped first,
 /// then '}', '~', '#', '{' and '\' become numeric character references, which the parser does not read as
