@@ -2,6 +2,7 @@
 
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
+#include <generate/qti_text.hpp>
 #include <generate/variants.hpp>
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
@@ -94,7 +95,7 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
     if (!wrong)
         return std::unexpected(wrong.error());
 
-    std::string html = lms_html(*sheet) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
+    std::string html = canvas_text(lms_html(*sheet)) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
     std::string responses, conditions, answer_ids;
     double points = 0;
     for (std::size_t i = 0; i < solved.parts.size(); ++i) {
@@ -102,7 +103,8 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
         points += part.part.points;
         const std::string blank = blank_id(part, i);
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
-        html += fmt::format("<p>({}) [{}]{}</p>\n", escape_xml(part.part.id), blank, escape_xml(unit));
+        html += fmt::format("<p>({}) [{}]{}</p>\n", canvas_text(escape_xml(part.part.id)), blank,
+                            canvas_text(escape_xml(unit)));
         std::string labels;
         std::string first;
         for (const std::string& form : canvas_forms(*part.ask, part.answer)) {
