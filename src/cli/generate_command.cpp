@@ -34,6 +34,7 @@ struct GenerateOptions {
     std::string templates;
     std::size_t variants = 0;
     std::string serve_url;
+    bool solutions_in_bank = false;
 };
 
 using Files = OutputFiles;
@@ -136,7 +137,7 @@ Result<Files> bank_files(const std::vector<generate::ProblemBank>& banks, const 
     }
     const std::string title = banks.size() == 1 ? banks.front().problem->problem.title
                                                 : fmt::format("headcount: {} problems", banks.size());
-    auto package = generate::qti_package(banks, title, templates);
+    auto package = generate::qti_package(banks, title, templates, options.solutions_in_bank);
     if (!package)
         return std::unexpected(package.error());
     auto zip = zip_archive(*package);
@@ -155,6 +156,14 @@ Result<int> run_generate(const GenerateOptions& options) {
                                                            "variants per problem) or --roster (the variants a class "
                                                            "was handed), not both",
                                                            options.format)});
+    if (options.solutions_in_bank && options.format != "qti")
+        return std::unexpected(Error{{}, 0, 0, options.format == "moodle-xml"
+                                                   ? "--solutions-in-bank goes with --format qti: a Moodle bank always "
+                                                     "holds the worked solutions, as general feedback that the quiz's "
+                                                     "review options show or hide"
+                                                   : fmt::format("--solutions-in-bank goes with --format qti: the {} "
+                                                                 "format writes solutions beside the sheets",
+                                                                 options.format)});
     if (!options.serve_url.empty()) {
         if (bank)
             return std::unexpected(Error{{}, 0, 0, "--serve-url puts a link on each student's sheet: it goes with "
@@ -247,6 +256,10 @@ Command add_generate_command(CLI::App& app) {
                          "moodle-xml and qti: put N variants of each problem in the bank, drawn under --seed (all of "
                          "them when a problem has fewer)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+    generate->add_flag("--solutions-in-bank", options->solutions_in_bank,
+                       "qti: put each variant's worked solution in the quiz as its question's general comment, which "
+                       "Canvas shows the student under the question after every submission (even with correct answers "
+                       "hidden); without it the quiz holds no solution");
     generate->add_option("--serve-url", options->serve_url,
                          "markdown and html: the address of `headcount serve` (e.g. https://hc.example.edu); each "
                          "sheet then shows the student's personal link, else the `check` command");
