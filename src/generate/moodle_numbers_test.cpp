@@ -65,7 +65,7 @@ TEST_CASE("grade's band for three significant figures is half-open, around the r
     CHECK(grade_band(1050624, k_exact).hi == 1050624);
 }
 
-TEST_CASE("the right answer under {sigfigs: 3}: itself, then the rounded value with half a unit less one",
+TEST_CASE("the right answer at three significant figures: itself, then the rounded value with half a unit less one",
           "[lms]") {
     const ClozeNumbers numbers =
         cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);

@@ -18,7 +18,7 @@ TEST_CASE("XML text (Moodle banks, HTML, SVG) escapes markup and replaces what X
     CHECK(escape_xml("caf\xE9 <") == "caf\xEF\xBF\xBD &lt;");
 }
 
-TEST_CASE("a CDATA section carries markup as it is, and a ']]>' inside across two sections", "[text]") {
+TEST_CASE("a CDATA section carries markup as it is, and its end marker inside across two sections", "[text]") {
     CHECK(xml_cdata("<p><strong>b_O.</strong> &#92;(b_O\\)</p>") ==
           "<![CDATA[<p><strong>b_O.</strong> &#92;(b_O\\)</p>]]>");
     // "a]]>b" is "a]]" then ">b": each section is closed before the "]]>" could end it.
