@@ -3,12 +3,15 @@
 
 Usage: check_moodle_xml.py HEADCOUNT_BINARY SOURCE_DIR.
 
-Moodle itself is not available here, so the bank is read by a real XML parser (xml.etree) and every question text by
-Moodle's own Cloze extractor, rewritten below from its source (question/type/multianswer/questiontype.php,
+Moodle itself is not available here, so its rules are rewritten below from its source: the bank is read as its XML
+import reads it (lib/xmlize.php, which drops white-space-only pieces of text) and compared with a conforming parser
+(xml.etree); every question text goes through its Cloze extractor (question/type/multianswer/questiontype.php,
 qtype_multianswer_extract_question): the subquestions it finds, their weights, answers, tolerances and feedback,
-and the text left around them. Expected values come from formulas written here (week 3's block: 3d^2 + 3d and
-4d^2 + 4d with biases), from key.csv (generate's markdown format, checked elsewhere against solve), and from the
-README's rounding rule, never from the bank under test.
+and the text left around them; and a typed number gets the answer its numerical question gives
+(question/type/numerical/question.php: closed intervals, first match). Expected values come from formulas written
+here (week 3's block: 3d^2 + 3d and 4d^2 + 4d with biases), from key.csv (generate's markdown format, checked
+elsewhere against solve), from the README's rounding rule and from `check` (grade itself, which Moodle must agree
+with), never from the bank under test.
 """
 import csv
 import html

@@ -53,11 +53,11 @@ struct ClozeNumber {
 };
 
 /// The answers for platform_answers' `answers` to a count part with `tolerance`, in the order Moodle tries
-/// them. The right value comes first (under {sigfigs: n} the exact value, then the rounded value with nearly
-/// half a unit). A mistake's answer covers the whole numbers grade reads as that mistake, up to the next
-/// value listed after it with other credit or feedback; a rounding is the value alone. `dropped` lists the
-/// entries Moodle would still give another answer's credit or feedback (possible only where its 1e-14
-/// allowance spans whole numbers).
+/// them. The right value comes first (under {sigfigs: n} the exact value, then the rounded value ± half a
+/// unit less one). A mistake's answer covers the whole numbers grade reads as that mistake (but an end that
+/// Moodle's allowance would cross), up to the next value listed after it with other credit or feedback; a
+/// rounding is the value alone. `dropped` lists the entries Moodle would still give another answer's credit
+/// or feedback (possible only where its 1e-14 allowance spans whole numbers).
 struct ClozeNumbers {
     std::vector<ClozeNumber> answers;
     std::vector<std::size_t> dropped;
