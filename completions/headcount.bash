@@ -62,7 +62,7 @@ _headcount() {
     solve) options=$'--format\n--out\n--templates\n--help' ;;
     check) options=$'--part\n--answer\n--format\n--seed\n--student\n--roster\n--reveal\n--templates\n--help' ;;
     grade) options=$'--submissions\n--out\n--format\n--problems\n--feedback\n--html\n--threads\n--seed\n--roster\n--key\n--reveal\n--templates\n--help' ;;
-    generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--serve-url\n--secret\n--templates\n--help' ;;
+    generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--solutions-in-bank\n--serve-url\n--secret\n--templates\n--help' ;;
     answers) options=$'--submission\n--out\n--student\n--gradescope-metadata\n--roster\n--gradescope-results\n--help' ;;
     export)
         if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *gradescope* ]]; then

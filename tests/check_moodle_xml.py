@@ -3,28 +3,45 @@
 
 Usage: check_moodle_xml.py HEADCOUNT_BINARY SOURCE_DIR.
 
-Moodle itself is not available here, so the bank is read by a real XML parser (xml.etree) and every Cloze
-subquestion by the small parser below, written from Moodle's documented grammar for embedded answers:
-{weight:TYPE:alternative~alternative~...}, an alternative being [=|%percent%]answer[#feedback], a NUMERICAL answer
-being value[:tolerance], '\\' escaping the next character, and the answer and feedback text HTML-decoded when
-Moodle stores it. Expected values come from formulas written here (week 3's block: 3d^2 + 3d and 4d^2 + 4d with
-biases), from key.csv (generate's markdown format, checked elsewhere against solve), and from the README's rounding
-rule, never from the bank under test.
+Moodle itself is not available here, so its rules are rewritten below from its source: the bank is read as its XML
+import reads it (lib/xmlize.php, which drops white-space-only pieces of text) and compared with a conforming parser
+(xml.etree); every question text goes through its Cloze extractor (question/type/multianswer/questiontype.php,
+qtype_multianswer_extract_question): the subquestions it finds, their weights, answers, tolerances and feedback,
+and the text left around them; and a typed number gets the answer its numerical question gives
+(question/type/numerical/question.php: closed intervals, first match). Expected values come from formulas written
+here (week 3's block: 3d^2 + 3d and 4d^2 + 4d with biases), from key.csv (generate's markdown format, checked
+elsewhere against solve), from the README's rounding rule and from `check` (grade itself, which Moodle must agree
+with), never from the bank under test.
 """
 import csv
 import html
+import html.entities
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+import xml.parsers.expat
 
-TYPES = {"NUMERICAL": "numerical", "NM": "numerical", "SHORTANSWER": "shortanswer", "SA": "shortanswer",
-         "MW": "shortanswer", "SHORTANSWER_C": "shortanswer", "SAC": "shortanswer", "MWC": "shortanswer",
-         "MULTICHOICE": "multichoice", "MC": "multichoice", "MULTICHOICE_V": "multichoice", "MCV": "multichoice",
-         "MULTICHOICE_H": "multichoice", "MCH": "multichoice"}
-NUMBER = r"-?(?:[0-9]+[.,]?[0-9]*|[.,][0-9]+)(?:[eE][-+]?[0-9]+)?"
+# Moodle's Cloze grammar, written from qtype_multianswer_extract_question and the regexes above it in
+# question/type/multianswer/questiontype.php. PHP's (?<!\\|&|&amp;) is written as three lookbehinds, as Python's
+# must each have one width; the group numbers are PHP's.
+FRACTION = r"=|%(-?[0-9]+(?:[.,][0-9]*)?)%"
+ANSWER = r".+?(?<!\\)(?<!&)(?<!&amp;)(?=[~#}]|$)"
+FEEDBACK = r".*?(?<!\\)(?=[~}]|$)"
+ALTERNATIVE = f"({FRACTION})?({ANSWER})(#({FEEDBACK}))?"
+NUMBER = r"-?(([0-9]+[.,]?[0-9]*|[.,][0-9]+)([eE][-+]?[0-9]+)?)"
+NUMERICAL_ALTERNATIVE = f"^({NUMBER})(:{NUMBER})?$"
+TYPE_GROUPS = ["NUMERICAL|NM", "MULTICHOICE|MC", "MULTICHOICE_V|MCV", "MULTICHOICE_H|MCH", "SHORTANSWER|SA|MW",
+               "SHORTANSWER_C|SAC|MWC", "MULTICHOICE_S|MCS", "MULTICHOICE_VS|MCVS", "MULTICHOICE_HS|MCHS",
+               "MULTIRESPONSE|MR", "MULTIRESPONSE_H|MRH", "MULTIRESPONSE_S|MRS", "MULTIRESPONSE_HS|MRHS"]
+KINDS = ["numerical", "multichoice", "multichoice", "multichoice", "shortanswer", "shortanswer", "multichoice",
+         "multichoice", "multichoice", "multiresponse", "multiresponse", "multiresponse", "multiresponse"]
+SUBQUESTION = re.compile(r"\{([0-9]*):(" + "|".join(f"({t})" for t in TYPE_GROUPS) + "):" +
+                         f"({ALTERNATIVE}(~{ALTERNATIVE})*)" + r"\}", re.S)
+NEXT_ALTERNATIVE = re.compile("~?" + ALTERNATIVE, re.S)
 
 
 def fail(message):
@@ -32,58 +49,74 @@ def fail(message):
     sys.exit(1)
 
 
+def html_entity_decode(text):
+    """PHP's html_entity_decode(..., ENT_QUOTES, 'UTF-8'): HTML 4's named references and numeric ones, each ending
+    in ';' (Python's html.unescape also takes HTML5's names and references without ';')."""
+    def one(m):
+        ref = m.group(1)
+        if ref[0] == "#":
+            code = int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:])
+            return chr(code) if 0 < code < 0x110000 else m.group(0)
+        return chr(html.entities.name2codepoint[ref]) if ref in html.entities.name2codepoint else m.group(0)
+    return re.sub(r"&(#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);", one, text)
+
+
 def parse_cloze(text):
-    """The subquestions of a Cloze question text: [(weight, type, [(percent, answer, feedback)])], left to right,
-    and the text with each replaced by {#n}. Raises ValueError on text the grammar does not allow."""
-    subquestions, rest, i = [], [], 0
-    start = re.compile(r"\{([0-9]*):([A-Z_]+):")
-    while True:
-        m = start.search(text, i)
-        if not m or m.group(2) not in TYPES:
-            if m:  # a brace that is not a subquestion, e.g. TeX's d_{model}
-                rest.append(text[i:m.end()])
-                i = m.end()
-                continue
-            rest.append(text[i:])
-            break
-        rest.append(text[i:m.start()])
-        j = m.end()
-        alternatives, field, parts, escaped = [], [], [], False
-        while True:
-            if j >= len(text):
-                raise ValueError(f"subquestion at {m.start()} never closes")
-            c = text[j]
-            j += 1
-            if escaped:
-                field.append(c)
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == "#" and not parts and not "".join(field).endswith("&"):
-                parts.append("".join(field))
-                field = []
-            elif c in "~}":
-                parts.append("".join(field))
-                field = []
-                alternatives.append(parts)
-                parts = []
-                if c == "}":
-                    break
+    """What Moodle's qtype_multianswer_extract_question makes of a question text: its subquestions left to right,
+    each {weight, kind, answers: [{percent, answer, tolerance, feedback}]} (tolerance None unless numerical), and
+    the text with each replaced by {#n}, which Moodle's renderer later splits at."""
+    subquestions = []
+    while m := SUBQUESTION.search(text):
+        kind = KINDS[next(i for i in range(len(TYPE_GROUPS)) if m.group(3 + i))]
+        answers, rest = [], m.group(16)
+        while a := NEXT_ALTERNATIVE.search(rest):
+            percent = 100.0 if a.group(1) == "=" else float(a.group(2).replace(",", ".")) if a.group(2) else 0.0
+            feedback = html_entity_decode(a.group(5) or "").replace("\\}", "}").replace("\\#", "#")
+            number = re.match(NUMERICAL_ALTERNATIVE, a.group(3), re.S) if kind == "numerical" else None
+            if number:
+                answer, tolerance = number.group(1), number.group(6) or "0"
             else:
-                field.append(c)
-        parsed = []
-        for alt in alternatives:
-            answer, feedback = alt[0], (alt[1] if len(alt) > 1 else "")
-            pm = re.match(r"(=|%(-?[0-9]+(?:[.,][0-9]*)?)%)?(.*)$", answer, re.S)
-            percent = 100.0 if pm.group(1) == "=" else float(pm.group(2).replace(",", ".")) if pm.group(2) else 0.0
-            body = pm.group(3)
-            if not body:
-                raise ValueError(f"an empty answer in subquestion at {m.start()}")
-            parsed.append((percent, html.unescape(body), html.unescape(feedback)))
-        subquestions.append((int(m.group(1) or 1), TYPES[m.group(2)], parsed))
-        rest.append("{#%d}" % len(subquestions))
-        i = j
-    return subquestions, "".join(rest)
+                answer, tolerance = html_entity_decode(a.group(3)).replace("\\}", "}").replace("\\#", "#"), None
+            # The save step (qtype_numerical/shortanswer save_question_options) skips a blank answer with no grade
+            # and no feedback, such as a last feedback's closing line break read as one more answer.
+            if answer.strip() or percent or feedback.strip():
+                answers.append({"percent": percent, "answer": answer, "tolerance": tolerance, "feedback": feedback})
+            rest = rest.split(a.group(0), 1)[1]
+        subquestions.append({"weight": int(m.group(1) or 1), "kind": kind, "answers": answers})
+        text = text.replace(m.group(0), "{#%d}" % len(subquestions), 1)
+    return subquestions, text
+
+
+def php_number(text):
+    """A number Moodle stored from a Cloze answer: qtype_numerical's apply_units adds 0 to the digits, giving an
+    integer for whole digits, else a float, which the database keeps as PHP writes it: 14 significant figures
+    (lib/setup.php sets precision to 14)."""
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    return float("%.14G" % float(text.replace(",", ".")))
+
+
+def moodle_interval(answer):
+    """qtype_numerical_answer::get_tolerance_interval (nominal, the only kind Cloze makes): the answer plus and minus
+    tolerance + 1e-14 * max(tolerance, |answer|, 1e-14), pow(10, -precision) being 1e-14; within_tolerance takes
+    both ends."""
+    value, tolerance = php_number(answer["answer"]), abs(php_number(answer["tolerance"]))
+    epsilon = 1e-14
+    tolerance = tolerance + epsilon * max(abs(tolerance), abs(value), epsilon)
+    return value - tolerance, value + tolerance
+
+
+def moodle_match(answers, typed):
+    """The answer Moodle gives a typed number: qtype_numerical_question::get_matching_answer tries the answers in
+    order and takes the first whose interval holds it ('*' holds everything)."""
+    value = php_number(typed)
+    for answer in answers:
+        if answer["answer"] == "*":
+            return answer
+        low, high = moodle_interval(answer)
+        if low <= value <= high:
+            return answer
+    return None
 
 
 def sig_roundings(value):
@@ -99,21 +132,98 @@ def sig_roundings(value):
     return out
 
 
-def run(binary, source, *args):
+# PHP's trim() characters: what Moodle's whitespace tests strip (Python's str.strip would also strip U+00A0).
+PHP_SPACE = " \t\n\r\0\x0b"
+
+
+def moodle_read(data):
+    """The document as Moodle's XML import reads it: lib/xmlize.php (core_xml_parser) keeps a piece of character
+    data only if trim($data) is not empty (or it is "0"), and joins the pieces it keeps. PHP's XML parser (libxml2)
+    hands over a CDATA section whole, each character or entity reference on its own, and each run of other text
+    between them whole; expat splits runs at line ends as well, so the pieces are joined back into those runs here.
+    A CDATA section that spans one of Moodle's 4096-byte reads comes in blocks of 300 bytes, so a section must not
+    hold 300 white-space characters in a row. Returns an ElementTree root whose texts are what Moodle keeps."""
+    parser = xml.parsers.expat.ParserCreate("UTF-8")
+    parser.buffer_text = False
+    stack, state = [], {"root": None, "piece": None, "kind": None, "cdata": False}
+
+    def flush():
+        piece = state["piece"]
+        if piece is not None and stack and (piece == "0" or piece.strip(PHP_SPACE)):
+            stack[-1].text = (stack[-1].text or "") + piece
+        state["piece"], state["kind"] = None, None
+
+    def characters(text):
+        kind = "cdata" if state["cdata"] else "reference" if data[parser.CurrentByteIndex:][:1] == b"&" else "text"
+        if kind == "reference" or kind != state["kind"]:
+            flush()
+        state["piece"], state["kind"] = (state["piece"] or "") + text, kind
+
+    def start(tag, attributes):
+        flush()
+        element = ET.Element(tag, attributes)
+        if stack:
+            stack[-1].append(element)
+        else:
+            state["root"] = element
+        stack.append(element)
+
+    def end(tag):
+        flush()
+        stack.pop()
+
+    def start_cdata():
+        flush()
+        state["cdata"] = True
+
+    def end_cdata():
+        if re.search(f"[{PHP_SPACE}]{{300}}", state["piece"] or ""):
+            fail("a CDATA section holds 300 white-space characters in a row, which Moodle may drop as one block")
+        flush()
+        state["cdata"] = False
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    parser.CharacterDataHandler = characters
+    parser.StartCdataSectionHandler, parser.EndCdataSectionHandler = start_cdata, end_cdata
+    parser.Parse(data, True)
+    return state["root"]
+
+
+def check_whitespace_kept(data, root):
+    """Every <text> reads in Moodle as it does in a conforming XML parser, up to the trim() Moodle applies."""
+    losses = []  # (lost character, context)
+    for read, whole in zip(moodle_read(data).iter("text"), root.iter("text")):
+        kept, written = (read.text or "").strip(PHP_SPACE), (whole.text or "").strip(PHP_SPACE)
+        # Moodle only leaves pieces out: walk both, noting where the written text has a character Moodle lacks.
+        i = 0
+        for at, c in enumerate(written):
+            if i < len(kept) and kept[i] == c:
+                i += 1
+            else:
+                losses.append((c, written[max(0, at - 40):at + 20]))
+    if losses:
+        c, context = next((loss for loss in losses if loss[0] == " "), losses[0])  # a lost space shows best
+        fail(f"Moodle's XML reader drops {len(losses)} white-space characters, e.g. the {c!r} in {context!r}")
+
+
+def run(binary, source, *args, allowed=(0,)):
     result = subprocess.run([binary, *args], cwd=source, capture_output=True, text=True)
-    if result.returncode != 0:
+    if result.returncode not in allowed:
         fail(f"headcount {' '.join(args)} exited {result.returncode}: {result.stderr}")
     return result
 
 
 def load(path):
+    """The file's bytes and its tree as Moodle reads it (checked to lose no white space)."""
     with open(path, "rb") as f:
         data = f.read()
-    return data, ET.fromstring(data)
+    check_whitespace_kept(data, ET.fromstring(data))
+    return data, moodle_read(data)
 
 
-def check_bank(root, key_rows=None, names=()):
-    """Structure shared by every bank; returns {category: [question elements]}."""
+def check_bank(root, names=()):
+    """Structure shared by every bank; returns {category: [(question element, subquestions, text)]}, the text being
+    the question text with each subquestion replaced by {#n}, HTML references decoded (what a reader sees)."""
     if root.tag != "quiz":
         fail(f"root element is <{root.tag}>, not <quiz>")
     categories, current = {}, None
@@ -138,30 +248,99 @@ def check_bank(root, key_rows=None, names=()):
                 fail(f"missing {path}")
         if question.find("questiontext").get("format") != "html":
             fail("question text is not HTML")
+        name = question.findtext("name/text")
         text = question.findtext("questiontext/text")
         if re.search(r"(?<![\\$])\$[^$\s][^$]*\$", text):
-            fail(f"{question.findtext('name/text')}: $...$ math left in the question text")
-        for name in names:
-            if re.search(r"\b" + re.escape(name) + r"\b", text + question.findtext("name/text")):
-                fail(f"student name or id {name!r} in a question")
-        try:
-            subquestions, _ = parse_cloze(text)
-        except ValueError as e:
-            fail(f"{question.findtext('name/text')}: {e}")
-        for weight, kind, answers in subquestions:
-            full = [a for a in answers if a[0] == 100]
-            if not full:
-                fail(f"{question.findtext('name/text')}: a subquestion without a 100% answer")
-            if any(not 0 <= a[0] <= 100 for a in answers):
+            fail(f"{name}: $...$ math left in the question text")
+        for student in names:
+            if re.search(r"\b" + re.escape(student) + r"\b", text + name):
+                fail(f"student name or id {student!r} in a question")
+        subquestions, rest = parse_cloze(text)
+        # Moodle's renderer puts subquestion n wherever {#n} stands: each once, in order, and nothing else.
+        if re.findall(r"\{#(\d+)\}", rest) != [str(i + 1) for i in range(len(subquestions))]:
+            fail(f"{name}: placeholders {re.findall(r'{#[0-9]+}', rest)} for {len(subquestions)} subquestions")
+        for sub in subquestions:
+            answers = sub["answers"]
+            if not [a for a in answers if a["percent"] == 100]:
+                fail(f"{name}: a subquestion without a 100% answer")
+            if any(not 0 <= a["percent"] <= 100 for a in answers):
                 fail("a grade outside 0..100%")
-            if kind == "numerical":
-                for percent, answer, _ in answers:
-                    if answer != "*" and not re.fullmatch(NUMBER + "(?::" + NUMBER + ")?", answer):
-                        fail(f"numerical answer {answer!r} is not value[:tolerance]")
-            if kind != "multichoice" and answers[-1][1] != "*":
+            if sub["kind"] == "numerical":
+                # qtype_multianswer_validate_question: a numerical answer is a number or '*'.
+                for a in answers:
+                    if a["answer"] != "*" and a["tolerance"] is None:
+                        fail(f"{name}: numerical answer {a['answer']!r} is not value[:tolerance]")
+            if sub["kind"] != "multichoice" and answers[-1]["answer"] != "*":
                 fail("the catch-all '*' answer is not last")
-        categories[current].append((question, subquestions))
+        categories[current].append((question, subquestions, html_entity_decode(rest)))
     return categories
+
+
+def check_injection(root, title, part_text):
+    """Cloze syntax in an instructor's title and part text is text: the question has one subquestion per part,
+    weighted by its points (2 and 3), and the reader sees the title and the text as written."""
+    (question, subquestions, rest), = check_bank(root)["$course$/top/headcount/inject"]
+    found = [(s["weight"], s["kind"]) for s in subquestions]
+    if found != [(2, "numerical"), (3, "numerical")]:
+        fail(f"Cloze syntax in a spec became subquestions: Moodle finds {found}, the spec has parts of 2 and 3 "
+             "points")
+    for written in (title, part_text):
+        if written not in rest:
+            fail(f"the question does not show {written!r} as written")
+
+
+def grade_verdict(binary, source, spec, part, typed):
+    """What `check` says of one typed answer: (percent of the part's points, titles of the mistakes it names)."""
+    out = run(binary, source, "check", spec, "--part", part, "--answer", typed, "--format", "json", allowed=(0, 1))
+    verdict = json.loads(out.stdout)
+    return 100 * verdict["score"] / verdict["points"], {m["title"] for m in verdict["mistakes"]}
+
+
+def check_sigfigs_edges(binary, source, spec, root):
+    """{sigfigs: 3} in Moodle as in grade. By hand: 787,968 and 1,050,624 to three figures are 7.88e5 and 1.05e6,
+    and grade takes what rounds to those (half up): [787,500, 788,500) and [1,045,000, 1,055,000). Moodle's closed
+    interval cannot end just short of 1,055,000 and also start at 1,045,000 exactly, so it leaves out the lower
+    edge itself (README); everything else agrees, and every number Moodle calls right grade calls right."""
+    (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
+    edges = {"a": {787499: False, 787500: None, 787501: True, 788499: True, 788500: False},
+             "b": {1044999: False, 1045000: None, 1045001: True, 1054999: True, 1055000: False,
+                   1055623: False, 1045624: True}}
+    for (part, expected), sub in zip(edges.items(), subquestions):
+        rights = [a for a in sub["answers"] if a["percent"] == 100]
+        for typed, right in expected.items():
+            in_moodle = moodle_match(sub["answers"], str(typed))["percent"] == 100
+            in_grade = grade_verdict(binary, source, spec, part, str(typed))[0] == 100
+            if in_moodle and not in_grade or right is not None and (in_moodle, in_grade) != (right, right):
+                fail(f"({part}) {typed:,}: right in Moodle {in_moodle}, in grade {in_grade}; expected {right}")
+            if right is None and (in_moodle, in_grade) != (False, True):
+                fail(f"({part}) {typed:,}, the lower edge: Moodle {in_moodle}, grade {in_grade}")
+        # Every number Moodle accepts as right, grade does: both ends of each right answer's interval (the
+        # intervals are closed, grade's band is an interval, so the ends decide).
+        for answer in rights:
+            for end in moodle_interval(answer):
+                if grade_verdict(binary, source, spec, part, repr(end))[0] != 100:
+                    fail(f"({part}) Moodle's right answer {answer['answer']}:{answer['tolerance']} accepts {end!r}, "
+                         "which grade does not")
+
+
+def check_listed_values(binary, source, spec, root, listed_root):
+    """Each value grade tells apart reaches, in Moodle, an answer with grade's credit and grade's mistakes. The
+    values are those a bank of the same spec with exact tolerance lists (one answer each, no band); the verdicts
+    are `check`'s. Roundings are left out: grade's verdict on them depends on how they are typed (README)."""
+    (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
+    (_, listed, _), = check_bank(listed_root)["$course$/top/headcount/sig"]
+    for part, sub, values in zip("ab", subquestions, listed):
+        for value in values["answers"]:
+            if value["answer"] == "*" or "significant figure" in value["feedback"]:
+                continue
+            typed = value["answer"]
+            answer = moodle_match(sub["answers"], typed)
+            percent, titles = grade_verdict(binary, source, spec, part, typed)
+            named = {t for t in titles if t in html_entity_decode(re.sub(r"<[^>]*>", "", answer["feedback"]))}
+            strong = len(re.findall(r"<strong>", answer["feedback"]))
+            if answer["percent"] != percent or named != titles or strong != len(titles):
+                fail(f"({part}) typing {int(typed):,} in Moodle gives {answer['percent']}% and "
+                     f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
 
 
 def main():
@@ -171,6 +350,9 @@ def main():
     with open(os.path.join(source, "tests/class/roster.csv"), newline="") as f:
         people = list(csv.DictReader(f))
     names = [p[c] for p in people for c in ("student", "email")] + [w for p in people for w in p["name"].split()]
+    # Cloze syntax where an instructor writes text: a subquestion, a placeholder for one.
+    injected_title = "Braces {1:SHORTANSWER:=injected} and {#1}"
+    injected_text = "Count W_Q, W_K and W_V. {2:NUMERICAL:=5#x}"
     with tempfile.TemporaryDirectory() as out:
         run(binary, source, "generate", *specs, *roster, "--out", f"{out}/md")
         run(binary, source, "generate", *specs, *roster, "--out", f"{out}/class", "--format", "moodle-xml")
@@ -186,15 +368,36 @@ def main():
                     "    credit: {missing_biases: 0.5, rounded: 0.25}\n")
         run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/credit",
             "--format", "moodle-xml")
+        spec = os.path.join(out, "inject.yaml")
+        with open(spec, "w") as f:
+            f.write(f"id: inject\ntitle: '{injected_title}'\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
+                    f"  - id: a\n    ask: qkv_params\n    points: 2\n    text: '{injected_text}'\n"
+                    "  - id: b\n    ask: total_params\n    points: 3\n")
+        run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/inject",
+            "--format", "moodle-xml")
+        # Week 3 at three significant figures, and the same spec exact, whose bank lists each value on its own.
+        for name, tolerance in (("sig", "{sigfigs: 3}"), ("sig-exact", "exact")):
+            with open(os.path.join(out, f"{name}.yaml"), "w") as f:
+                f.write(f"id: sig\ntitle: Three figures\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
+                        f"  - id: a\n    ask: qkv_params\n    points: 2\n    tolerance: {tolerance}\n"
+                        f"  - id: b\n    ask: total_params\n    points: 3\n    tolerance: {tolerance}\n")
+            run(binary, source, "generate", os.path.join(out, f"{name}.yaml"), "--variants", "1", "--seed", "s",
+                "--out", f"{out}/{name}", "--format", "moodle-xml")
+        _, sig_root = load(f"{out}/sig/questions.xml")
+        _, exact_root = load(f"{out}/sig-exact/questions.xml")
+        check_sigfigs_edges(binary, source, os.path.join(out, "sig.yaml"), sig_root)
+        check_listed_values(binary, source, os.path.join(out, "sig.yaml"), sig_root, exact_root)
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
         class_bytes, class_root = load(f"{out}/class/questions.xml")
         all_bytes, all_root = load(f"{out}/all/questions.xml")
         again_bytes, _ = load(f"{out}/again/questions.xml")
         _, credit_root = load(f"{out}/credit/questions.xml")
+        _, inject_root = load(f"{out}/inject/questions.xml")
 
     if all_bytes != again_bytes:
         fail("the same seed gave different banks")
+    check_injection(inject_root, injected_title, injected_text)
 
     # A class bank: one category per problem, every student's variant present, its right answers key.csv's.
     categories = check_bank(class_root, names=names)
@@ -215,12 +418,12 @@ def main():
             subquestions = match[0][1]
             if len(subquestions) != len(rows):
                 fail(f"{row_problem}: {len(subquestions)} subquestions for {len(rows)} parts")
-            for (weight, kind, answers), row in zip(subquestions, rows):
-                right = [a[1] for a in answers if a[0] == 100]
-                if kind == "numerical":
-                    if [r.split(":")[0] for r in right] != [row["answer"]]:
+            for sub, row in zip(subquestions, rows):
+                right = [a["answer"] for a in sub["answers"] if a["percent"] == 100]
+                if sub["kind"] == "numerical":
+                    if right != [row["answer"]]:
                         fail(f"{row_problem} ({row['part']}): right answer {right}, key.csv {row['answer']}")
-                elif kind == "shortanswer":
+                elif sub["kind"] == "shortanswer":
                     if row["answer"] not in right:
                         fail(f"{row_problem} ({row['part']}): key.csv's {row['answer']} not among {right}")
                 elif right != [row["answer"]]:
@@ -233,26 +436,26 @@ def main():
     if len(questions) != 30:  # 5 widths x 3 head counts x 2 bias settings, all valid
         fail(f"{len(questions)} week-3 variants, expected 30")
     seen = set()
-    for question, subquestions in questions:
+    for question, subquestions, text in questions:
         name = question.findtext("name/text")
         m = re.search(r"d_model = (\d+), h = (\d+), bias = (true|false)$", name)
         if not m:
             fail(f"question name {name!r} does not say its numbers")
         d, h, bias = int(m.group(1)), int(m.group(2)), m.group(3) == "true"
         seen.add((d, h, bias))
-        text = question.findtext("questiontext/text")
         if "\\(d_{model}\\)" not in text or f">{d:,}<" not in text:
             fail(f"{name}: the question does not show d_model = {d} with \\(...\\) math")
         qkv, total = 3 * d * d + (3 * d if bias else 0), 4 * d * d + (4 * d if bias else 0)
-        (wa, ka, answers_a), (wb, kb, answers_b) = subquestions
-        if (wa, wb) != (2, 3) or (ka, kb) != ("numerical", "numerical"):
-            fail(f"{name}: weights {(wa, wb)} types {(ka, kb)}; the spec gives 2 and 3 points")
-        for value, answers in ((qkv, answers_a), (total, answers_b)):
-            right = [a for a in answers if a[0] == 100]
-            if [a[1] for a in right] != [f"{value}:0"]:
-                fail(f"{name}: right answer {[a[1] for a in right]}, expected {value} exactly")
-            listed = {int(a[1].split(":")[0]): a for a in answers if a[1] != "*"}
-            halves = {v for v, a in listed.items() if a[0] == 50}
+        kinds = [(s["weight"], s["kind"]) for s in subquestions]
+        if kinds != [(2, "numerical"), (3, "numerical")]:
+            fail(f"{name}: weights and types {kinds}; the spec gives 2 and 3 points")
+        for value, sub in zip((qkv, total), subquestions):
+            answers = sub["answers"]
+            right = [(a["answer"], a["tolerance"]) for a in answers if a["percent"] == 100]
+            if right != [(str(value), "0")]:
+                fail(f"{name}: right answer {right}, expected {value} exactly")
+            listed = {int(a["answer"]): a for a in answers if a["answer"] != "*"}
+            halves = {v for v, a in listed.items() if a["percent"] == 50}
             roundings = sig_roundings(value)
             # Every rounding the README's rule accepts is half credit, unless a mistake gives that very number.
             for r in roundings:
@@ -261,30 +464,32 @@ def main():
             for v in halves:
                 if v not in roundings:
                     fail(f"{name}: {v} gets half credit but is not a rounding of {value}")
-                if "significant figure" not in listed[v][2]:
-                    fail(f"{name}: the rounding {v} is not explained: {listed[v][2][:80]!r}")
+                if "significant figure" not in listed[v]["feedback"]:
+                    fail(f"{name}: the rounding {v} is not explained: {listed[v]['feedback'][:80]!r}")
             if bias:  # forgetting every bias: 3d^2 / 4d^2, no credit by default, named
                 missing = value - (3 * d if value == qkv else 4 * d)
-                if missing not in listed or listed[missing][0] != 0 or "bias" not in listed[missing][2].lower():
+                if missing not in listed or listed[missing]["percent"] != 0 or \
+                        "bias" not in listed[missing]["feedback"].lower():
                     fail(f"{name}: {missing} (biases left out) is not a 0% answer about biases")
             # Feedback follows the default reveal policy (hints): no expected value, with or without separators.
-            for percent, answer, feedback in answers:
-                if percent < 100 and (str(value) in feedback or f"{value:,}" in feedback):
-                    fail(f"{name}: feedback for {answer} shows the expected value {value}")
+            for a in answers:
+                if a["percent"] < 100 and (str(value) in a["feedback"] or f"{value:,}" in a["feedback"]):
+                    fail(f"{name}: feedback for {a['answer']} shows the expected value {value}")
     if len(seen) != 30:
         fail(f"{len(seen)} different week-3 variants in a bank of 30")
 
     # Credits set in the spec reach Moodle: 1.5 points become weight 3 (Cloze weights are integers).
-    (question, subquestions), = check_bank(credit_root)["$course$/top/headcount/credit"]
-    (weight, _, answers), = subquestions
+    (question, subquestions, _), = check_bank(credit_root)["$course$/top/headcount/credit"]
+    sub, = subquestions
     total = 4 * 512 * 512 + 4 * 512
-    listed = {a[1].split(":")[0]: a[0] for a in answers}
-    if weight != 3 or listed.get(str(4 * 512 * 512)) != 50 or listed.get("1050000") != 25:
-        fail(f"partial credit: weight {weight}, biases {listed.get(str(4 * 512 * 512))}%, "
+    listed = {a["answer"]: a["percent"] for a in sub["answers"]}
+    if sub["weight"] != 3 or listed.get(str(4 * 512 * 512)) != 50 or listed.get("1050000") != 25:
+        fail(f"partial credit: weight {sub['weight']}, biases {listed.get(str(4 * 512 * 512))}%, "
              f"1050000 {listed.get('1050000')}% (expected 3, 50, 25 for {total})")
     print(f"moodle xml: {checked} class answers against key.csv, 30 week-3 variants against the formulas, "
-          f"rounding and credit checked; banks are byte-identical for the same seed")
-
+          "rounding and credit checked, three-figure edges and each listed value agree with check, Cloze syntax in "
+          "a spec kept as text, no white space lost to Moodle's XML reader; banks are byte-identical for the same "
+          "seed")
 
 if __name__ == "__main__":
     main()

@@ -10,8 +10,17 @@ points_per_item) per problem, items of a question type Canvas accepts (fill_in_m
 blanks [name] in the question text each have a response_lid response_name, answers that are the right ones (from
 key.csv, or from the formulas for week 3), SCORE shares that add to 100, feedback ids that exist, and
 assessment_meta.xml. Also: no student's name, no $...$ math, the same bytes for the same seed.
+
+Canvas's own handling of a question text is rewritten below from its source: the importer parses the HTML and
+writes it back (gems/plugins/qti_exporter/lib/qti/html_helper.rb, sanitize_html_string: Nokogiri, so a character
+reference such as &#91; comes back as the character), and a quiz replaces the first "[blank]" in the text with the
+blank's box (app/models/quizzes/quiz.rb, decorate_question_for_submission: text.sub). The worked solution is the
+question's general comment only when asked for: Canvas shows that comment after every submission, whatever the
+quiz says about correct answers.
 """
 import csv
+import html
+import html.parser
 import io
 import os
 import re
@@ -124,6 +133,90 @@ def check_package(data, names=()):
     return groups
 
 
+class CanvasHtml(html.parser.HTMLParser):
+    """HTML parsed and written back as Canvas's importer does (Nokogiri's HTML parser, libxml2's serializer): text
+    and attribute values decoded, then only &, < and > (and " in attributes) escaped again; comments dropped, as
+    Sanitize drops them."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out = []
+
+    def handle_starttag(self, tag, attrs):
+        self.out.append(f"<{tag}" + "".join(f' {k}="{html.escape(v or "", quote=True)}"' for k, v in attrs) + ">")
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        self.out.append(f"</{tag}>")
+
+    def handle_data(self, data):
+        self.out.append(html.escape(data, quote=False))
+
+
+def canvas_question(text, blanks):
+    """The question text a student's quiz shows: imported (parsed and written back), then for each blank the first
+    [blank] replaced with its box, marked here <box blank>."""
+    parser = CanvasHtml()
+    parser.feed(text)
+    parser.close()
+    text = "".join(parser.out)
+    for blank in blanks:
+        text = re.sub(r"\[" + re.escape(blank) + r"\]", f"<box {blank}>", text, count=1)
+    return text
+
+
+def check_blanks_stay_put(data, title):
+    """A title with a blank's name in brackets: each box lands in its own part's line, and the title reads as
+    written."""
+    (_, items), = check_package(data).items()
+    for fields, name, text, accepted in items:
+        shown = canvas_question(text, list(accepted))
+        for blank in accepted:
+            part = blank[len("part_"):]
+            if f"<p>({part}) <box {blank}>" not in shown:
+                fail(f"{name}: the box for [{blank}] is not in part ({part})'s line: "
+                     f"{re.sub(r'<(?!box)[^>]*>', '', shown)[:300]!r}")
+        if title not in html.unescape(re.sub(r"<[^>]*>", "", shown)):
+            fail(f"{name}: the question does not show the title {title!r} as written")
+
+
+def feedback_texts(data):
+    """Each item's feedback as Canvas's importer files it: {item title: {comment kind: text}}, the kind taken from
+    the feedback's ident as Qti::AssessmentItemConverter#get_feedback does (general_ is the neutral comment, shown
+    for any answer)."""
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    manifest = ET.fromstring(archive.read("imsmanifest.xml"))
+    href = next(r for r in manifest.findall(f"{CP}resources/{CP}resource") if r.get("type") == "imsqti_xmlv1p2")
+    root = ET.fromstring(archive.read(href.find(f"{CP}file").get("href")))
+    out = {}
+    for item in root.iter(f"{QTI}item"):
+        kinds = {}
+        for feedback in item.findall(f"{QTI}itemfeedback"):
+            ident = feedback.get("ident")
+            kind = ("incorrect" if re.search(r"wrong|incorrect|(_IC$)", ident, re.I) else
+                    "correct" if re.search(r"correct|(_C$)", ident, re.I) else
+                    "neutral" if re.search(r"general_|_all", ident, re.I) else ident)
+            kinds[kind] = "".join(feedback.itertext())
+        out[item.get("title")] = kinds
+    return out
+
+
+def check_solutions(default, with_solutions):
+    """Without --solutions-in-bank no item carries the worked solution; with it, each item's neutral comment is
+    its solution, which shows the right total (4d^2 + 4d with biases, 4d^2 without, worked out here)."""
+    for data, wanted in ((default, False), (with_solutions, True)):
+        for name, kinds in feedback_texts(data).items():
+            m = re.search(r"d_model = (\d+), h = (\d+), bias = (true|false)$", name)
+            d, bias = int(m.group(1)), m.group(3) == "true"
+            total = 4 * d * d + (4 * d if bias else 0)
+            shown = any(f"{total:,}" in text or str(total) in text for text in kinds.values())
+            if shown != wanted or ("neutral" in kinds) != wanted:
+                fail(f"{name}: comments {sorted(kinds)}, the total {total:,} {'' if shown else 'not '}among them; "
+                     f"expected the worked solution {'as the neutral comment' if wanted else 'nowhere'}")
+
+
 def main():
     binary, source = sys.argv[1], sys.argv[2]
     specs = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml", "problems/mha-flops-long-context.yaml"]
@@ -137,11 +230,27 @@ def main():
         for folder in ("one", "two"):
             run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "12", "--seed", "s1",
                 "--out", f"{out}/{folder}", "--format", "qti")
+        run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "3", "--seed", "s1",
+            "--out", f"{out}/solutions", "--format", "qti", "--solutions-in-bank")
+        # A title that names a blank: Canvas would put part b's box in the title.
+        blank_title = "Counting [part_b] parameters"
+        spec = os.path.join(out, "brackets.yaml")
+        with open(spec, "w") as f:
+            f.write(f"id: brackets\ntitle: '{blank_title}'\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
+                    "  - id: a\n    ask: qkv_params\n    points: 2\n"
+                    "    text: 'How many parameters do [part_a] W_Q, W_K and W_V hold, $[part_b]$?'\n"
+                    "  - id: b\n    ask: total_params\n    points: 3\n")
+        run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/brackets",
+            "--format", "qti")
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
-        data = {name: open(f"{out}/{name}/qti.zip", "rb").read() for name in ("class", "one", "two")}
+        data = {name: open(f"{out}/{name}/qti.zip", "rb").read()
+                for name in ("class", "one", "two", "solutions", "brackets")}
     if data["one"] != data["two"]:
         fail("the same seed gave different packages")
+
+    check_blanks_stay_put(data["brackets"], blank_title)
+    check_solutions(data["one"], data["solutions"])
 
     groups = check_package(data["class"], names)
     if len(groups) != 3:
@@ -171,7 +280,8 @@ def main():
         if accepted["part_b"] != [str(total), f"{total:,}", f"{total:,}".replace(",", " ")]:
             fail(f"{name}: part b accepts {accepted['part_b']}, expected {total} in three forms")
     print(f"qti: {checked} class answers against key.csv, 12 week-3 variants against the formula; "
-          "manifest, groups, blanks and scores as Canvas reads them; byte-identical for the same seed")
+          "manifest, groups, blanks and scores as Canvas reads them; brackets in a title stay text; the worked "
+          "solution only with --solutions-in-bank; byte-identical for the same seed")
 
 
 if __name__ == "__main__":

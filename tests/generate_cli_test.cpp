@@ -120,6 +120,11 @@ TEST_CASE("generate --format moodle-xml writes one bank of the class's variants,
                       "--roster (the variants a class was handed), not both\n");
     CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--seed", "s", "--out", dir + "/x"}).err ==
           "headcount: the markdown format writes a sheet per student: give --roster\n");
+    // Only Canvas needs to be asked for the solutions: Moodle's review options already decide when they show.
+    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--variants", "1", "--seed", "s", "--out",
+                         dir + "/x", "--format", "moodle-xml", "--solutions-in-bank"})
+              .err == "headcount: --solutions-in-bank goes with --format qti: a Moodle bank always holds the worked "
+                      "solutions, as general feedback that the quiz's review options show or hide\n");
 }
 
 TEST_CASE("a student's sheet says whose numbers they are and how to check them", "[e2e][generate]") {

@@ -17,6 +17,7 @@
 #include <util/zip.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <memory>
 #include <optional>
@@ -35,6 +36,7 @@ struct GenerateOptions {
     std::size_t variants = 0;
     std::string serve_url;
     std::string secret;
+    bool solutions_in_bank = false;
 };
 
 using Files = OutputFiles;
@@ -126,14 +128,18 @@ Result<Files> bank_files(const std::vector<generate::ProblemBank>& banks, const 
                          const GenerateOptions& options) {
     const std::filesystem::path out = options.out;
     if (options.format == "moodle-xml") {
-        auto xml = generate::moodle_question_bank(banks, templates);
-        if (!xml)
-            return std::unexpected(xml.error());
-        return Files{{out / "questions.xml", std::move(*xml)}};
+        auto bank = generate::moodle_question_bank(banks, templates);
+        if (!bank)
+            return std::unexpected(bank.error());
+        if (!bank->left_out.empty())
+            fmt::print(stderr, "headcount: Moodle would read these values as an earlier answer with other credit or "
+                               "feedback, so the bank leaves them out: {}\n",
+                       fmt::join(bank->left_out, "; "));
+        return Files{{out / "questions.xml", std::move(bank->xml)}};
     }
     const std::string title = banks.size() == 1 ? banks.front().problem->problem.title
                                                 : fmt::format("headcount: {} problems", banks.size());
-    auto package = generate::qti_package(banks, title, templates);
+    auto package = generate::qti_package(banks, title, templates, options.solutions_in_bank);
     if (!package)
         return std::unexpected(package.error());
     auto zip = zip_archive(*package);
@@ -154,6 +160,14 @@ Result<int> run_generate(const GenerateOptions& options) {
                                                            options.format)});
     if (!options.secret.empty() && options.serve_url.empty())
         return fail("--secret keys the links --serve-url prints: give both, or neither");
+    if (options.solutions_in_bank && options.format != "qti")
+        return std::unexpected(Error{{}, 0, 0, options.format == "moodle-xml"
+                                                   ? "--solutions-in-bank goes with --format qti: a Moodle bank always "
+                                                     "holds the worked solutions, as general feedback that the quiz's "
+                                                     "review options show or hide"
+                                                   : fmt::format("--solutions-in-bank goes with --format qti: the {} "
+                                                                 "format writes solutions beside the sheets",
+                                                                 options.format)});
     if (!options.serve_url.empty()) {
         if (bank)
             return std::unexpected(Error{{}, 0, 0, "--serve-url puts a link on each student's sheet: it goes with "
@@ -253,6 +267,10 @@ Command add_generate_command(CLI::App& app) {
                          "moodle-xml and qti: put N variants of each problem in the bank, drawn under --seed (all of "
                          "them when a problem has fewer)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+    generate->add_flag("--solutions-in-bank", options->solutions_in_bank,
+                       "qti: put each variant's worked solution in the quiz as its question's general comment, which "
+                       "Canvas shows the student under the question after every submission (even with correct answers "
+                       "hidden); without it the quiz holds no solution");
     generate->add_option("--serve-url", options->serve_url,
                          "markdown and html: the address of `headcount serve` (e.g. https://hc.example.edu); each "
                          "sheet then shows the student's personal link, else the `check` command");

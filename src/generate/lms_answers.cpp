@@ -59,20 +59,6 @@ Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant
 
 } // namespace
 
-double absolute_tolerance(const solve::SolvedPart& part) {
-    const auto tolerance = part.part.tolerance.value_or(spec::Tolerance{});
-    const double v = std::abs(static_cast<double>(part.answer.count));
-    switch (tolerance.kind) {
-    case spec::Tolerance::Kind::relative:
-        return tolerance.relative * v;
-    case spec::Tolerance::Kind::sigfigs:
-        return v == 0 ? 0 : std::pow(10.0, std::floor(std::log10(v)) - tolerance.sigfigs + 1) / 2;
-    case spec::Tolerance::Kind::exact:
-        break;
-    }
-    return 0;
-}
-
 std::vector<std::string> shape_forms(const solve::Shape& shape) {
     auto joined = [&](std::string_view separator) { return fmt::format("{}", fmt::join(shape, separator)); };
     return {"(" + joined(", ") + ")", "(" + joined(",") + ")", "[" + joined(", ") + "]", "[" + joined(",") + "]",
@@ -94,23 +80,19 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                                                      const render::TemplateSet& templates) {
     const solve::Ask& ask = *part.ask;
     const bool is_count = ask.type() == solve::Ask::Type::count;
-    const double tolerance = is_count ? absolute_tolerance(part) : 0;
     std::vector<PlatformAnswer> out;
     const auto listed = [&](const solve::Answer& value) {
         return std::any_of(out.begin(), out.end(), [&](const PlatformAnswer& a) { return a.value == value; });
     };
-    const auto add = [&](Result<std::optional<PlatformAnswer>> entry, double tol) -> Result<void> {
+    const auto add = [&](Result<std::optional<PlatformAnswer>> entry) -> Result<void> {
         if (!entry)
             return std::unexpected(entry.error());
-        if (*entry && !listed((*entry)->value)) {
-            (*entry)->tolerance = tol;
+        if (*entry && !listed((*entry)->value))
             out.push_back(std::move(**entry));
-        }
         return {};
     };
 
-    if (auto ok = add(judged(variant, part, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates),
-                      tolerance);
+    if (auto ok = add(judged(variant, part, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates));
         !ok)
         return std::unexpected(ok.error());
     if (out.empty())
@@ -126,8 +108,7 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
     for (const solve::Answer& value : wrong) {
         if (listed(value) || (is_count && value.count < 0))
             continue;
-        if (auto ok = add(judged(variant, part, typed_form(ask, value), value, grade::Status::incorrect, templates),
-                          tolerance);
+        if (auto ok = add(judged(variant, part, typed_form(ask, value), value, grade::Status::incorrect, templates));
             !ok)
             return std::unexpected(ok.error());
     }
@@ -149,8 +130,7 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                 if (listed(value))
                     continue;
                 if (auto ok = add(judged(variant, part, e_notation(candidate, written), value, grade::Status::rounded,
-                                         templates),
-                                  0);
+                                         templates));
                     !ok)
                     return std::unexpected(ok.error());
             }

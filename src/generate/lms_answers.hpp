@@ -18,8 +18,6 @@ struct PlatformAnswer {
     solve::Answer value;      ///< a count, a shape, or a choice (the word's index)
     grade::Status status = grade::Status::incorrect; ///< correct, rounded or incorrect
     double credit = 0;        ///< the fraction of the part's points grade gives (0..1)
-    double tolerance = 0;     ///< counts: the absolute ± a platform should accept around `value` (the part's
-                              ///< tolerance for the right value and the mistakes, 0 for a rounded value)
     std::string typed;        ///< how it was typed when grade judged it (1050000 as "1.05e6" for a rounding)
     std::string feedback;     ///< grade's words for it (Markdown): the mistakes named and explained, or the rounding
     std::vector<std::string> mistakes; ///< ids of the mistakes named, in grade's order
@@ -34,9 +32,6 @@ struct PlatformAnswer {
 Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant,
                                                      const solve::SolvedPart& part,
                                                      const render::TemplateSet& templates);
-
-/// The part's tolerance as an absolute ± around its right count (0 for exact), as Moodle's numerical answers take it.
-double absolute_tolerance(const solve::SolvedPart& part);
 
 /// The ways a student may type a shape, for platforms that match text: (32, 8, 128, 128), [32,8,128,128],
 /// 32x8x128x128, 32 × 8 × 128 × 128, torch.Size([32, 8, 128, 128]), ...

@@ -3,6 +3,7 @@
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
 #include <generate/moodle.hpp>
+#include <generate/qti_text.hpp>
 #include <generate/sheet_header.hpp>
 #include <util/zip.hpp>
 
@@ -30,6 +31,27 @@ TEST_CASE("cloze_escape leaves no character Moodle's Cloze parser reads as a del
     CHECK(cloze_percent(0.5) == "50");
     CHECK(cloze_percent(0) == "0");
     CHECK(cloze_percent(0.125) == "12.5");
+}
+
+TEST_CASE("cloze_text keeps a spec's braces from opening or standing for a subquestion", "[lms]") {
+    // Moodle's extractor opens a subquestion at {digits:TYPE: and its renderer puts subquestion n where {#n} is;
+    // with both braces as references neither can happen, and MathJax reads the TeX from the decoded page.
+    CHECK(cloze_text("<h3>Braces {1:SHORTANSWER:=x} {#1}</h3> \\(d_{k}\\)") ==
+          "<h3>Braces &#123;1:SHORTANSWER:=x&#125; &#123;#1&#125;</h3> \\(d_&#123;k&#125;\\)");
+}
+
+TEST_CASE("canvas_text breaks up every bracket Canvas could take for a blank, and only those", "[lms]") {
+    // Canvas puts a blank's box at the first "[name]" and its importer turns &#91; back into '[': markup is what
+    // survives. In math, where markup would stop MathJax, an empty TeX group does the same.
+    CHECK(canvas_text("<h3>Counting [part_b] parameters</h3>") ==
+          "<h3>Counting <span>[</span>part_b] parameters</h3>");
+    CHECK(canvas_text("<p>\\([part_b] + [x]\\) and \\[part_b]\\]</p>") ==
+          "<p>\\([{}part_b] + [{}x]\\) and \\[{}part_b]\\]</p>");
+    CHECK(canvas_text("<p><code>[a.b-c_1]</code> <img alt=\"see [part_a]\" src=\"x.png\" /></p>") ==
+          "<p><code><span>[</span>a.b-c_1]</code> <img alt=\"see [\u200Bpart_a]\" src=\"x.png\" /></p>");
+    // A shape or a bracket that closes nothing is no blank.
+    CHECK(canvas_text("<p>(32, 8) is [32, 8] or [] or [a b] or [open</p>") ==
+          "<p>(32, 8) is [32, 8] or [] or [a b] or [open</p>");
 }
 
 TEST_CASE("e_notation says how many figures were meant", "[lms]") {

@@ -2,6 +2,7 @@
 
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
+#include <generate/moodle_numbers.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
 
@@ -12,13 +13,6 @@
 namespace headcount::generate {
 
 namespace {
-
-/// A number as Moodle's Cloze NUMERICAL reads it (-?digits[.digits][e±digits]): integers as digits.
-std::string number_text(double value) {
-    if (value == std::floor(value) && std::abs(value) < 9.0e15)
-        return fmt::format("{}", static_cast<long long>(value));
-    return fmt::format("{:.10g}", value);
-}
 
 /// The smallest factor (1 to 100) that makes every part's points a whole number: Cloze weights are integers, and
 /// only their ratios matter (the quiz scales a question to its slot's mark).
@@ -52,8 +46,10 @@ std::string catch_all(const solve::Ask& ask) {
 }
 
 /// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
+/// `label` names the variant in `notes`, which gets a line for each value Moodle cannot tell apart.
 Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve::SolvedPart& part, int weight,
-                                const render::TemplateSet& templates) {
+                                const render::TemplateSet& templates, std::string_view label,
+                                std::vector<std::string>& notes) {
     auto answers = platform_answers(variant, part, templates);
     if (!answers)
         return std::unexpected(answers.error());
@@ -61,24 +57,34 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     std::vector<std::string> alternatives;
     const auto alternative = [&](double credit, const std::string& text, const std::string& feedback_markdown) {
         const std::string grade = credit >= 1 ? "=" : fmt::format("%{}%", cloze_percent(credit));
-        alternatives.push_back(grade + text + "#" + cloze_escape(lms_html(feedback_markdown)));
+        std::string feedback = lms_html(feedback_markdown);
+        // Moodle's feedback pattern ends at '~', '}' or the end of the text, which PCRE's $ also finds before a
+        // final line break: that break would be read as one more (empty) answer.
+        while (!feedback.empty() && feedback.back() == '\n')
+            feedback.pop_back();
+        alternatives.push_back(grade + text + "#" + cloze_escape(feedback));
     };
-    for (const PlatformAnswer& a : *answers) {
-        const std::string feedback = a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
-        switch (ask.type()) {
-        case solve::Ask::Type::count:
-            alternative(a.credit, number_text(static_cast<double>(a.value.count)) + ":" + number_text(a.tolerance),
-                        feedback);
-            break;
-        case solve::Ask::Type::shape:
-            for (const std::string& form : shape_forms(a.value.shape))
-                alternative(a.credit, cloze_escape(form), feedback); // stored as typed text, not HTML
-            break;
-        case solve::Ask::Type::choice:
-            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
-                        feedback);
-            break;
+    const auto feedback_of = [](const PlatformAnswer& a) {
+        return a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
+    };
+    if (ask.type() == solve::Ask::Type::count) {
+        // Numbers in intervals (moodle_numbers.hpp): one entry may take two answers, or none when left out.
+        const ClozeNumbers numbers = cloze_numbers(*answers, part.part.tolerance.value_or(spec::Tolerance{}));
+        for (const ClozeNumber& n : numbers.answers) {
+            const PlatformAnswer& a = (*answers)[n.entry];
+            alternative(a.credit, number_text(n.number.value) + ":" + number_text(n.number.tolerance), feedback_of(a));
         }
+        for (const std::size_t entry : numbers.dropped)
+            notes.push_back(fmt::format("{} ({}): {}", label, part.part.id,
+                                        with_thousands((*answers)[entry].value.count)));
+    }
+    for (const PlatformAnswer& a : *answers) {
+        if (ask.type() == solve::Ask::Type::shape)
+            for (const std::string& form : shape_forms(a.value.shape))
+                alternative(a.credit, cloze_escape(form), feedback_of(a)); // stored as typed text, not HTML
+        else if (ask.type() == solve::Ask::Type::choice)
+            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
+                        feedback_of(a));
     }
     if (ask.type() == solve::Ask::Type::choice) {
         // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
@@ -100,11 +106,12 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
 }
 
 /// The question text: the variant's sheet, then a line per part with its answer box.
-Result<std::string> question_html(const solve::SolvedProblem& variant, const render::TemplateSet& templates) {
+Result<std::string> question_html(const solve::SolvedProblem& variant, const render::TemplateSet& templates,
+                                  std::string_view label, std::vector<std::string>& notes) {
     auto sheet = render::markdown_problem_sheet(variant, templates, "");
     if (!sheet)
         return std::unexpected(sheet.error());
-    std::string html = lms_html(*sheet);
+    std::string html = cloze_text(lms_html(*sheet));
     const bool has_count = std::any_of(variant.parts.begin(), variant.parts.end(), [](const solve::SolvedPart& p) {
         return p.ask->type() == solve::Ask::Type::count;
     });
@@ -113,17 +120,22 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
                       : "<p><strong>Your answers.</strong></p>\n";
     const int scale = weight_scale(variant);
     for (const solve::SolvedPart& part : variant.parts) {
-        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates);
+        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates,
+                               label, notes);
         if (!box)
             return std::unexpected(box.error());
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
-        html += fmt::format("<p>({}) {}{}</p>\n", escape_xml(part.part.id), *box, escape_xml(unit));
+        html += fmt::format("<p>({}) {}{}</p>\n", cloze_text(escape_xml(part.part.id)), *box,
+                            cloze_text(escape_xml(unit)));
     }
     return html;
 }
 
+/// Every <text> is one CDATA section, as Moodle's own exporter writes it: its XML reader keeps a piece of text only
+/// if it is not all white space, and escaped text reaches it cut at each reference ("</strong> &#92;(" as "<",
+/// "/strong", ">", " ", ...), so the space between two references would be lost.
 std::string text_element(std::string_view tag, std::string_view html, std::string_view indent) {
-    return fmt::format("{0}<{1} format=\"html\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag, escape_xml(html));
+    return fmt::format("{0}<{1} format=\"html\">\n{0}  <text>{2}</text>\n{0}</{1}>\n", indent, tag, xml_cdata(html));
 }
 
 } // namespace
@@ -145,6 +157,14 @@ std::string cloze_escape(std::string_view text) {
     return out;
 }
 
+std::string cloze_text(std::string_view html) {
+    std::string out;
+    out.reserve(html.size());
+    for (char c : html)
+        out += c == '{' ? "&#123;" : c == '}' ? "&#125;" : std::string(1, c);
+    return out;
+}
+
 std::string cloze_percent(double credit) {
     const double percent = std::round(credit * 100 * 1e5) / 1e5;
     std::string text = fmt::format("{:.5f}", percent);
@@ -155,13 +175,15 @@ std::string cloze_percent(double credit) {
     return text;
 }
 
-Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates) {
-    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
+Result<MoodleBank> moodle_question_bank(const std::vector<ProblemBank>& banks, const render::TemplateSet& templates) {
+    MoodleBank out;
+    std::string& xml = out.xml;
+    xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n";
     for (const ProblemBank& bank : banks) {
         const spec::Problem& problem = bank.problem->problem;
-        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>$course$/top/headcount/{}</text>\n"
+        xml += fmt::format("  <question type=\"category\">\n    <category>\n      <text>{}</text>\n"
                            "    </category>\n{}  </question>\n",
-                           escape_xml(problem.id),
+                           xml_cdata("$course$/top/headcount/" + problem.id),
                            text_element("info",
                                         fmt::format("<p>{}: {} variant{} from headcount. Add one random question from "
                                                     "this category to a quiz.</p>",
@@ -169,23 +191,26 @@ Result<std::string> moodle_question_bank(const std::vector<ProblemBank>& banks, 
                                                     bank.variants.size() == 1 ? "" : "s"),
                                         "    "));
         for (const BankVariant& variant : bank.variants) {
-            auto text = question_html(variant.solved, templates);
+            auto text = question_html(variant.solved, templates, fmt::format("{} v{}", problem.id, variant.number),
+                                      out.left_out);
             if (!text)
                 return std::unexpected(text.error());
             auto solution = render::markdown_solution(variant.solved, templates);
             if (!solution)
                 return std::unexpected(solution.error());
             const std::string givens = varying_givens_text(variant.solved);
-            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{} v{}{}</text>\n    </name>\n"
+            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{}</text>\n    </name>\n"
                                "{}{}    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
                                "    <idnumber>{}-v{}</idnumber>\n  </question>\n",
-                               escape_xml(problem.id), variant.number, escape_xml(givens.empty() ? "" : ": " + givens),
+                               xml_cdata(fmt::format("{} v{}{}", problem.id, variant.number,
+                                                     givens.empty() ? "" : ": " + givens)),
                                text_element("questiontext", *text, "    "),
                                text_element("generalfeedback", lms_html(*solution), "    "), escape_xml(problem.id),
                                variant.number);
         }
     }
-    return xml + "</quiz>\n";
+    xml += "</quiz>\n";
+    return out;
 }
 
 } // namespace headcount::generate

@@ -2,6 +2,7 @@
 
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
+#include <generate/qti_text.hpp>
 #include <generate/variants.hpp>
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
@@ -81,20 +82,19 @@ struct Item {
     double points = 0;
 };
 
-Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant, const render::TemplateSet& templates) {
+/// One variant as a question; with `solution`, its worked solution is the general comment.
+Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant, const render::TemplateSet& templates,
+                       bool solution) {
     const solve::SolvedProblem& solved = variant.solved;
     const std::string name = fmt::format("{}/v{}", problem_id, variant.number);
     auto sheet = render::markdown_problem_sheet(solved, templates, "");
     if (!sheet)
         return std::unexpected(sheet.error());
-    auto solution = render::markdown_solution(solved, templates);
-    if (!solution)
-        return std::unexpected(solution.error());
     auto wrong = mistakes_comment(solved, templates);
     if (!wrong)
         return std::unexpected(wrong.error());
 
-    std::string html = lms_html(*sheet) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
+    std::string html = canvas_text(lms_html(*sheet)) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
     std::string responses, conditions, answer_ids;
     double points = 0;
     for (std::size_t i = 0; i < solved.parts.size(); ++i) {
@@ -102,7 +102,8 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
         points += part.part.points;
         const std::string blank = blank_id(part, i);
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
-        html += fmt::format("<p>({}) [{}]{}</p>\n", escape_xml(part.part.id), blank, escape_xml(unit));
+        html += fmt::format("<p>({}) [{}]{}</p>\n", canvas_text(escape_xml(part.part.id)), blank,
+                            canvas_text(escape_xml(unit)));
         std::string labels;
         std::string first;
         for (const std::string& form : canvas_forms(*part.ask, part.answer)) {
@@ -139,13 +140,22 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
     xml += "          </qtimetadata>\n        </itemmetadata>\n        <presentation>\n";
     xml += html_material(html, "          ") + responses + "        </presentation>\n";
     xml += "        <resprocessing>\n          <outcomes>\n            <decvar maxvalue=\"100\" minvalue=\"0\" "
-           "varname=\"SCORE\" vartype=\"Decimal\"/>\n          </outcomes>\n"
-           "          <respcondition continue=\"Yes\">\n            <conditionvar>\n              <other/>\n"
-           "            </conditionvar>\n"
-           "            <displayfeedback feedbacktype=\"Response\" linkrefid=\"general_fb\"/>\n"
-           "          </respcondition>\n";
+           "varname=\"SCORE\" vartype=\"Decimal\"/>\n          </outcomes>\n";
+    // Canvas files "general_fb" as the question's neutral comment, which a student sees after every submission
+    // whatever the quiz says about correct answers: the worked solution goes there only when asked for.
+    std::string general;
+    if (solution) {
+        auto worked = render::markdown_solution(solved, templates);
+        if (!worked)
+            return std::unexpected(worked.error());
+        xml += "          <respcondition continue=\"Yes\">\n            <conditionvar>\n              <other/>\n"
+               "            </conditionvar>\n"
+               "            <displayfeedback feedbacktype=\"Response\" linkrefid=\"general_fb\"/>\n"
+               "          </respcondition>\n";
+        general = item_feedback("general_fb", lms_html(*worked));
+    }
     xml += conditions + "        </resprocessing>\n";
-    xml += item_feedback("general_fb", lms_html(*solution));
+    xml += general;
     xml += item_feedback("general_incorrect_fb", *wrong);
     xml += "      </item>\n";
     return Item{xml, points};
@@ -223,7 +233,7 @@ std::vector<std::string> canvas_forms(const solve::Ask& ask, const solve::Answer
 }
 
 Result<std::vector<ZipEntry>> qti_package(const std::vector<ProblemBank>& banks, const std::string& title,
-                                          const render::TemplateSet& templates) {
+                                          const render::TemplateSet& templates, bool solutions) {
     std::string names;
     for (const ProblemBank& bank : banks)
         for (const BankVariant& v : bank.variants)
@@ -236,7 +246,7 @@ Result<std::vector<ZipEntry>> qti_package(const std::vector<ProblemBank>& banks,
         std::string items;
         double points = 0;
         for (const BankVariant& variant : bank.variants) {
-            auto item = fimb_item(id, variant, templates);
+            auto item = fimb_item(id, variant, templates, solutions);
             if (!item)
                 return std::unexpected(item.error());
             items += item->xml;

@@ -22,8 +22,10 @@ namespace headcount::generate {
 
 /// The package's files (imsmanifest.xml, <assessment>/<assessment>.xml, <assessment>/assessment_meta.xml), with
 /// identifiers derived from the problems and variants so the same banks give the same bytes. `title` names the quiz.
+/// With `solutions`, each question's general comment is its variant's worked solution, which Canvas shows under
+/// the question after each submission; without, the package holds no solution.
 Result<std::vector<ZipEntry>> qti_package(const std::vector<ProblemBank>& banks, const std::string& title,
-                                          const render::TemplateSet& templates);
+                                          const render::TemplateSet& templates, bool solutions);
 
 /// The texts a Canvas blank accepts for an answer: digits, with commas, with spaces; a shape's typed forms; a word
 /// and its synonyms. Each once.

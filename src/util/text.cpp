@@ -152,7 +152,11 @@ std::string in_words(std::int64_t value) {
     return with_thousands(value);
 }
 
-std::string escape_xml(std::string_view text) {
+namespace {
+
+/// `text` as XML characters: what XML 1.0 cannot carry, or should not, as U+FFFD; with `markup`, &, <, > and "
+/// as references.
+std::string xml_characters(std::string_view text, bool markup) {
     const std::string valid = repair_utf8(text);
     const auto characters = decode_utf8(valid).value_or(std::vector<CodePoint>{});
     std::string out;
@@ -162,7 +166,7 @@ std::string escape_xml(std::string_view text) {
         const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
         const bool control =
             (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
-        switch (cp) {
+        switch (markup ? cp : U'\0') {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;
         case '>': out += "&gt;"; break;
@@ -174,6 +178,24 @@ std::string escape_xml(std::string_view text) {
         }
     }
     return out;
+}
+
+} // namespace
+
+std::string escape_xml(std::string_view text) { return xml_characters(text, true); }
+
+std::string xml_cdata(std::string_view text) {
+    std::string out = "<![CDATA[";
+    const std::string characters = xml_characters(text, false);
+    // "]]>" would end the section: close it after "]]" and open another for ">".
+    for (std::size_t at = 0, end = 0; at < characters.size(); at = end) {
+        end = characters.find("]]>", at);
+        end = end == std::string::npos ? characters.size() : end + 2;
+        out += std::string_view(characters).substr(at, end - at);
+        if (end < characters.size())
+            out += "]]><![CDATA[";
+    }
+    return out + "]]>";
 }
 
 std::string base64(std::string_view bytes) {

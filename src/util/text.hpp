@@ -50,6 +50,11 @@ std::string in_words(std::int64_t value);
 /// or should not (DEL, the C1 controls), becomes U+FFFD, as does invalid UTF-8: the output always parses.
 std::string escape_xml(std::string_view text);
 
+/// `text` as one CDATA section (<![CDATA[...]]>), characters XML cannot carry replaced as escape_xml does; a "]]>"
+/// inside is split across two sections. What XML readers that drop white-space-only pieces of text (Moodle's)
+/// need: a section reaches them whole, where escaped text is cut at every reference.
+std::string xml_cdata(std::string_view text);
+
 /// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.
 std::string base64(std::string_view bytes);
 

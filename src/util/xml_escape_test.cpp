@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 using headcount::escape_xml;
+using headcount::xml_cdata;
 
 TEST_CASE("XML text (Moodle banks, HTML, SVG) escapes markup and replaces what XML 1.0 cannot carry (defect 4)",
           "[text][hostile]") {
@@ -15,4 +16,14 @@ TEST_CASE("XML text (Moodle banks, HTML, SVG) escapes markup and replaces what X
                                                      "b");
     CHECK(escape_xml("\xC2\x85|\xEF\xBF\xBF") == "\xEF\xBF\xBD|\xEF\xBF\xBD");
     CHECK(escape_xml("caf\xE9 <") == "caf\xEF\xBF\xBD &lt;");
+}
+
+TEST_CASE("a CDATA section carries markup as it is, and its end marker inside across two sections", "[text]") {
+    CHECK(xml_cdata("<p><strong>b_O.</strong> &#92;(b_O\\)</p>") ==
+          "<![CDATA[<p><strong>b_O.</strong> &#92;(b_O\\)</p>]]>");
+    // "a]]>b" is "a]]" then ">b": each section is closed before the "]]>" could end it.
+    CHECK(xml_cdata("a]]>b") == "<![CDATA[a]]]]><![CDATA[>b]]>");
+    CHECK(xml_cdata("]]>]]>") == "<![CDATA[]]]]><![CDATA[>]]]]><![CDATA[>]]>");
+    CHECK(xml_cdata("") == "<![CDATA[]]>");
+    CHECK(xml_cdata("T\x1b[31m") == "<![CDATA[T\xEF\xBF\xBD[31m]]>");
 }
