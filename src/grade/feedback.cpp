@@ -46,12 +46,15 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
                 {"more", count && value->count > right}};
 }
 
-/// The other quantities an other_quantity explanation names, as "the answer for ___" nouns.
+/// The other quantities an other_quantity explanation names, as "the answer for ___" nouns. `last` marks the
+/// last of all of them: under a tolerance one answer can match several explanations, each naming its own.
 View other_asks(const Verdict& verdict) {
     View asks = View::array();
     for (const Explanation& e : verdict.matches)
-        for (std::size_t i = 0; i < e.others.size(); ++i)
-            asks.push_back(View{{"noun", e.others[i]->noun}, {"last", i + 1 == e.others.size()}});
+        for (const solve::Ask* other : e.others)
+            asks.push_back(View{{"noun", other->noun}, {"last", false}});
+    if (!asks.empty())
+        asks.back()["last"] = true;
     return asks;
 }
 
@@ -159,6 +162,7 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"is_bytes", ask.in_bytes()},
                 {"counts_o", ask.projections.find('O') != std::string_view::npos},
                 {"biases", render::bias_names(solved.mha, ask.projections)},
+                {"has_biases", !render::bias_names(solved.mha, ask.projections).empty()},
                 {"tolerance", tolerance_view(part.part)},
                 {"figures_given", std::to_string(figures)},
                 {"one_figure_given", figures == 1}};
