@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """No page or API response of `headcount serve` holds a shipped problem's expected value, in any form a student
-could type it, nor (under the default `hints` policy) the gap between a wrong answer and it, nor the spec file.
+could type it, nor (under the default `hints` policy) the gap between a wrong answer and it, nor the spec file;
+and no page's typing example (a count in a <code> element: 3003000, 3,003,000, 3*1000*1001, 3 \times 1000 \times
+1001) is within a factor of 2 of any count answer the server serves, as the unreadable verdict's examples are not.
 
 The expected values come from `headcount solve --format json` (the problems as written) and from the answer key
 `headcount generate --seed --roster` writes (each student's variant), not from the server. For every problem the
@@ -10,7 +12,9 @@ without JavaScript's fragment=1), and searches every response, headers included.
 Usage: check_serve_leaks.py HEADCOUNT_BINARY SOURCE_DIR
 """
 import csv
+import html
 import json
+import math
 import os
 import re
 import subprocess
@@ -83,6 +87,27 @@ def wrong_answers(answer, unit):
 never_served = []  # texts no response may hold: the instructor's token secret
 
 
+def example_counts(page):
+    """The counts the page's examples denote: each <code> element that reads as digits (with or without
+    separators) or a product of them, written with *, × or TeX's \\times."""
+    counts = []
+    for code in re.findall(r"<code>([^<]*)</code>", page):
+        text = html.unescape(code).replace("\\times", "*").replace("×", "*").replace("·", "*")
+        text = re.sub(r"(?<=\d)[,_\u2009\u202f ](?=\d{3}(?!\d))", "", text).replace(" ", "")
+        if re.fullmatch(r"\d+(\*\d+)*", text):
+            counts.append(math.prod(int(factor) for factor in text.split("*")))
+    return counts
+
+
+def check_examples(what, page, answers):
+    """`answers`: every count the server can lead a visitor to (the part's tolerance is at most 100%)."""
+    for example in example_counts(page):
+        near = [a for a in answers if a and a / 2 <= example <= 2 * a]
+        if near:
+            closest = min(near, key=lambda a: abs(math.log(example / a)))
+            failures.append(f"{what}: the example {example:,} is within a factor of 2 of the answer {closest:,}")
+
+
 class Server:
     def __init__(self, args):
         self.process = subprocess.Popen([binary, "serve", *args, "--port", "0", "--student-rate", "0",
@@ -130,15 +155,21 @@ def check(what, text, secrets, gap=None):
                 failures.append(f"{what}: shows the gap {form!r} under the hints policy")
 
 
-def audit(server, problems, identity, who):
-    """`problems`: id -> part id -> (answer, unit) as the visitor should have them."""
+def audit(server, problems, identity, who, served):
+    """`problems`: id -> part id -> (answer, unit) as the visitor should have them; `served`: every count answer
+    of every problem and variant the server serves, which no page's example may be near."""
     query = "?" + urllib.parse.urlencode(identity) if identity else ""
     checks = 0
+    status, headers, home = server.request("/" + query)
+    if status != 200:
+        failures.append(f"{who} home page: status {status}")
+    check_examples(f"{who} home page", home, served)
     for pid, parts in problems.items():
         status, headers, page = server.request(f"/p/{pid}{query}")
         if status != 200:
             failures.append(f"{who} {pid}: page status {status}")
             continue
+        check_examples(f"{who} {pid} page", page, served)
         stated = set(re.findall(r'<td class="num">([^<]*)</td>', page))
         for part, (answer, unit) in parts.items():
             secrets = {f for f in forms_of(answer, unit) if f not in stated}
@@ -173,8 +204,13 @@ solved = json.loads(subprocess.run([binary, "solve", "problems", "--format", "js
                                    capture_output=True, text=True).stdout)
 as_written = {p["id"]: {part["id"]: (part["answer"], part["unit"]) for part in p["parts"]} for p in solved}
 
+
+def counts_of(problems):
+    return {answer for parts in problems.values() for answer, _ in parts.values() if isinstance(answer, int)}
+
+
 server = Server(["problems"])
-checks = audit(server, as_written, {}, "no roster")
+checks = audit(server, as_written, {}, "no roster", counts_of(as_written))
 server.stop()
 
 with tempfile.TemporaryDirectory() as work:
@@ -206,8 +242,11 @@ with tempfile.TemporaryDirectory() as work:
             tokens[student] = re.search(r"&token=([0-9a-f]{32})>", f.read()).group(1)
     never_served.append(secret)
     server = Server(["problems", "--seed", seed, "--roster", roster, "--secret", secret_path])
+    served = set().union(*(counts_of(problems) for problems in keys.values()))
+    status, headers, welcome = server.request("/")
+    check_examples("the welcome page (a roster, no link)", welcome, served)
     for student, problems in keys.items():
-        checks += audit(server, problems, {"student": student, "token": tokens[student]}, student)
+        checks += audit(server, problems, {"student": student, "token": tokens[student]}, student, served)
     server.stop()
 
 # The test must be able to fail: the same problem under `feedback: full` shows its expected value, and the audit
@@ -220,15 +259,31 @@ with tempfile.TemporaryDirectory() as work:
         f.write(text.replace("id: week3-mha-params", "id: week3-full\nfeedback: full"))
     found = len(failures)
     server = Server([spec])
-    audit(server, {"week3-full": as_written["week3-mha-params"]}, {}, "canary")
+    audit(server, {"week3-full": as_written["week3-mha-params"]}, {}, "canary",
+          counts_of({"week3-full": as_written["week3-mha-params"]}))
     server.stop()
     canary = failures[found:]
     del failures[found:]
     if not any("shows the expected value as '1,050,624'" in f for f in canary):
         failures.append("the audit did not notice a server that shows expected values (feedback: full)")
+    # And a home page whose examples are week 3's answer, as the built-in one had (issue 24): 4*512*513 and
+    # 4 \times 512 \times 513 are 1,050,624; 3*512*513 is 787,968, part (a); 2,000,000 is within 2x of both.
+    os.makedirs(os.path.join(work, "templates", "serve"))
+    with open(os.path.join(work, "templates", "serve", "index.mustache"), "w") as f:
+        f.write("<p><code>1050624</code>, <code>1,050,624</code>, <code>4*512*513</code>, "
+                "<code>4 \\times 512 \\times 513</code>, <code>3*512*513</code>, <code>2 000 000</code></p>\n")
+    found = len(failures)
+    server = Server(["problems/week3-mha-params.yaml", "--templates", os.path.join(work, "templates")])
+    check_examples("canary home page", server.request("/")[2], counts_of({"w": as_written["week3-mha-params"]}))
+    server.stop()
+    example_canary = failures[found:]
+    del failures[found:]
+    if len(example_canary) != 6:
+        failures.append(f"the example audit found {len(example_canary)} of the 6 examples near week 3's answers: "
+                        f"{example_canary}")
 
 for failure in failures[:50]:
     print(failure)
 print(f"{checks} wrong answers checked on {len(solved)} problems, as written and for 3 students: "
-      f"{len(failures)} leaks (the canary under feedback: full showed {len(canary)})")
+      f"{len(failures)} failures (the canary under feedback: full showed {len(canary)})")
 sys.exit(1 if failures else 0)

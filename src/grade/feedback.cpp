@@ -1,5 +1,6 @@
 #include <grade/feedback.hpp>
 
+#include <grade/typing_examples.hpp>
 #include <render/answers.hpp>
 #include <render/hints.hpp>
 #include <render/solution.hpp>
@@ -8,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace headcount::grade {
@@ -46,12 +46,15 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
                 {"more", count && value->count > right}};
 }
 
-/// The other quantities an other_quantity explanation names, as "the answer for ___" nouns.
+/// The other quantities an other_quantity explanation names, as "the answer for ___" nouns. `last` marks the
+/// last of all of them: under a tolerance one answer can match several explanations, each naming its own.
 View other_asks(const Verdict& verdict) {
     View asks = View::array();
     for (const Explanation& e : verdict.matches)
-        for (std::size_t i = 0; i < e.others.size(); ++i)
-            asks.push_back(View{{"noun", e.others[i]->noun}, {"last", i + 1 == e.others.size()}});
+        for (const solve::Ask* other : e.others)
+            asks.push_back(View{{"noun", other->noun}, {"last", false}});
+    if (!asks.empty())
+        asks.back()["last"] = true;
     return asks;
 }
 
@@ -111,29 +114,6 @@ std::string typed_value(const ParsedAnswer& parsed) {
     return readable(parsed.value);
 }
 
-/// Examples of how to write an answer, for an unreadable one. Fixed, so they teach nothing about this problem, and
-/// of each pair the first that is not within a factor of 2 of this part's answer, so that no tolerance (at most
-/// 100%) or rounding can make the example itself a right answer. The two of a pair are more than 4 times apart, so
-/// one of them always is.
-View writing_examples(const solve::SolvedPart& part) {
-    struct Example {
-        std::string_view text;
-        double value;
-    };
-    const double answer = static_cast<double>(part.answer.count);
-    const auto pick = [&](const std::array<Example, 2>& options) {
-        const Example& first = options[0];
-        const bool near = answer != 0 && first.value >= answer / 2 && first.value <= answer * 2;
-        return std::string(near ? options[1].text : first.text);
-    };
-    return View{{"number", pick({{{"1,234,567", 1234567}, {"7,654,321", 7654321}}})},
-                {"scaled", pick({{{"1.23M", 1230000}, {"7.65M", 7650000}}})},
-                {"expression", pick({{{"12*(34^2+56)", 14544}, {"98*(76^2+54)", 571340}}})},
-                {"bytes", pick({{{"1.23 MB", 1230000}, {"7.65 MB", 7650000}}})},
-                {"binary_bytes", pick({{{"1.5 MiB", 1572864}, {"7.5 MiB", 7864320}}})},
-                {"shape", part.answer.shape == solve::Shape{2, 3, 4, 5} ? "(5, 4, 3, 2)" : "(2, 3, 4, 5)"}};
-}
-
 /// What the part's tolerance asks for, for a rounded answer: every digit, a number of figures, or a closeness.
 View tolerance_view(const spec::Part& part) {
     const spec::Tolerance t = part.tolerance.value_or(spec::Tolerance{});
@@ -159,6 +139,7 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"is_bytes", ask.in_bytes()},
                 {"counts_o", ask.projections.find('O') != std::string_view::npos},
                 {"biases", render::bias_names(solved.mha, ask.projections)},
+                {"has_biases", !render::bias_names(solved.mha, ask.projections).empty()},
                 {"tolerance", tolerance_view(part.part)},
                 {"figures_given", std::to_string(figures)},
                 {"one_figure_given", figures == 1}};

@@ -442,6 +442,8 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"biases_present", bias_names(s, "QKVO")},
         {"qkv_biases", bias_names(s, "QKV")},
         {"qkv_all_bias", s.q().has_bias && s.k().has_bias && s.v().has_bias},
+        // A section over a string renders even when it is empty (Mustache as kainjow renders it): a flag says.
+        {"qkv_any_bias", s.q().has_bias || s.k().has_bias || s.v().has_bias},
         // Keys and values come from a second input S under cross-attention (kdim/vdim, or another length).
         {"cross_attention", s.given.kdim || s.given.vdim ||
                                 (solved.problem.workload && solved.problem.workload->seq_len_kv)},

@@ -117,15 +117,36 @@ AttemptLog::~AttemptLog() { ::close(m_fd); }
 
 Result<void> AttemptLog::append(const Attempt& attempt) {
     const std::string line = attempt_line(attempt);
+    const auto failed = [&](const char* why) {
+        return std::unexpected(Error{m_path, 0, 0, fmt::format("cannot write to the attempt log: {}", why)});
+    };
     const std::lock_guard lock(m_mutex);
+    // A line cut short earlier that could not be taken back then: nothing is appended after it until it is, or
+    // the next line would be glued onto it and grade would lose both.
+    if (m_cut_from) {
+        if (::ftruncate(m_fd, *m_cut_from) != 0)
+            return failed(std::strerror(errno));
+        m_cut_from.reset();
+    }
+    // O_APPEND writes land at the end of the file, so the line starts where the file ends now; the mutex keeps
+    // every other append of this log from moving that end meanwhile.
+    struct stat info {};
+    if (::fstat(m_fd, &info) != 0)
+        return failed(std::strerror(errno));
+    const off_t start = info.st_size;
     std::size_t written = 0;
     while (written < line.size()) {
         const ssize_t n = ::write(m_fd, line.data() + written, line.size() - written);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return std::unexpected(Error{m_path, 0, 0, fmt::format("cannot write to the attempt log: {}",
-                                                                   n < 0 ? std::strerror(errno) : "no space")});
+        if (n <= 0) {
+            const char* why = n < 0 ? std::strerror(errno) : "no space";
+            // A full disk (ENOSPC, or EFBIG at a file size limit) usually takes part of the line first: take it
+            // back, so the log ends in a whole line and the check that gets 503 leaves no trace in it.
+            if (written > 0 && ::ftruncate(m_fd, start) != 0)
+                m_cut_from = start;
+            return failed(why);
+        }
         written += static_cast<std::size_t>(n);
     }
     return {};

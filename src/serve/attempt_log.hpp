@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <expected>
 #include <filesystem>
 #include <istream>
@@ -91,7 +92,9 @@ class AttemptLog {
     AttemptLog& operator=(const AttemptLog&) = delete;
 
     /// Writes the attempt's line to the kernel before returning (no user-space buffer: it survives the process
-    /// dying, though not a power cut). Errors (a full disk) name the file.
+    /// dying, though not a power cut). Errors (a full disk) name the file; a line that could not be written whole
+    /// is truncated away, so the log always ends in a whole line (if even that fails, no line is appended until
+    /// it succeeds).
     Result<void> append(const Attempt& attempt);
 
   private:
@@ -99,6 +102,7 @@ class AttemptLog {
     int m_fd;
     std::string m_path;
     std::mutex m_mutex;
+    std::optional<std::int64_t> m_cut_from; ///< where a cut-off line starts that ftruncate could not remove yet
 };
 
 } // namespace headcount::serve

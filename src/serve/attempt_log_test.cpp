@@ -3,9 +3,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <sys/resource.h>
 
 using namespace headcount::serve;
 
@@ -20,6 +23,44 @@ std::string read(const std::filesystem::path& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+/// Files this process writes cannot grow past `bytes` while it lives: write(2) then writes what fits and returns
+/// the short count, and the next write fails with EFBIG, as on a disk that fills mid-line. SIGXFSZ, which would
+/// kill the process, is ignored meanwhile. Both are restored on destruction (the soft limit can be raised back up
+/// to the hard one).
+class FileSizeLimit {
+  public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        REQUIRE(::getrlimit(RLIMIT_FSIZE, &m_saved) == 0);
+        m_handler = std::signal(SIGXFSZ, SIG_IGN);
+        const rlimit limit{bytes, m_saved.rlim_max};
+        REQUIRE(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+    }
+    ~FileSizeLimit() {
+        ::setrlimit(RLIMIT_FSIZE, &m_saved);
+        std::signal(SIGXFSZ, m_handler);
+    }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+  private:
+    rlimit m_saved{};
+    void (*m_handler)(int) = SIG_DFL;
+};
+
+/// Every record grade reads from the log at `path`, or the first line it rejects, as "line N: reason".
+std::vector<std::string> grade_rows(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    AttemptLogStream stream(in, path.string());
+    std::vector<std::string> rows;
+    for (;;) {
+        auto record = stream.next();
+        REQUIRE(record.has_value());
+        if (!*record)
+            return rows;
+        rows.push_back((*record)->error.empty() ? (*record)->fields.at(3) : "rejected: " + (*record)->error);
+    }
 }
 } // namespace
 
@@ -79,4 +120,36 @@ TEST_CASE("the log appends whole lines, and mends a line cut off by a crash", "[
     CHECK((std::filesystem::status(dir / "new.jsonl").permissions() & std::filesystem::perms::all) ==
           (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
     CHECK_FALSE(AttemptLog::open(dir / "no-such-dir" / "x.jsonl").has_value());
+}
+
+TEST_CASE("a write cut short by a full disk is taken back: the log still ends in a whole line", "[serve]") {
+    const auto dir = std::filesystem::temp_directory_path() / "headcount-attempt-log-full";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "attempts.jsonl";
+    auto opened = AttemptLog::open(path);
+    REQUIRE(opened.has_value());
+    AttemptLog& log = **opened;
+    Attempt first = alice(), lost = alice(), later = alice();
+    first.answer = "first";
+    lost.answer = "lost to the full disk";
+    later.answer = "after space came back";
+    REQUIRE(log.append(first).has_value());
+    const auto whole = std::filesystem::file_size(path);
+    REQUIRE(whole == attempt_line(first).size());
+    {
+        // Room for half of the next line: the first write(2) is short, the second fails (EFBIG). Twice, as a
+        // server keeps taking checks while the disk is full.
+        const FileSizeLimit full(whole + attempt_line(lost).size() / 2);
+        const auto refused = log.append(lost);
+        REQUIRE_FALSE(refused.has_value());
+        CHECK(refused.error().message.starts_with("cannot write to the attempt log: "));
+        CHECK(std::filesystem::file_size(path) == whole);
+        CHECK_FALSE(log.append(lost).has_value());
+        CHECK(std::filesystem::file_size(path) == whole);
+    }
+    REQUIRE(log.append(later).has_value());
+    CHECK(read(path) == attempt_line(first) + attempt_line(later));
+    // What grade reads back: every answer the server confirmed, each line whole, nothing rejected.
+    CHECK(grade_rows(path) == std::vector<std::string>{"first", "after space came back"});
 }

@@ -2,6 +2,7 @@
 
 #include <serve/html.hpp>
 
+#include <generate/variants.hpp>
 #include <grade/feedback.hpp>
 #include <render/solution.hpp>
 #include <util/text.hpp>
@@ -18,6 +19,29 @@ View text(std::string_view s) { return escape_xml(s); }
 
 std::string points_text(double points) { return grade::points_text(points); }
 
+/// The home page's typing example, near no answer the pages can lead to: without a roster the problems as written;
+/// with one, the variants handed out, which are among each problem's valid variants, so all of those are taken
+/// (the same example whoever is on the roster). None if the variants cannot be listed (the pages then show none).
+std::optional<grade::CountExample> home_example(const Classroom& classroom) {
+    std::vector<Count> answers;
+    for (const solve::SolvedProblem& problem : classroom.problems()) {
+        if (!classroom.has_roster() || problem.problem.vary.empty()) {
+            grade::append_count_answers(problem, answers);
+            continue;
+        }
+        const auto variants = generate::valid_variants(problem.problem);
+        if (!variants)
+            return std::nullopt;
+        for (const spec::Givens& givens : *variants) { // one at a time: there may be a million
+            const auto solved = generate::solve_variants(problem.problem, std::span(&givens, 1));
+            if (!solved)
+                return std::nullopt;
+            grade::append_count_answers(solved->front(), answers);
+        }
+    }
+    return grade::count_example(answers);
+}
+
 } // namespace
 
 std::string identity_query(const Visitor& visitor) {
@@ -27,7 +51,7 @@ std::string identity_query(const Visitor& visitor) {
 }
 
 Pages::Pages(const Classroom& classroom, const render::TemplateSet& templates, const AttemptBook* book)
-    : m_classroom(classroom), m_templates(templates), m_book(book) {}
+    : m_classroom(classroom), m_templates(templates), m_book(book), m_example(home_example(classroom)) {}
 
 Result<std::string> Pages::page(std::string_view title, const std::string& body, const Visitor& visitor) const {
     const View view{{"title", text(title)},
@@ -52,7 +76,16 @@ Result<std::string> Pages::index(const Visitor& visitor) const {
                                 {"points", points_text(points)},
                                 {"one_point", points == 1.0}});
     }
-    const View view{{"problems", problems}, {"student", text(visitor.student)}, {"has_student", !visitor.student.empty()}};
+    View example = View::array(); // a list, so that the template's section over it is empty without one
+    if (m_example)
+        example.push_back(View{{"digits", text(m_example->digits)},
+                               {"grouped", text(m_example->grouped)},
+                               {"product", text(m_example->product)},
+                               {"tex", text(m_example->tex)}});
+    const View view{{"problems", problems},
+                    {"example", example},
+                    {"student", text(visitor.student)},
+                    {"has_student", !visitor.student.empty()}};
     auto body = m_templates.render("serve/index", view);
     if (!body)
         return body;

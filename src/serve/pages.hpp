@@ -8,6 +8,8 @@
 #include <serve/checker.hpp>
 #include <serve/classroom.hpp>
 
+#include <grade/typing_examples.hpp>
+
 #include <render/templates.hpp>
 
 #include <string>
@@ -37,7 +39,9 @@ class Pages {
     /// `book` (may be null) tells a student on a problem page how many checks of each part they have left.
     Pages(const Classroom& classroom, const render::TemplateSet& templates, const AttemptBook* book = nullptr);
 
-    /// The list of problems, each linking to the visitor's own page.
+    /// The list of problems, each linking to the visitor's own page, and how to type an answer: one count written
+    /// several ways, chosen once for the whole class so that it is near no answer any page can lead to (see
+    /// grade/typing_examples.hpp); without one, the same words with no number.
     [[nodiscard]] Result<std::string> index(const Visitor& visitor) const;
 
     /// A problem page: title, the stated givens of the visitor's variant, and each part's question with an answer
@@ -59,6 +63,7 @@ class Pages {
     const Classroom& m_classroom;
     const render::TemplateSet& m_templates;
     const AttemptBook* m_book;
+    std::optional<grade::CountExample> m_example; ///< the home page's, for every visitor
 
     [[nodiscard]] Result<std::string> page(std::string_view title, const std::string& body, const Visitor& visitor) const;
 };
