@@ -200,6 +200,23 @@ TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are k
     CHECK(refused.exit_code == 2);
     CHECK(refused.err == inside + ": the token secret must not be inside the output folder " + dir +
                              "/out2, which students receive: keep it elsewhere\n");
+    // The same with relative paths, as an instructor types them in the course folder (cwd): the folder need not
+    // exist yet, and "." is a folder too.
+    const std::string course = dir + "/course";
+    fs::create_directories(course);
+    std::filesystem::copy_file(source_dir() + "/problems/week3-mha-params.yaml", course + "/week3.yaml");
+    std::filesystem::copy_file(source_dir() + "/tests/class/roster.csv", course + "/roster.csv");
+    for (const auto& [out, secret] : std::vector<std::pair<std::string, std::string>>{
+             {".", "secret7"}, {"o11", "o11/secret"}, {course + "/o12", "o12/secret"}, {"out2", "./out2//secret"},
+             {"out3/", "out3/sub/../secret"}}) {
+        INFO(out << " " << secret);
+        const auto relative = run_headcount({"generate", "week3.yaml", "--roster", "roster.csv", "--seed", "s", "--out",
+                                             out, "--serve-url", "https://hc.example.edu", "--secret", secret},
+                                            "", course);
+        CHECK(relative.exit_code == 2);
+        CHECK(relative.err.find("the token secret must not be inside the output folder") != std::string::npos);
+        CHECK_FALSE(fs::exists(fs::path(course) / secret));
+    }
     std::ofstream(dir + "/short") << "fall-2026\n";
     fs::permissions(dir + "/short", fs::perms::owner_read | fs::perms::owner_write);
     const auto too_short = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster",

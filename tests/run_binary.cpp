@@ -53,7 +53,7 @@ std::string openssl_token(const std::string& secret, const std::string& seed, co
     return token;
 }
 
-RunResult run_headcount(const std::vector<std::string>& args, const std::string& input) {
+RunResult run_headcount(const std::vector<std::string>& args, const std::string& input, const std::string& cwd) {
     const std::string dir = fresh_temp_dir("run");
     const std::string in_path = dir + "/stdin", out_path = dir + "/stdout", err_path = dir + "/stderr";
     std::ofstream(in_path, std::ios::binary) << input;
@@ -63,7 +63,7 @@ RunResult run_headcount(const std::vector<std::string>& args, const std::string&
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        if (::chdir(HEADCOUNT_SOURCE_DIR) != 0 || !::freopen(in_path.c_str(), "rb", stdin) ||
+        if (::chdir(cwd.empty() ? HEADCOUNT_SOURCE_DIR : cwd.c_str()) != 0 || !::freopen(in_path.c_str(), "rb", stdin) ||
             !::freopen(out_path.c_str(), "wb", stdout) || !::freopen(err_path.c_str(), "wb", stderr))
             ::_exit(127);
         std::vector<char*> argv;

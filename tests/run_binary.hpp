@@ -13,8 +13,8 @@ struct RunResult {
     std::string err;
 };
 
-/// Runs `headcount ARGS...` with the repository root as working directory and `input` on stdin.
-RunResult run_headcount(const std::vector<std::string>& args, const std::string& input = "");
+/// Runs `headcount ARGS...` with the repository root (or `cwd`) as working directory and `input` on stdin.
+RunResult run_headcount(const std::vector<std::string>& args, const std::string& input = "", const std::string& cwd = "");
 
 /// Reads a whole file (for golden files and outputs); fails the test if it cannot be read.
 std::string read_text(const std::string& path);

@@ -6,20 +6,31 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace headcount::cli {
 
 namespace {
 
-/// Whether `path` is `folder` or lies inside it, once both are made absolute and normalised.
+/// Whether `path` is `folder` or lies inside it, once both are made absolute and normalised (symbolic links in the
+/// parts that exist resolved). When either cannot be resolved, the answer is yes: the secret is refused rather than
+/// risked in a folder students receive.
 bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
-    std::error_code ec;
-    const std::filesystem::path file = std::filesystem::weakly_canonical(path, ec);
-    const std::filesystem::path root = std::filesystem::weakly_canonical(folder, ec);
-    if (ec)
-        return false;
-    const auto root_end = std::mismatch(root.begin(), root.end(), file.begin(), file.end()).first;
-    return root_end == root.end() || (std::next(root_end) == root.end() && root_end->empty());
+    const auto resolved = [](const std::filesystem::path& p) -> std::optional<std::filesystem::path> {
+        std::error_code absolute_error, canonical_error;
+        const std::filesystem::path whole = std::filesystem::absolute(p, absolute_error);
+        if (absolute_error)
+            return std::nullopt;
+        std::filesystem::path out = std::filesystem::weakly_canonical(whole, canonical_error);
+        if (canonical_error || !out.is_absolute())
+            return std::nullopt;
+        return out;
+    };
+    const auto file = resolved(path), root = resolved(folder);
+    if (!file || !root)
+        return true;
+    const auto root_end = std::mismatch(root->begin(), root->end(), file->begin(), file->end()).first;
+    return root_end == root->end() || (std::next(root_end) == root->end() && root_end->empty());
 }
 
 } // namespace

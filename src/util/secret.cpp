@@ -49,7 +49,7 @@ Result<std::string> fresh_secret_text(const std::filesystem::path& path) {
     return text + "\n";
 }
 
-/// Makes the secret file exclusively; false (and no error) when another command made it first.
+/// Makes the secret file; false (and no error) when another command made it first.
 Result<bool> create_secret_file(const std::filesystem::path& path) {
     std::error_code ec;
     const std::filesystem::path folder = path.parent_path();
@@ -62,20 +62,32 @@ Result<bool> create_secret_file(const std::filesystem::path& path) {
     auto text = fresh_secret_text(path);
     if (!text)
         return std::unexpected(text.error());
-    FileDescriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)};
-    if (file.fd < 0) {
-        if (errno == EEXIST)
-            return false;
-        return secret_error(path, fmt::format("cannot create the token secret: {}", std::strerror(errno)));
+    // Written whole under a name of its own, then linked to the secret's name, which fails if another command made
+    // it first: a secret is never seen half-written, and racing commands agree on the winner's.
+    std::filesystem::path temporary = path;
+    temporary += fmt::format(".new-{}", ::getpid());
+    ::unlink(temporary.c_str());
+    {
+        FileDescriptor file{::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)};
+        if (file.fd < 0)
+            return secret_error(path, fmt::format("cannot create the token secret: {}", std::strerror(errno)));
+        // The umask may have taken bits away, never added them; fchmod makes 0600 exact.
+        ::fchmod(file.fd, 0600);
+        if (::write(file.fd, text->data(), text->size()) != static_cast<ssize_t>(text->size()) ||
+            ::fsync(file.fd) != 0) {
+            const int error = errno;
+            ::unlink(temporary.c_str());
+            return secret_error(path, fmt::format("cannot write the token secret: {}", std::strerror(error)));
+        }
     }
-    // The umask may have taken bits away, never added them; fchmod makes 0600 exact.
-    ::fchmod(file.fd, 0600);
-    if (::write(file.fd, text->data(), text->size()) != static_cast<ssize_t>(text->size()) || ::fsync(file.fd) != 0) {
-        const int error = errno;
-        ::unlink(path.c_str());
-        return secret_error(path, fmt::format("cannot write the token secret: {}", std::strerror(error)));
-    }
-    return true;
+    const int linked = ::link(temporary.c_str(), path.c_str());
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    if (linked == 0)
+        return true;
+    if (error == EEXIST)
+        return false;
+    return secret_error(path, fmt::format("cannot create the token secret: {}", std::strerror(error)));
 }
 
 } // namespace
@@ -114,6 +126,8 @@ Result<LoadedSecret> load_token_secret(const std::filesystem::path& path, bool c
     struct stat info {};
     if (::fstat(file.fd, &info) != 0 || !S_ISREG(info.st_mode))
         return secret_error(path, "the token secret must be a regular file");
+    if (info.st_uid != ::geteuid())
+        return secret_error(path, "the token secret belongs to another user: use a file of your own");
     if ((info.st_mode & 077) != 0)
         return secret_error(path, fmt::format("the token secret can be read or changed by other users (mode {:04o}): "
                                               "make it private with chmod 600",
@@ -134,7 +148,11 @@ Result<LoadedSecret> load_token_secret(const std::filesystem::path& path, bool c
         got += static_cast<std::size_t>(n);
     }
     key.resize(got);
-    while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' ' || key.back() == '\t'))
+    // One line break ends the file (LF or CR LF, as editors and `openssl rand -hex 32 > FILE` write it); every other
+    // byte is the key.
+    if (key.ends_with("\r\n"))
+        key.resize(key.size() - 2);
+    else if (key.ends_with('\n'))
         key.pop_back();
     const std::size_t length = key.size();
     auto secret = TokenSecret::from(key);

@@ -23,11 +23,12 @@ struct LoadedSecret {
     SecretSource source;
 };
 
-/// Reads the secret in `path`: its bytes without trailing whitespace, at least k_min_secret_bytes of them. When
-/// the file does not exist and `create` is set, makes it first (its folder too, mode 0700): 32 bytes from the
-/// kernel's CSPRNG (getrandom) written as 64 hex digits, mode 0600, created exclusively so that two commands
-/// racing agree on one secret. Errors name the file, never its content: not a regular file, readable or
-/// writable by group or others ("chmod 600"), shorter than 32 bytes, longer than 4 KiB, unreadable.
+/// Reads the secret in `path`: its bytes without the line break that ends it (LF or CR LF), at least
+/// k_min_secret_bytes of them. When the file does not exist and `create` is set, makes it first (its folder too,
+/// mode 0700): 32 bytes from the kernel's CSPRNG (getrandom) written as 64 hex digits and a newline, mode 0600,
+/// written whole under another name and linked into place, so that two commands racing agree on one secret.
+/// Errors name the file, never its content: not a regular file, owned by another user, readable or writable by
+/// group or others ("chmod 600"), shorter than 32 bytes, longer than 4 KiB, unreadable.
 Result<LoadedSecret> load_token_secret(const std::filesystem::path& path, bool create);
 
 } // namespace headcount

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace headcount;
@@ -85,8 +86,9 @@ TEST_CASE("a token secret that is missing, short, shared or not a file is refuse
     CHECK(short_error.find("qqq") == std::string::npos);
     write(dir / "empty", "", 0600);
     CHECK(error_of(dir / "empty").find("the token secret is 0 bytes") != std::string::npos);
+    // Only the one line break that ends the file is not the key: "   \n" is 4 bytes.
     write(dir / "blank", "   \n\n", 0600);
-    CHECK(error_of(dir / "blank").find("the token secret is 0 bytes") != std::string::npos);
+    CHECK(error_of(dir / "blank").find("the token secret is 4 bytes") != std::string::npos);
     write(dir / "shared", std::string(64, 'a'), 0644);
     CHECK(error_of(dir / "shared") == (dir / "shared").string() +
                                           ": the token secret can be read or changed by other users (mode 0644): "
@@ -106,6 +108,66 @@ TEST_CASE("a token secret that is missing, short, shared or not a file is refuse
     CHECK(load_token_secret(dir / "exact", false));
     // A missing file is made only when asked.
     CHECK_FALSE(fs::exists(dir / "none"));
+}
+
+TEST_CASE("a secret's bytes are all key but the line break that ends the file", "[secret]") {
+    const fs::path dir = fresh_dir("bytes");
+    write(dir / "lf", std::string(32, 'a') + "\n", 0600);
+    write(dir / "crlf", std::string(32, 'a') + "\r\n", 0600);
+    write(dir / "space", std::string(32, 'a') + " \n", 0600);
+    const auto token = [&](const char* name) { return student_token(load_token_secret(dir / name, false)->secret, "s", "a"); };
+    // Keyed by exactly 32 'a's, as HMAC-SHA-256 (checked against RFC 4231 in token_test) gives it.
+    const std::string expected = hmac_sha256_hex(std::string(32, 'a'), std::string("headcount-token-v2\0s\0a", 22)).substr(0, 32);
+    CHECK(token("lf") == expected);
+    CHECK(token("crlf") == expected);
+    // A trailing space is part of a binary secret.
+    CHECK(token("space") != expected);
+}
+
+TEST_CASE("a secret that belongs to someone else is refused, though only its owner can read it", "[secret]") {
+    if (::geteuid() != 0)
+        return; // only root can give a file away; as anyone else the mode check already covers it
+    const fs::path dir = fresh_dir("owner");
+    write(dir / "theirs", std::string(64, 'a'), 0600);
+    REQUIRE(::chown((dir / "theirs").c_str(), 65534, 65534) == 0);
+    CHECK(error_of(dir / "theirs") == (dir / "theirs").string() +
+                                          ": the token secret belongs to another user: use a file of your own");
+}
+
+TEST_CASE("commands that make the secret at once agree on one, and none sees it half-written", "[secret]") {
+    for (int trial = 0; trial < 20; ++trial) {
+        const fs::path path = fresh_dir("race-" + std::to_string(trial)) / "headcount" / "token-secret";
+        std::vector<pid_t> children;
+        for (int i = 0; i < 4; ++i) {
+            const pid_t pid = ::fork();
+            REQUIRE(pid >= 0);
+            if (pid == 0) {
+                auto loaded = load_token_secret(path, true);
+                // Each child writes the token it computed beside the secret, for the parent to compare.
+                if (loaded)
+                    std::ofstream(path.string() + ".token-" + std::to_string(i))
+                        << student_token(loaded->secret, "s", "alice");
+                ::_exit(loaded ? 0 : 1);
+            }
+            children.push_back(pid);
+        }
+        int failed = 0;
+        for (const pid_t pid : children) {
+            int status = 0;
+            ::waitpid(pid, &status, 0);
+            failed += WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+        }
+        CHECK(failed == 0);
+        const std::string first = read_all(path.string() + ".token-0");
+        CHECK(first.size() == 32);
+        for (int i = 1; i < 4; ++i)
+            CHECK(read_all(path.string() + ".token-" + std::to_string(i)) == first);
+        // No temporary file is left beside it.
+        std::size_t files = 0;
+        for (const auto& entry : fs::directory_iterator(path.parent_path()))
+            files += entry.path().filename().string().starts_with("token-secret.new") ? 1 : 0;
+        CHECK(files == 0);
+    }
 }
 
 TEST_CASE("the default secret lives under XDG_CONFIG_HOME, else HOME/.config", "[secret]") {
