@@ -19,7 +19,8 @@ std::string AttemptBook::key(const std::string& student, const std::string& prob
     return out;
 }
 
-Result<std::size_t> AttemptBook::replay(const std::filesystem::path& log) {
+Result<std::size_t> AttemptBook::replay(const std::filesystem::path& log,
+                                        const std::function<bool(std::string_view, std::string_view)>& limited) {
     std::error_code ec;
     if (!std::filesystem::exists(log, ec))
         return 0;
@@ -27,9 +28,25 @@ Result<std::size_t> AttemptBook::replay(const std::filesystem::path& log) {
     if (!in)
         return std::unexpected(Error{log.string(), 0, 0, "cannot read the attempt log to count students' checks"});
     std::size_t counted = 0;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.size() > k_max_attempt_line_bytes)
+    std::streambuf* bytes = in.rdbuf();
+    for (bool more = true; more;) {
+        // One line, held only up to the longest an attempt line can be; a longer one is skipped to its end.
+        std::string line;
+        bool oversized = false;
+        for (;;) {
+            const int c = bytes->sbumpc();
+            if (c == std::char_traits<char>::eof()) {
+                more = false;
+                break;
+            }
+            if (c == '\n')
+                break;
+            if (line.size() < k_max_attempt_line_bytes)
+                line.push_back(static_cast<char>(c));
+            else
+                oversized = true;
+        }
+        if (oversized || line.empty())
             continue;
         auto object = parse_json_object(line, k_max_attempt_line_bytes);
         if (!object)
@@ -43,7 +60,7 @@ Result<std::size_t> AttemptBook::replay(const std::filesystem::path& log) {
             if (whole)
                 fields[i] = std::move(**value);
         }
-        if (!whole || fields[4] == "unreadable")
+        if (!whole || fields[4] == "unreadable" || !limited(fields[1], fields[2]))
             continue;
         std::vector<std::string>& answers = m_answers[key(fields[0], fields[1], fields[2])];
         if (std::find(answers.begin(), answers.end(), fields[3]) == answers.end()) {

@@ -11,6 +11,7 @@
 #include <spec/problem.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,10 +39,12 @@ class AttemptBook {
         return own ? own : m_default;
     }
 
-    /// Counts the checks an attempt log holds: each line with a student, a problem, a part, an answer and a status
-    /// other than "unreadable" (a repeated answer once); lines that are none of these are skipped. Returns how many
-    /// were counted. Errors: the file cannot be read (a missing one counts nothing).
-    Result<std::size_t> replay(const std::filesystem::path& log);
+    /// Counts the checks an attempt log holds of the parts `limited` names (problem id, part id): each line with a
+    /// student, a problem, a part, an answer and a status other than "unreadable" (a repeated answer once); other
+    /// lines, and lines longer than an attempt line can be, are skipped. Returns how many were counted. Errors: the
+    /// file cannot be read (a missing one counts nothing).
+    Result<std::size_t> replay(const std::filesystem::path& log,
+                               const std::function<bool(std::string_view, std::string_view)>& limited);
 
     enum class Take { counted, repeat, exhausted };
     /// Counts `answer` as a check of `part` by `student` against `allowed`: counted (one more used), repeat (an

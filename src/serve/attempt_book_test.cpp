@@ -43,12 +43,17 @@ TEST_CASE("the counts are replayed from the attempt log, so a restart forgives n
                        << "not json\n"
                        << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1.05M","status":"rounded"})";
     AttemptBook book(3);
+    const auto all = [](std::string_view, std::string_view) { return true; };
     // alice: "1" once (its repeat is free), "1.05M"; the unreadable, the anonymous and the broken lines count nothing.
-    CHECK(book.replay(log) == 2);
+    CHECK(book.replay(log, all) == 2);
     CHECK(book.used("alice", "p", "b", 3).used == 2);
     AttemptsUsed used;
     CHECK(book.take("alice", "p", "b", "7", 3, used) == AttemptBook::Take::counted);
     CHECK(book.take("alice", "p", "b", "8", 3, used) == AttemptBook::Take::exhausted);
-    CHECK(AttemptBook(std::nullopt).replay(dir / "none.jsonl") == 0u);
+    CHECK(AttemptBook(std::nullopt).replay(dir / "none.jsonl", all) == 0u);
+    // Parts without a limit are not remembered at all.
+    AttemptBook other(3);
+    CHECK(other.replay(log, [](std::string_view, std::string_view part) { return part != "b"; }) == 0u);
+    CHECK(other.used("alice", "p", "b", 3).used == 0);
     fs::remove_all(dir);
 }

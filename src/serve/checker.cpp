@@ -73,13 +73,23 @@ std::expected<CheckResult, CheckRefusal> Checker::check(const CheckRequest& requ
         counted = taken == AttemptBook::Take::counted;
         result.attempts = used;
     }
-    const auto give_back = [&] {
-        if (counted) {
-            m_book->give_back(request.student, result.problem->problem.id, result.part->part.id, request.answer);
+    // A check counted is given back on every way out but a verdict given: a refusal, an unreadable answer, an
+    // exception from the grader or the log.
+    struct Reservation {
+        AttemptBook* book;
+        const CheckRequest& request;
+        CheckResult& result;
+        bool& counted;
+        void give_back() {
+            if (!counted)
+                return;
+            book->give_back(request.student, result.problem->problem.id, result.part->part.id, request.answer);
             --result.attempts->used;
             counted = false;
         }
-    };
+        ~Reservation() { give_back(); }
+    } reservation{m_book, request, result, counted};
+    const auto give_back = [&] { reservation.give_back(); };
 
     result.reveal = grade::effective_reveal(result.problem->problem, result.part->part, false);
     result.graded = m_cache.find(result.part, request.answer);
@@ -128,6 +138,7 @@ std::expected<CheckResult, CheckRefusal> Checker::check(const CheckRequest& requ
         }
     }
     ++m_count;
+    counted = false; // the check stands: the reservation is kept
     return result;
 }
 
