@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace headcount::cli {
@@ -47,6 +48,17 @@ Result<int> run_serve(ServeCommandOptions& options) {
         if (!key)
             return std::unexpected(key.error());
         secret = std::move(*key);
+    }
+    if (roster.empty()) {
+        const auto limited = std::find_if(solved->begin(), solved->end(), [](const solve::SolvedProblem& problem) {
+            return std::any_of(problem.parts.begin(), problem.parts.end(), [&](const solve::SolvedPart& part) {
+                return problem.problem.attempts_for(part.part).has_value();
+            });
+        });
+        if (limited != solved->end())
+            fmt::print(stderr, "headcount serve: '{}' limits checks with attempts:, which counts the students of a "
+                               "roster; without --roster nothing is limited\n",
+                       limited->problem.id);
     }
     auto classroom = serve::Classroom::open(std::move(*solved), std::move(roster), options.seed, std::move(secret));
     if (!classroom)
@@ -89,14 +101,17 @@ Command add_serve_command(CLI::App& app) {
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
     serve->add_option("--attempts", options->serve.attempts,
                       "Checks each student may make of each part, where the spec sets no attempts: (default: no "
-                      "limit). Counted per student (with --roster), kept in the --log across restarts")
-        ->check(CLI::Range(1, 10000));
+                      "limit). Counted per student (so it needs --roster), kept in the --log across restarts")
+        ->check(CLI::Range(1, 10000))
+        ->needs(roster);
     serve->add_option("--connections-per-address", options->serve.connection.per_address,
-                      "Connections one client address may have open at once (default 16; more get 503 at once; 0: "
-                      "no cap). Behind a reverse proxy every client has the proxy's address: raise it to --threads")
+                      "Connections one client address (an IPv6 /64) may have open at once (default 64; one more gets "
+                      "503 at once; 0: no cap). Behind a reverse proxy or a NAT many students share an address: see "
+                      "the README")
         ->check(CLI::Range(0, 100000));
     serve->add_option("--threads", options->serve.threads,
-                      "Connections served at once (default 64); more wait their turn")
+                      "Workers making responses at once (default 8); reading requests and writing responses take "
+                      "none, so slow clients do not hold them")
         ->check(CLI::Range(1, 1024));
     serve->add_option("--student-rate", options->student_rate,
                       "Checks a minute per student (default 30, 10 in a row; 0: no limit)")

@@ -1,120 +1,114 @@
 #pragma once
-// The sockets under `serve`'s HTTP: a thread pool with a bounded queue, a count of each client address's open
-// connections, and a client connection read and written against deadlines, so that no request is read or answered
-// for longer than ConnectionLimits allows, however slowly its bytes come or go.
+// What serve's HTTP server keeps per connection and the bounds it keeps them within. Reading requests and writing
+// responses is done by one event loop (http_server.hpp), never by a thread that waits for a client: a slow client
+// costs a socket and its buffer, not a worker. Workers only turn a whole request into a response.
 
 #include <serve/http.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
 
+#include <sys/socket.h>
+
 namespace headcount::serve {
 
 /// Limits on connections and each request on them.
 struct ConnectionLimits {
-    std::chrono::milliseconds read_timeout{5000};      ///< longest wait for a request's next bytes
+    std::chrono::milliseconds read_timeout{5000};      ///< longest wait for a request's next bytes (408)
     std::chrono::milliseconds write_timeout{5000};     ///< longest wait to write more of a response
     std::chrono::milliseconds request_timeout{10000};  ///< a whole request, from its first byte to its last (408)
     std::chrono::milliseconds response_timeout{30000}; ///< a whole response, from the request's first byte
     std::chrono::milliseconds idle_timeout{5000};      ///< between requests on a kept-alive connection
     std::size_t max_requests = 1000;                   ///< per connection
     std::size_t max_body_bytes = 8 * 1024;             ///< request body (413)
-    std::size_t per_address = 16;                      ///< open connections of one client address (503); 0: no cap
+    std::size_t max_connections = 1024;                ///< open at once; past it an idle one is closed, or 503
+    std::size_t per_address = 64;                      ///< open connections of one client address (503); 0: no cap
     HeadLimits head;                                   ///< request line and headers (414, 431)
 };
 
-/// A fixed number of threads and a bounded queue of jobs. When the queue is full, enqueue waits, which stops the
-/// accept loop and leaves further clients in the kernel's backlog.
-class BoundedPool {
+/// The key a client's limits are counted under: its IPv4 address, or the /64 of an IPv6 address (one host is
+/// given a whole /64), written "2001:db8:1:2::/64". An IPv4-mapped IPv6 address counts as its IPv4 address.
+std::string client_key(const sockaddr_storage& address);
+
+/// A fixed number of threads running jobs in the order they are queued. The queue is not bounded here: the server
+/// never has more jobs than connections, each of which waits for its job before it reads on.
+class WorkerPool {
   public:
-    BoundedPool(std::size_t threads, std::size_t max_queued);
-    ~BoundedPool();
-    BoundedPool(const BoundedPool&) = delete;
-    BoundedPool& operator=(const BoundedPool&) = delete;
+    explicit WorkerPool(std::size_t threads);
+    ~WorkerPool();
+    WorkerPool(const WorkerPool&) = delete;
+    WorkerPool& operator=(const WorkerPool&) = delete;
     void enqueue(std::function<void()> job);
     /// Runs every job already queued, then joins the threads.
     void shutdown();
-    /// Jobs queued and waiting for a thread.
-    [[nodiscard]] std::size_t waiting() const { return m_waiting.load(); }
 
   private:
     std::vector<std::thread> m_threads;
     std::deque<std::function<void()>> m_jobs;
-    std::size_t m_max_queued;
-    std::atomic<std::size_t> m_waiting{0};
     bool m_shutdown = false;
     std::mutex m_mutex;
     std::condition_variable m_ready;
-    std::condition_variable m_space;
 };
 
-/// Open connections per client address, against a cap.
+/// Open connections per client key, against a cap (0: none).
 class AddressCounts {
   public:
     explicit AddressCounts(std::size_t cap) : m_cap(cap) {}
-    /// Counts one more connection of `address`; false (and nothing counted) when it already has the cap.
-    bool acquire(const std::string& address);
-    void release(const std::string& address);
+    /// Counts one more connection of `key`; false (and nothing counted) when it already has the cap.
+    bool acquire(const std::string& key);
+    void release(const std::string& key);
 
   private:
     std::size_t m_cap;
-    std::mutex m_mutex;
     std::unordered_map<std::string, std::size_t> m_open;
 };
 
-/// A client connection: what it sent and has not been read as a request yet, read and written against the
-/// current request's deadlines. Closes the socket when destroyed.
-class Connection {
-  public:
-    Connection(int fd, std::string address, const ConnectionLimits& limits);
-    ~Connection();
-    Connection(const Connection&) = delete;
-    Connection& operator=(const Connection&) = delete;
+/// One client connection as the event loop sees it.
+struct Connection {
+    enum class State {
+        idle,       ///< between requests: waiting for the next one's first byte
+        reading,    ///< a request has begun to arrive
+        dispatched, ///< a worker is making its response; nothing is read meanwhile
+        writing,    ///< the response is going out
+        lingering,  ///< the last response is out and the write side shut: draining what the client still sends
+    };
 
-    [[nodiscard]] const std::string& address() const { return m_address; }
-    /// Bytes received and not yet taken by a request (the start of the next one, when a client pipelines).
-    [[nodiscard]] std::string& received() { return m_received; }
+    int fd = -1;
+    std::uint64_t id = 0;
+    std::string key;         ///< client_key(), for the per-address limits
+    bool counted = false;    ///< counted in AddressCounts
+    bool turned_away = false; ///< refused at accept (too many connections): only lingers, then closes
+    bool peer_closed = false; ///< the client shut its side: what it sent is answered, then the connection closes
+    bool head_only = false;   ///< the response being made or written answers a HEAD: no body
+    bool registered = true;   ///< in the epoll set (taken out while a worker has it, or the client has closed)
+    State state = State::idle;
+    std::size_t served = 0;  ///< responses written
+    std::string received;    ///< bytes read and not yet taken by a request (the next one's, when pipelined)
+    HeadScanner scanner{HeadLimits{}};
+    std::optional<RequestHead> head;  ///< the current request's, once read whole
+    std::chrono::steady_clock::time_point deadline;     ///< of the state: idle, the request, the response, lingering
+    std::chrono::steady_clock::time_point last_moved;   ///< when bytes last came in or went out
+    std::chrono::steady_clock::time_point request_start;
+    std::string out_head;          ///< the response's head being written
+    std::string out_body;          ///< its body, when it owns one
+    std::string_view shared_body;  ///< its body, when it is a static file's
+    std::size_t out_sent = 0;      ///< bytes of head and body written
+    bool close_after = false;      ///< close once this response is out
+    std::size_t drained = 0;       ///< bytes read while lingering
 
-    /// Waits up to `wait` for a request's first byte: false on timeout, close or error, or when `give_up` says so
-    /// (asked every 50 ms).
-    bool wait_for_request(std::chrono::milliseconds wait, const std::function<bool()>& give_up);
-    /// Starts a request: its deadlines run from now.
-    void begin_request();
-
-    enum class Read { more, closed, timed_out };
-    /// Appends what the client sends next to received(), waiting at most read_timeout and never past the request's
-    /// deadline.
-    Read read_more();
-    /// Writes `head` then `body` (one writev when it can), waiting at most write_timeout for each part and never past
-    /// the response's deadline; false when the client is gone or too slow.
-    bool write(std::string_view head, std::string_view body = {});
-    /// After a refused request whose body was not read: sends FIN and reads what the client still sends (up to
-    /// 256 KiB, 2 s), so that it receives the response rather than a reset.
-    void linger();
-
-  private:
-    int m_fd;
-    std::string m_address;
-    const ConnectionLimits& m_limits;
-    std::string m_received;
-    std::chrono::steady_clock::time_point m_read_deadline;
-    std::chrono::steady_clock::time_point m_write_deadline;
-
-    /// Waits for `events` up to `limit` and `deadline`; false on timeout.
-    bool wait(short events, std::chrono::milliseconds limit, std::chrono::steady_clock::time_point deadline) const;
+    /// The body being written.
+    [[nodiscard]] std::string_view body() const { return shared_body.empty() ? std::string_view(out_body) : shared_body; }
 };
-
-/// The text form of a connected socket's peer address ("127.0.0.1", "::1"), or "" when it has none.
-std::string peer_address(int fd);
 
 } // namespace headcount::serve

@@ -1,3 +1,6 @@
+// The event loop of serve's HTTP server (http_server.hpp). One thread runs it; each connection moves through
+// idle -> reading -> dispatched -> writing -> idle (or lingering -> closed), and every state has a deadline that
+// sweep() enforces. Over ~400 lines because the loop and its states read best together.
 #include <serve/http_server.hpp>
 
 #include <util/text.hpp>
@@ -9,28 +12,33 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
-#include <thread>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace headcount::serve {
 
-namespace {
-
 using namespace std::chrono;
 
+namespace {
 
-/// A connection over its address's cap, answered 503 and drained for a moment before it is closed (closing with
-/// unread bytes would reset it before the client reads the answer).
-struct Refused {
-    int fd;
-    steady_clock::time_point until;
-};
-
-constexpr std::size_t k_max_refused = 256;
+constexpr std::uint64_t k_listener_tag = 0; ///< epoll data of the listening socket
+constexpr std::uint64_t k_wake_tag = 1;     ///< epoll data of the workers' eventfd
+constexpr std::size_t k_max_turned_away = 256;
+constexpr std::size_t k_max_received = 64 * 1024; ///< a head, a body and the start of a pipelined request fit
+constexpr std::size_t k_max_drained = 256 * 1024;
+constexpr milliseconds k_linger{2000};
 
 } // namespace
+
+/// A response a worker made, for the event loop to write.
+struct HttpServer::Completed {
+    std::uint64_t id;
+    HttpResponse response;
+    bool close;
+};
 
 HttpResponse make_response(int status, HttpFields fields, std::string body) {
     HttpResponse response;
@@ -83,8 +91,13 @@ HttpServer::HttpServer(HttpHandlers handlers, HttpFields default_fields, Connect
       m_threads(std::max<std::size_t>(1, threads)), m_counts(limits.per_address) {}
 
 HttpServer::~HttpServer() {
-    if (m_listener >= 0)
-        ::close(m_listener);
+    if (m_pool)
+        m_pool->shutdown();
+    for (auto& [id, connection] : m_connections)
+        ::close(connection->fd);
+    for (const int fd : {m_listener, m_epoll, m_wake})
+        if (fd >= 0)
+            ::close(fd);
 }
 
 Result<int> HttpServer::listen(const std::string& host, int port) {
@@ -114,6 +127,12 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
     ::freeaddrinfo(addresses);
     if (m_listener < 0)
         return cannot();
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}}, wake{EPOLLIN, {.u64 = k_wake_tag}};
+    if (m_epoll < 0 || m_wake < 0 || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener) != 0 ||
+        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0)
+        return fail("cannot set up the server's event loop (epoll)");
     sockaddr_storage bound{};
     socklen_t length = sizeof bound;
     ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&bound), &length);
@@ -122,172 +141,436 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
 }
 
 void HttpServer::run(const std::atomic<bool>& stopping) {
-    m_stopping = &stopping;
-    BoundedPool pool(m_threads, m_threads * 4);
-    m_pool = &pool;
-    std::vector<Refused> refused;
-    const std::string busy_body = "This address has too many connections open at once; try again in a few seconds.\n";
-    const std::string busy = response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"},
-                                                               {"Retry-After", "5"}}),
-                                           m_default_fields, busy_body.size(), true, m_limits) + busy_body;
-    std::vector<pollfd> polled;
-    while (!stopping.load()) {
-        polled.assign(1, pollfd{m_listener, POLLIN, 0});
-        for (const Refused& r : refused)
-            polled.push_back(pollfd{r.fd, POLLIN, 0});
-        if (::poll(polled.data(), polled.size(), 50) < 0 && errno != EINTR)
-            std::this_thread::sleep_for(milliseconds(10));
-        const auto now = steady_clock::now();
-        for (std::size_t i = refused.size(); i-- > 0;) {
-            char sink[4096];
-            const ssize_t n = polled[i + 1].revents != 0 ? ::recv(refused[i].fd, sink, sizeof sink, MSG_DONTWAIT) : -1;
-            const bool drained = polled[i + 1].revents != 0 && (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR));
-            if (drained || now > refused[i].until) {
-                ::close(refused[i].fd);
-                refused.erase(refused.begin() + static_cast<std::ptrdiff_t>(i));
-            }
+    m_pool = std::make_unique<WorkerPool>(m_threads);
+    epoll_event events[128];
+    auto swept = steady_clock::now();
+    auto listener_paused_until = steady_clock::time_point{};
+    for (;;) {
+        if (stopping.load() && !m_stopping) {
+            // Stop accepting; a connection with nothing begun and something answered already goes now.
+            m_stopping = true;
+            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
+            ::close(m_listener);
+            m_listener = -1;
+            sweep(steady_clock::now());
         }
-        if ((polled[0].revents & POLLIN) == 0)
-            continue;
-        for (int accepted = 0; accepted < 64; ++accepted) {
-            const int fd = ::accept4(m_listener, nullptr, nullptr, SOCK_CLOEXEC);
-            if (fd < 0) {
-                if (errno == EMFILE || errno == ENFILE)
-                    std::this_thread::sleep_for(milliseconds(10));
-                break;
-            }
-            std::string address = peer_address(fd);
-            if (!m_counts.acquire(address)) {
-                ::send(fd, busy.data(), busy.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
-                ::shutdown(fd, SHUT_WR);
-                if (refused.size() < k_max_refused)
-                    refused.push_back(Refused{fd, now + seconds(2)});
-                else
-                    ::close(fd);
+        if (m_stopping && m_connections.empty())
+            break;
+        const int n = ::epoll_wait(m_epoll, events, 128, 50);
+        for (int i = 0; i < n; ++i) {
+            const std::uint64_t tag = events[i].data.u64;
+            if (tag == k_listener_tag) {
+                if (!accept_all()) {
+                    // Out of descriptors: stop listening for a moment rather than spin on a listener always ready.
+                    ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
+                    listener_paused_until = steady_clock::now() + milliseconds(100);
+                }
                 continue;
             }
-            // Without TCP_NODELAY a response written in two parts would wait for the client's delayed ACK (40 ms).
-            const int on = 1;
-            ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
-            pool.enqueue([this, fd, address = std::move(address)] {
-                serve_connection(fd, address);
-                m_counts.release(address);
-            });
+            if (tag == k_wake_tag) {
+                std::uint64_t count = 0;
+                while (::read(m_wake, &count, sizeof count) > 0) {
+                }
+                collect_completed();
+                continue;
+            }
+            const auto it = m_connections.find(tag);
+            if (it == m_connections.end())
+                continue;
+            Connection& c = *it->second;
+            if (c.state == Connection::State::writing)
+                write_some(c); // writable, or an error the next write reports
+            else
+                on_readable(c);
+        }
+        const auto now = steady_clock::now();
+        if (listener_paused_until != steady_clock::time_point{} && now >= listener_paused_until && m_listener >= 0) {
+            epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
+            ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener);
+            listener_paused_until = {};
+        }
+        if (now - swept >= milliseconds(50)) {
+            sweep(now);
+            swept = now;
         }
     }
-    ::close(m_listener);
-    m_listener = -1;
-    for (const Refused& r : refused)
-        ::close(r.fd);
-    pool.shutdown();
-    m_pool = nullptr;
+    m_pool->shutdown();
 }
 
-void HttpServer::serve_connection(int fd, const std::string& address) {
-    Connection connection(fd, address, m_limits);
-    for (std::size_t served = 0; served < m_limits.max_requests; ++served) {
-        // The first request of a connection accepted before a stop is served; an idle kept-alive connection gives
-        // its thread up when the server stops or other connections are waiting for one.
-        const auto wait = served == 0 ? m_limits.read_timeout : m_limits.idle_timeout;
-        if (!connection.wait_for_request(wait, [&] {
-                return served > 0 && (m_stopping->load() || m_pool->waiting() > 0);
-            }))
-            return;
-        connection.begin_request();
-        const bool last = served + 1 == m_limits.max_requests || m_stopping->load();
-        if (!serve_request(connection, last))
-            return;
+bool HttpServer::accept_all() {
+    for (int i = 0; i < 64 && m_listener >= 0; ++i) {
+        sockaddr_storage peer{};
+        socklen_t length = sizeof peer;
+        const int fd = ::accept4(m_listener, reinterpret_cast<sockaddr*>(&peer), &length, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0)
+            return errno != EMFILE && errno != ENFILE;
+        const std::string key = client_key(peer);
+        if (m_connections.size() - m_refusing >= m_limits.max_connections) {
+            // Full: the connection idle longest makes room (it has had its answers), else this one is turned away.
+            Connection* oldest = nullptr;
+            for (auto& [id, c] : m_connections)
+                if (c->state == Connection::State::idle && c->served > 0 &&
+                    (oldest == nullptr || c->last_moved < oldest->last_moved))
+                    oldest = c.get();
+            if (oldest == nullptr) {
+                turn_away(fd);
+                continue;
+            }
+            close(*oldest);
+        }
+        if (!m_counts.acquire(key)) {
+            turn_away(fd);
+            continue;
+        }
+        admit(fd, key);
     }
+    return true;
 }
 
-bool HttpServer::send(Connection& connection, const HttpResponse& response, bool head_only, bool close) const {
-    const std::string_view body = response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
-    const std::string head = response_head(response, m_default_fields, body.size(), close, m_limits);
-    return connection.write(head, head_only ? std::string_view() : body);
+void HttpServer::admit(int fd, const std::string& key) {
+    // Without TCP_NODELAY a response written in two parts would wait for the client's delayed ACK (40 ms).
+    const int on = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    auto connection = std::make_unique<Connection>();
+    Connection& c = *connection;
+    c.fd = fd;
+    c.id = ++m_next_id;
+    c.key = key;
+    c.counted = true;
+    c.scanner = HeadScanner(m_limits.head);
+    c.last_moved = steady_clock::now();
+    c.deadline = c.last_moved + m_limits.read_timeout; // for the first request's first byte
+    m_connections.emplace(c.id, std::move(connection));
+    epoll_event event{EPOLLIN, {.u64 = c.id}};
+    ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
 }
 
-bool HttpServer::refuse(Connection& connection, const HttpRefusal& refusal, const RequestHead* head) {
-    HttpResponse response = m_handlers.refusal(refusal, head);
-    if (refusal.status == 405)
-        response.fields.emplace_back("Allow", "GET, HEAD, POST");
-    if (send(connection, response, head != nullptr && head->method == "HEAD", true))
-        connection.linger();
-    return false;
+void HttpServer::turn_away(int fd) {
+    if (m_refusing >= k_max_turned_away) {
+        ::close(fd);
+        return;
+    }
+    static const std::string body = "This address has too many connections open at once; try again in a few seconds.\n";
+    const std::string answer = response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"},
+                                                                 {"Retry-After", "5"}}),
+                                             m_default_fields, body.size(), true, m_limits) + body;
+    ::send(fd, answer.data(), answer.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+    ::shutdown(fd, SHUT_WR);
+    auto connection = std::make_unique<Connection>();
+    Connection& c = *connection;
+    c.fd = fd;
+    c.id = ++m_next_id;
+    c.turned_away = true;
+    c.state = Connection::State::lingering;
+    c.deadline = steady_clock::now() + k_linger;
+    ++m_refusing;
+    m_connections.emplace(c.id, std::move(connection));
+    epoll_event event{EPOLLIN, {.u64 = c.id}};
+    ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
 }
 
-bool HttpServer::serve_request(Connection& connection, bool last) {
-    std::string& received = connection.received();
-    HeadScanner scanner(m_limits.head);
-    std::size_t head_length = 0;
-    while (head_length == 0) {
-        auto scanned = scanner.scan(received);
-        if (!scanned)
-            return refuse(connection, scanned.error(), nullptr);
-        head_length = *scanned;
-        if (head_length > 0)
+void HttpServer::watch(Connection& c, std::uint32_t events) {
+    // With nothing to wait for, the socket leaves the set: epoll reports a hang-up whatever one asks, and a
+    // connection a worker has must not wake the loop again and again.
+    if (events == 0) {
+        if (c.registered)
+            ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.fd, nullptr);
+        c.registered = false;
+        return;
+    }
+    epoll_event event{events, {.u64 = c.id}};
+    ::epoll_ctl(m_epoll, c.registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, c.fd, &event);
+    c.registered = true;
+}
+
+void HttpServer::close(Connection& c) {
+    if (c.registered)
+        ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, c.fd, nullptr);
+    ::close(c.fd);
+    if (c.counted)
+        m_counts.release(c.key);
+    if (c.turned_away)
+        --m_refusing;
+    m_connections.erase(c.id); // c is gone
+}
+
+void HttpServer::on_readable(Connection& c) {
+    char buffer[4096];
+    if (c.state == Connection::State::lingering) {
+        for (;;) {
+            const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, MSG_DONTWAIT);
+            if (n < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            c.drained += n > 0 ? static_cast<std::size_t>(n) : 0;
+            if (n <= 0 || c.drained > k_max_drained) {
+                close(c);
+                return;
+            }
+        }
+    }
+    if (c.state != Connection::State::idle && c.state != Connection::State::reading)
+        return;
+    while (c.received.size() < k_max_received) {
+        const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             break;
-        const Connection::Read read = connection.read_more();
-        if (read == Connection::Read::closed)
-            return false;
-        if (read == Connection::Read::timed_out)
-            return refuse(connection, {408, "The request took too long to arrive."}, nullptr);
-    }
-    auto head = parse_request_head(std::string_view(received).substr(0, head_length));
-    received.erase(0, head_length);
-    if (!head)
-        return refuse(connection, head.error(), nullptr);
-
-    // Framing: only a POST has a body, and only with a Content-Length.
-    const bool post = head->method == "POST";
-    if (!post && head->method != "GET" && head->method != "HEAD")
-        return refuse(connection, {405, "This address only answers GET, HEAD and POST."}, &*head);
-    if (head->transfer_encoding)
-        return refuse(connection, post ? HttpRefusal{411, "Send the request body with a Content-Length, not in chunks."}
-                                       : HttpRefusal{400, "A GET or HEAD request has no body."}, &*head);
-    const std::uint64_t length = head->content_length.value_or(0);
-    if (!post && length > 0)
-        return refuse(connection, {400, "A GET or HEAD request has no body."}, &*head);
-    if (post) {
-        if (!head->content_length)
-            return refuse(connection, {411, "Send the request body with a Content-Length."}, &*head);
-        if (auto screened = m_handlers.screen(*head)) {
-            if (send(connection, *screened, false, true))
-                connection.linger();
-            return false;
+        if (n <= 0) {
+            // The client is gone, or has sent all it will: what it sent may still be a whole request to answer.
+            c.peer_closed = true;
+            watch(c, 0);
+            break;
         }
-        if (length > m_limits.max_body_bytes)
-            return refuse(connection, {413, fmt::format("The request body is {} bytes; requests are at most {} bytes.",
-                                                        with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(length, INT64_MAX))),
-                                                        with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)))},
-                          &*head);
-        if (head->expect_continue && received.size() < length && !connection.write("HTTP/1.1 100 Continue\r\n\r\n"))
-            return false;
-        while (received.size() < length) {
-            const Connection::Read read = connection.read_more();
-            if (read == Connection::Read::closed)
-                return false;
-            if (read == Connection::Read::timed_out)
-                return refuse(connection, {408, "The request took too long to arrive."}, &*head);
-        }
+        c.received.append(buffer, static_cast<std::size_t>(n));
+        c.last_moved = steady_clock::now();
     }
+    if (c.peer_closed && c.received.empty()) {
+        close(c);
+        return;
+    }
+    advance(c);
+}
 
+void HttpServer::advance(Connection& c) {
+    const auto now = steady_clock::now();
+    if (c.state == Connection::State::idle) {
+        if (c.received.empty())
+            return;
+        c.state = Connection::State::reading;
+        c.request_start = now;
+        c.deadline = now + m_limits.request_timeout;
+        c.last_moved = now;
+    }
+    if (!c.head) {
+        // A request refused before its head is read still answers a HEAD without a body.
+        std::string_view start = c.received;
+        while (start.starts_with("\r\n"))
+            start.remove_prefix(2);
+        c.head_only = start.starts_with("HEAD ");
+        auto scanned = c.scanner.scan(c.received);
+        if (!scanned) {
+            dispatch_refusal(c, scanned.error());
+            return;
+        }
+        if (*scanned == 0) {
+            if (c.peer_closed)
+                close(c);
+            return;
+        }
+        auto head = parse_request_head(std::string_view(c.received).substr(0, *scanned));
+        c.received.erase(0, *scanned);
+        if (!head) {
+            dispatch_refusal(c, head.error());
+            return;
+        }
+        c.head = std::move(*head);
+        c.head_only = c.head->method == "HEAD";
+        // Framing: only a POST has a body, and only with a Content-Length.
+        const bool post = c.head->method == "POST";
+        const std::uint64_t length = c.head->content_length.value_or(0);
+        std::optional<HttpRefusal> refused;
+        if (!post && c.head->method != "GET" && c.head->method != "HEAD")
+            refused = HttpRefusal{405, "This address only answers GET, HEAD and POST."};
+        else if (c.head->transfer_encoding)
+            refused = post ? HttpRefusal{411, "Send the request body with a Content-Length, not in chunks."}
+                           : HttpRefusal{400, "A GET or HEAD request has no body."};
+        else if (!post && length > 0)
+            refused = HttpRefusal{400, "A GET or HEAD request has no body."};
+        else if (post && !c.head->content_length)
+            refused = HttpRefusal{411, "Send the request body with a Content-Length."};
+        else if (post && (refused = m_handlers.screen(*c.head)))
+            ;
+        else if (length > m_limits.max_body_bytes)
+            refused = HttpRefusal{413, fmt::format("The request body is {} bytes; requests are at most {} bytes.",
+                                                   with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(length, INT64_MAX))),
+                                                   with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)))};
+        if (refused) {
+            dispatch_refusal(c, std::move(*refused));
+            return;
+        }
+        // RFC 9110 15.2: no 1xx to an HTTP/1.0 client. Best effort: a client that does not see it sends anyway.
+        if (c.head->expect_continue && c.head->minor_version == 1 && c.received.size() < length)
+            ::send(c.fd, "HTTP/1.1 100 Continue\r\n\r\n", 25, MSG_DONTWAIT | MSG_NOSIGNAL);
+    }
+    const std::size_t length = static_cast<std::size_t>(c.head->content_length.value_or(0));
+    if (c.received.size() < length) {
+        if (c.peer_closed)
+            close(c);
+        return;
+    }
     HttpRequest request;
-    request.head = std::move(*head);
-    request.body = received.substr(0, length);
-    received.erase(0, length);
-    request.address = connection.address();
+    request.head = std::move(*c.head);
+    request.body = c.received.substr(0, length);
+    c.received.erase(0, length);
+    request.address = c.key;
     request.query = parse_form(request.head.query);
     const std::string* type = request.head.field("Content-Type");
-    if (post && type != nullptr && starts_with_ignoring_case(*type, "application/x-www-form-urlencoded"))
+    if (request.head.method == "POST" && type != nullptr &&
+        starts_with_ignoring_case(*type, "application/x-www-form-urlencoded"))
         request.form = parse_form(request.body);
-    HttpResponse response;
-    try {
-        response = m_handlers.handle(request);
-    } catch (const std::exception&) {
-        response = m_handlers.refusal({500, "The server could not answer this request."}, &request.head);
+    dispatch(c, std::move(request));
+}
+
+void HttpServer::dispatch(Connection& c, HttpRequest request) {
+    c.state = Connection::State::dispatched;
+    c.head.reset();
+    c.scanner = HeadScanner(m_limits.head);
+    if (!c.peer_closed)
+        watch(c, 0);
+    const bool close = request.head.close || c.served + 1 >= m_limits.max_requests;
+    m_pool->enqueue([this, id = c.id, request = std::move(request), close] {
+        HttpResponse response;
+        try {
+            response = m_handlers.handle(request);
+        } catch (const std::exception&) {
+            response = m_handlers.refusal({500, "The server could not answer this request."}, &request.head);
+        }
+        {
+            const std::lock_guard lock(m_done_mutex);
+            m_done.push_back(Completed{id, std::move(response), close});
+        }
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const auto written = ::write(m_wake, &one, sizeof one);
+    });
+}
+
+void HttpServer::dispatch_refusal(Connection& c, HttpRefusal refusal) {
+    c.state = Connection::State::dispatched;
+    if (c.request_start == steady_clock::time_point{})
+        c.request_start = steady_clock::now();
+    if (!c.peer_closed)
+        watch(c, 0);
+    std::optional<RequestHead> head = std::move(c.head);
+    c.head.reset();
+    m_pool->enqueue([this, id = c.id, refusal = std::move(refusal), head = std::move(head)] {
+        HttpResponse response = m_handlers.refusal(refusal, head ? &*head : nullptr);
+        if (refusal.status == 405)
+            response.fields.emplace_back("Allow", "GET, HEAD, POST");
+        {
+            const std::lock_guard lock(m_done_mutex);
+            m_done.push_back(Completed{id, std::move(response), true});
+        }
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const auto written = ::write(m_wake, &one, sizeof one);
+    });
+}
+
+void HttpServer::collect_completed() {
+    std::vector<Completed> done;
+    {
+        const std::lock_guard lock(m_done_mutex);
+        done.swap(m_done);
     }
-    const bool close = response.close || request.head.close || last || m_stopping->load();
-    return send(connection, response, request.head.method == "HEAD", close) && !close;
+    const auto now = steady_clock::now();
+    for (Completed& completed : done) {
+        const auto it = m_connections.find(completed.id);
+        if (it == m_connections.end())
+            continue;
+        Connection& c = *it->second;
+        HttpResponse& response = completed.response;
+        c.close_after = completed.close || response.close || m_stopping || c.peer_closed;
+        const std::string_view body = response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
+        c.out_head = response_head(response, m_default_fields, body.size(), c.close_after, m_limits);
+        c.out_body = c.head_only ? std::string() : std::move(response.body);
+        c.shared_body = c.head_only ? std::string_view() : response.shared_body;
+        c.out_sent = 0;
+        c.state = Connection::State::writing;
+        c.deadline = c.request_start + m_limits.response_timeout;
+        c.last_moved = now;
+        write_some(c);
+    }
+}
+
+void HttpServer::write_some(Connection& c) {
+    for (;;) {
+        const std::string_view body = c.body();
+        const std::size_t total = c.out_head.size() + body.size();
+        if (c.out_sent == total) {
+            finish_response(c);
+            return;
+        }
+        iovec parts[2];
+        int count = 0;
+        if (c.out_sent < c.out_head.size())
+            parts[count++] = {c.out_head.data() + c.out_sent, c.out_head.size() - c.out_sent};
+        const std::size_t body_sent = c.out_sent > c.out_head.size() ? c.out_sent - c.out_head.size() : 0;
+        if (body_sent < body.size())
+            parts[count++] = {const_cast<char*>(body.data()) + body_sent, body.size() - body_sent};
+        msghdr message{};
+        message.msg_iov = parts;
+        message.msg_iovlen = static_cast<std::size_t>(count);
+        const ssize_t n = ::sendmsg(c.fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            watch(c, EPOLLOUT);
+            return;
+        }
+        if (n <= 0) {
+            close(c);
+            return;
+        }
+        c.out_sent += static_cast<std::size_t>(n);
+        c.last_moved = steady_clock::now();
+    }
+}
+
+void HttpServer::finish_response(Connection& c) {
+    ++c.served;
+    c.out_head.clear();
+    c.out_body.clear();
+    c.shared_body = {};
+    c.head_only = false;
+    const auto now = steady_clock::now();
+    if (c.peer_closed) {
+        close(c);
+        return;
+    }
+    if (c.close_after) {
+        // Closing with unread bytes would reset the connection before the client reads the answer: shut the write
+        // side and drain what still comes, for a moment.
+        ::shutdown(c.fd, SHUT_WR);
+        c.state = Connection::State::lingering;
+        c.deadline = now + k_linger;
+        c.drained = 0;
+        watch(c, EPOLLIN);
+        return;
+    }
+    c.state = Connection::State::idle;
+    c.deadline = now + m_limits.idle_timeout;
+    c.last_moved = now;
+    c.request_start = {};
+    watch(c, EPOLLIN);
+    advance(c); // a pipelined request already here
+}
+
+void HttpServer::sweep(steady_clock::time_point now) {
+    std::vector<Connection*> expired;
+    for (auto& [id, c] : m_connections) {
+        switch (c->state) {
+        case Connection::State::idle:
+            if (now > c->deadline || (m_stopping && c->served > 0))
+                expired.push_back(c.get());
+            break;
+        case Connection::State::reading:
+        case Connection::State::writing:
+        case Connection::State::lingering: {
+            const auto quiet = c->state == Connection::State::writing ? m_limits.write_timeout : m_limits.read_timeout;
+            if (now > c->deadline || (c->state != Connection::State::lingering && now - c->last_moved > quiet))
+                expired.push_back(c.get());
+            break;
+        }
+        case Connection::State::dispatched:
+            break;
+        }
+    }
+    for (Connection* c : expired) {
+        if (c->state == Connection::State::reading)
+            dispatch_refusal(*c, {408, "The request took too long to arrive."});
+        else
+            close(*c);
+    }
 }
 
 } // namespace headcount::serve

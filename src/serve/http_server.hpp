@@ -1,9 +1,11 @@
 #pragma once
-// serve's HTTP/1.1 server: listens, accepts, and serves each connection's requests in turn on a pool of threads,
-// reading every request strictly (http.hpp) within ConnectionLimits. It knows nothing of problems: routes are
-// the handlers it is given. It replaces cpp-httplib's server, whose parser took a GET's body for a second
-// request, the first of two different Content-Lengths, percent-decoded header values and folded lines, served
-// 1,000 ranges of a file in one response and compressed each static file per request.
+// serve's HTTP/1.1 server. One event loop (epoll) accepts connections, reads each request strictly (http.hpp)
+// within ConnectionLimits and writes each response; a pool of workers turns whole requests into responses through
+// the routes it is given. No thread ever waits on a client, so slow clients, however many, cost sockets and
+// buffers (bounded per connection, per client address and in all), not workers. It replaces cpp-httplib's server,
+// whose parser took a GET's body for a second request, the first of two different Content-Lengths, percent-decoded
+// header values and folded lines, sent 1,000 ranges of a file in one response and compressed each static file per
+// request, and whose thread per connection let a few addresses' slow requests hold every worker.
 
 #include <serve/connection.hpp>
 #include <serve/http.hpp>
@@ -12,8 +14,10 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 namespace headcount::serve {
 
@@ -21,7 +25,7 @@ namespace headcount::serve {
 struct HttpRequest {
     RequestHead head;
     std::string body;
-    std::string address; ///< the client's address
+    std::string address; ///< the client's key (client_key): its IPv4 address or IPv6 /64
     FormFields query;    ///< the target's query, decoded
     FormFields form;     ///< an application/x-www-form-urlencoded body, decoded
 
@@ -43,10 +47,11 @@ struct HttpResponse {
 /// A response of `status` with `fields` and `body`.
 HttpResponse make_response(int status, HttpFields fields, std::string body = {});
 
-/// What the server asks of the routes.
+/// What the server asks of the routes. Each may be called from any worker at once.
 struct HttpHandlers {
-    /// Before a POST's body is read: a response that refuses it unread (the connection then closes), or nullopt.
-    std::function<std::optional<HttpResponse>(const RequestHead&)> screen;
+    /// Before a POST's body is read: a refusal of it unread (the connection then closes), or nullopt. Called on the
+    /// event loop: it must be quick and must not block.
+    std::function<std::optional<HttpRefusal>(const RequestHead&)> screen;
     /// A whole request's response (HEAD is asked as GET; the server drops the body).
     std::function<HttpResponse(const HttpRequest&)> handle;
     /// The response to a request the server refused; `head` is null when the request could not be read.
@@ -56,35 +61,52 @@ struct HttpHandlers {
 /// Listens on one address and serves until told to stop.
 class HttpServer {
   public:
+    /// `threads` workers make responses; `default_fields` go on every response.
     HttpServer(HttpHandlers handlers, HttpFields default_fields, ConnectionLimits limits, std::size_t threads);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
     HttpServer& operator=(const HttpServer&) = delete;
 
     /// Binds and listens on `host`:`port` (0: any free port); the port bound. Errors: the address is in use or
-    /// not this machine's.
+    /// not this machine's, or the event loop cannot be set up.
     Result<int> listen(const std::string& host, int port);
-    /// Accepts and serves until `stopping` is set, then stops accepting, finishes every connection accepted (the
-    /// request in flight is answered, with Connection: close) and returns.
+    /// Serves until `stopping` is set, then stops accepting, finishes every request already begun (answered with
+    /// Connection: close, within the usual time limits) and returns.
     void run(const std::atomic<bool>& stopping);
 
   private:
+    struct Completed;
     HttpHandlers m_handlers;
     HttpFields m_default_fields;
     ConnectionLimits m_limits;
     std::size_t m_threads;
     AddressCounts m_counts;
     int m_listener = -1;
-    const std::atomic<bool>* m_stopping = nullptr;
-    BoundedPool* m_pool = nullptr;
+    int m_epoll = -1;
+    int m_wake = -1; ///< an eventfd the workers signal when a response is ready
+    bool m_stopping = false;
+    std::uint64_t m_next_id = 1;
+    std::unordered_map<std::uint64_t, std::unique_ptr<Connection>> m_connections;
+    std::size_t m_refusing = 0; ///< connections turned away at accept and still lingering
+    std::unique_ptr<WorkerPool> m_pool;
+    std::mutex m_done_mutex;
+    std::vector<Completed> m_done;
 
-    void serve_connection(int fd, const std::string& address);
-    /// Reads and answers one request; false when the connection must close.
-    bool serve_request(Connection& connection, bool last);
-    /// Writes `response` (its body unless `head_only`); false when the client is gone.
-    bool send(Connection& connection, const HttpResponse& response, bool head_only, bool close) const;
-    /// Answers a refused request and closes: the body, if any, is drained rather than read as a request.
-    bool refuse(Connection& connection, const HttpRefusal& refusal, const RequestHead* head);
+    /// Accepts what is waiting; false when out of file descriptors.
+    bool accept_all();
+    void admit(int fd, const std::string& key);
+    void turn_away(int fd);
+    void on_readable(Connection& c);
+    /// Takes what a reading connection has received as far as it goes: a head, a body, a whole request dispatched.
+    void advance(Connection& c);
+    void dispatch(Connection& c, HttpRequest request);
+    void dispatch_refusal(Connection& c, HttpRefusal refusal);
+    void collect_completed();
+    void write_some(Connection& c);
+    void finish_response(Connection& c);
+    void sweep(std::chrono::steady_clock::time_point now);
+    void watch(Connection& c, std::uint32_t events);
+    void close(Connection& c);
 };
 
 /// The bytes of a response's head: status line, Date, `fields`, Content-Length and the connection fields.

@@ -28,7 +28,14 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
     AttemptBook book(options.attempts);
     std::size_t replayed = 0;
     if (!options.log.empty()) {
-        auto counted = book.replay(options.log);
+        auto counted = book.replay(options.log, [&](std::string_view problem_id, std::string_view part_id) {
+            for (const solve::SolvedProblem& problem : classroom.problems())
+                if (problem.problem.id == problem_id)
+                    for (const solve::SolvedPart& part : problem.parts)
+                        if (part.part.id == part_id)
+                            return book.limit(problem.problem, part.part).has_value();
+            return false;
+        });
         if (!counted)
             return std::unexpected(counted.error());
         replayed = *counted;

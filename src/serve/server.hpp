@@ -21,7 +21,7 @@ struct ServeOptions {
     std::filesystem::path log;       ///< the attempt log; empty: none
     std::filesystem::path templates; ///< --templates: its serve/static/ files replace the built-in style and script
     std::filesystem::path katex;     ///< a libjs-katex directory
-    std::size_t threads = 64;        ///< connections served at once; more wait in a queue, then in the backlog
+    std::size_t threads = 8;         ///< workers making responses (reading and writing take none)
     std::optional<int> attempts;     ///< checks per student and part where the spec sets no `attempts:`
     CheckLimits checks;
     ConnectionLimits connection;

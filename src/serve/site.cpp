@@ -106,22 +106,22 @@ HttpResponse Site::refusal(const HttpRefusal& refused, const RequestHead* head) 
     return error(refused.status, head == nullptr ? std::string() : head->path, refused.reason);
 }
 
-std::optional<HttpResponse> Site::screen(const RequestHead& head) const {
+std::optional<HttpRefusal> Site::screen(const RequestHead& head) const {
     if (head.field("Content-Encoding") != nullptr)
-        return error(415, head.path, "Compressed request bodies are not accepted.");
+        return HttpRefusal{415, "Compressed request bodies are not accepted."};
     const std::uint64_t bytes = head.content_length.value_or(0);
     if (bytes > m_limits.max_body_bytes)
-        return error(413, head.path,
-                     fmt::format("The request body is {} bytes; requests are at most {} bytes (an answer at most {}).",
-                                 with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(bytes, INT64_MAX))),
-                                 with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)),
-                                 with_thousands(k_max_answer_bytes)));
+        return HttpRefusal{413, fmt::format("The request body is {} bytes; requests are at most {} bytes (an answer "
+                                            "at most {}).",
+                                            with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(bytes, INT64_MAX))),
+                                            with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)),
+                                            with_thousands(k_max_answer_bytes))};
     const std::string* type = head.field("Content-Type");
     const std::string_view content_type = type == nullptr ? std::string_view() : std::string_view(*type);
-    if (head.path == "/api/check" ? !starts_with_ignoring_case(content_type, "application/json")
-                                  : !starts_with_ignoring_case(content_type, "application/x-www-form-urlencoded"))
-        return error(415, head.path, head.path == "/api/check" ? "Send the check as JSON (Content-Type: application/json)."
-                                                               : "Send the form as application/x-www-form-urlencoded.");
+    if (head.path == "/api/check" && !starts_with_ignoring_case(content_type, "application/json"))
+        return HttpRefusal{415, "Send the check as JSON (Content-Type: application/json)."};
+    if (head.path != "/api/check" && !starts_with_ignoring_case(content_type, "application/x-www-form-urlencoded"))
+        return HttpRefusal{415, "Send the form as application/x-www-form-urlencoded."};
     return std::nullopt;
 }
 

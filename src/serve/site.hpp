@@ -38,7 +38,7 @@ class Site {
     [[nodiscard]] static HttpFields security_fields();
 
     /// Before a POST's body is read: a refusal of a body that is compressed, too large or of the wrong type.
-    [[nodiscard]] std::optional<HttpResponse> screen(const RequestHead& head) const;
+    [[nodiscard]] std::optional<HttpRefusal> screen(const RequestHead& head) const;
     [[nodiscard]] HttpResponse handle(const HttpRequest& request);
     /// The response to a request the HTTP server refused (`head` null when it could not be read).
     [[nodiscard]] HttpResponse refusal(const HttpRefusal& refusal, const RequestHead* head) const;
