@@ -17,6 +17,7 @@ import csv
 import html
 import html.entities
 import json
+import math
 import os
 import re
 import subprocess
@@ -298,12 +299,12 @@ def grade_verdict(binary, source, spec, part, typed):
 
 def check_sigfigs_edges(binary, source, spec, root):
     """{sigfigs: 3} in Moodle as in grade. By hand: 787,968 and 1,050,624 to three figures are 7.88e5 and 1.05e6,
-    and grade takes what rounds to those (half up): [787,500, 788,500) and [1,045,000, 1,055,000). Moodle's closed
-    interval cannot end just short of 1,055,000 and also start at 1,045,000 exactly, so it leaves out the lower
-    edge itself (README); everything else agrees, and every number Moodle calls right grade calls right."""
+    and grade takes what rounds to those (half up): [787,500, 788,500) and [1,045,000, 1,055,000). Every whole number
+    agrees, the edges included; Moodle's allowance (1e-14 of the value) reaches past a closed end only by numbers
+    nobody types (1,044,999.99999999), and every other number Moodle calls right grade calls right."""
     (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
-    edges = {"a": {787499: False, 787500: None, 787501: True, 788499: True, 788500: False},
-             "b": {1044999: False, 1045000: None, 1045001: True, 1054999: True, 1055000: False,
+    edges = {"a": {787499: False, 787500: True, 787501: True, 788499: True, 788500: False},
+             "b": {1044999: False, 1045000: True, 1045001: True, 1054999: True, 1055000: False,
                    1055623: False, 1045624: True}}
     for (part, expected), sub in zip(edges.items(), subquestions):
         rights = [a for a in sub["answers"] if a["percent"] == 100]
@@ -314,13 +315,19 @@ def check_sigfigs_edges(binary, source, spec, root):
                 fail(f"({part}) {typed:,}: right in Moodle {in_moodle}, in grade {in_grade}; expected {right}")
             if right is None and (in_moodle, in_grade) != (False, True):
                 fail(f"({part}) {typed:,}, the lower edge: Moodle {in_moodle}, grade {in_grade}")
-        # Every number Moodle accepts as right, grade does: both ends of each right answer's interval (the
-        # intervals are closed, grade's band is an interval, so the ends decide).
+        # Every number Moodle accepts as right, grade does: the whole numbers at both ends of each right answer's
+        # interval (the intervals are closed, grade's band is an interval, so the ends decide), and past them no more
+        # than Moodle's own allowance of 1e-14 of the value.
         for answer in rights:
-            for end in moodle_interval(answer):
-                if grade_verdict(binary, source, spec, part, repr(end))[0] != 100:
-                    fail(f"({part}) Moodle's right answer {answer['answer']}:{answer['tolerance']} accepts {end!r}, "
+            lo, hi = moodle_interval(answer)
+            for end in (math.ceil(lo), math.floor(hi)):
+                if grade_verdict(binary, source, spec, part, str(end))[0] != 100:
+                    fail(f"({part}) Moodle's right answer {answer['answer']}:{answer['tolerance']} accepts {end:,}, "
                          "which grade does not")
+            allowance = 2e-14 * abs(float(answer["answer"]))
+            if math.ceil(lo) - lo > allowance or hi - math.floor(hi) > allowance:
+                fail(f"({part}) Moodle's right answer {answer['answer']}:{answer['tolerance']} reaches [{lo!r}, {hi!r}], "
+                     "more than its allowance past the whole numbers grade accepts")
 
 
 def check_listed_values(binary, source, spec, root, listed_root):

@@ -63,9 +63,18 @@ Count band_centre(Count value, const spec::Tolerance& tolerance) {
 /// would take an end outside `allowed`; 0 (the allowance alone) when nothing fits.
 MoodleNumber fitted_answer(double centre, double reach, const NumberRange& allowed) {
     const MoodleNumber widest{moodle_stored(centre), std::max(reach, 0.0)};
+    // Moodle's allowance takes an interval 10^-14 of its value past each end. Past a closed end of grade's band that
+    // reaches only numbers nobody types (1,044,999.99999999), while giving the end up would cost a whole number grade
+    // accepts (1,045,000, typed 1.045e6): the allowance's own reach past a closed end is let through.
+    const double slack = 2 * k_moodle_epsilon * std::max({std::abs(allowed.lo), std::abs(allowed.hi), 1.0});
+    NumberRange relaxed = allowed;
+    if (!allowed.lo_open)
+        relaxed.lo -= slack;
+    if (!allowed.hi_open)
+        relaxed.hi += slack;
     const auto inside = [&](MoodleNumber n) {
         const auto [lo, hi] = moodle_interval(n);
-        return holds(allowed, lo) && holds(allowed, hi);
+        return holds(relaxed, lo) && holds(relaxed, hi);
     };
     if (widest.tolerance == 0 || inside(widest))
         return widest;

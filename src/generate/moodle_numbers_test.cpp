@@ -65,18 +65,20 @@ TEST_CASE("grade's band for three significant figures is half-open, around the r
     CHECK(grade_band(1050624, k_exact).hi == 1050624);
 }
 
-TEST_CASE("the right answer at three significant figures: itself, then the rounded value with half a unit less one",
+TEST_CASE("the right answer at three significant figures: itself, then every whole number grade accepts",
           "[lms]") {
     const ClozeNumbers numbers =
         cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);
     REQUIRE(numbers.answers.size() == 2);
     CHECK(numbers.answers[0].number.value == 1050624);
     CHECK(numbers.answers[0].number.tolerance == 0);
-    // 1,050,000 ± 4,999: every whole number of [1,045,000, 1,055,000) but 1,045,000 itself, as a closed
-    // interval that ends at 1,055,000 cannot also start at 1,045,000; 1,055,000 and 1,055,623 are out.
-    CHECK(numbers.answers[1].number.value == 1050000);
-    CHECK(numbers.answers[1].number.tolerance == 4999);
-    CHECK_FALSE(first_match(numbers, 1045000));
+    // grade's band is [1,045,000, 1,055,000): its whole numbers are 1,045,000 to 1,054,999, whose middle is
+    // 1,049,999.5 and half-width 4,999.5. Moodle's allowance reaches 1e-14 of the value past each end: below
+    // 1,045,000 that is 1,044,999.99999999, which nobody types; above, it stays short of 1,055,000.
+    CHECK(numbers.answers[1].number.value == 1049999.5);
+    CHECK(numbers.answers[1].number.tolerance == 4999.5);
+    CHECK(first_match(numbers, 1045000) == 0u);
+    CHECK_FALSE(first_match(numbers, 1044999));
     CHECK(first_match(numbers, 1045001) == 0u);
     CHECK(first_match(numbers, 1054999) == 0u);
     CHECK_FALSE(first_match(numbers, 1055000));
@@ -104,14 +106,13 @@ TEST_CASE("each listed value reaches its own answer, bands stopping short of lat
     CHECK(numbers.dropped.empty());
     for (std::size_t i = 0; i < 4; ++i)
         CHECK(first_match(numbers, std::vector<double>{1050624, 787968, 788100, 790000}[i]) == i);
-    // 787,968's whole numbers are 787,500 to 788,099. A closed interval reaching 787,500 itself would, with
-    // Moodle's allowance, start below it, so the answer gives that end up: 787,800 ± 299, i.e. 787,501 to
-    // 788,099.
-    CHECK(numbers.answers[2].number.value == 787800);
-    CHECK(numbers.answers[2].number.tolerance == 299);
+    // 787,968's whole numbers are 787,500 to 788,099: 787,799.5 ± 299.5 (Moodle's allowance reaches 1e-14 of the
+    // value below the closed end 787,500, which nobody types, and stays short of 788,100 above).
+    CHECK(numbers.answers[2].number.value == 787799.5);
+    CHECK(numbers.answers[2].number.tolerance == 299.5);
     CHECK(first_match(numbers, 788099) == 1u);
-    CHECK(first_match(numbers, 787501) == 1u);
-    CHECK(first_match(numbers, 787500) == std::nullopt); // 788,100's band gives up the same end
+    CHECK(first_match(numbers, 787500) == 1u);
+    CHECK(first_match(numbers, 787499) == std::nullopt);
     CHECK(first_match(numbers, 788400) == 2u);
 }
 
