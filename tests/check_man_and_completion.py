@@ -3,6 +3,7 @@ documented in the subcommand's section of doc/headcount.1 and offered by complet
 renders without a groff warning, and the completion completes what it should.
 
 Usage: check_man_and_completion.py HEADCOUNT_BINARY SOURCE_DIR"""
+import json
 import os
 import re
 import subprocess
@@ -68,6 +69,21 @@ check(complete("headcount solve problems/week3-mha-p") == ["problems/week3-mha-p
 check(complete("headcount grade x --submissions tests/class/") ==
       ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")
 check(complete("headcount check x --answer ") == [], "free text is not completed")
+
+# The typing examples a student reads (check --help, the man page's check section) are no answer of a shipped
+# problem, nor within a factor of 2 of one (the rule serve's pages follow): week 3's 1,050,624 was the example.
+solved = json.loads(subprocess.run([binary, "solve", os.path.join(source, "problems"), "--format", "json"],
+                                   capture_output=True, text=True, check=True).stdout)
+answers = [part["answer"] for problem in solved for part in problem["parts"] if isinstance(part["answer"], int)]
+check_help = subprocess.run([binary, "check", "--help"], capture_output=True, text=True, check=True).stdout
+for where, text in (("check --help", check_help), ("the man page's check section", man_section("check"))):
+    examples = re.findall(r"\d[\d,]*(?:\s*\*\s*\d[\d,]*)*", text.replace("\\", ""))
+    for example in examples:
+        value = 1
+        for factor in example.split("*"):
+            value *= int(factor.strip().replace(",", ""))
+        near = [a for a in answers if a and a / 2 <= value <= 2 * a]
+        check(value < 1000 or not near, f"{where}: the example {example} is within a factor of 2 of the answer {near[:1]}")
 
 for failure in failures:
     print("FAIL:", failure)

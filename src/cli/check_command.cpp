@@ -130,8 +130,8 @@ Command add_check_command(CLI::App& app) {
     CLI::App* check = app.add_subcommand("check", "Check one answer to one part, and name the mistake behind it.");
     check->add_option("spec", options->spec, "The problem spec (.yaml)")->required();
     check->add_option("--part", options->part, "The part's id, e.g. b")->required();
-    check->add_option("--answer", options->answer, "Your answer as you would write it: 1050624, 4*512*513, 4(512^2+512), 1.05M, 4 \\times 262{,}656; bytes as 16 MiB; "
-                      "a shape as (32, 8, 128, 64); or the word asked for")
+    check->add_option("--answer", options->answer, "Your answer as you would write it: 270900, 3*300*301, 3(300^2+300), 0.27M, 3 \\times 90{,}300; bytes as "
+                      "300 KiB; a shape as (2, 4, 16, 16); or the word asked for")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");
