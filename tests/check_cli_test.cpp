@@ -64,7 +64,9 @@ TEST_CASE("check names the mistake; the reveal policy decides which numbers it s
     const std::string bad = week3_with("bad", "feedback: gap\n");
     const auto refused = run_headcount({"check", bad, "--part", "b", "--answer", "1"});
     CHECK(refused.exit_code == 2);
-    CHECK(refused.err == bad + ":3:11: feedback must be one of hints, gaps, full, got 'gap' (did you mean 'gaps'?)\n");
+    CHECK(refused.err == bad + ":3:11: feedback must be one of hints, gaps, full, got 'gap' (did you mean 'gaps'?)\n"
+                                 "    3 | feedback: gap\n"
+                                 "      |           ^\n");
 }
 
 TEST_CASE("near misses and dimension parts get hints that fit them", "[e2e][check]") {

@@ -284,7 +284,9 @@ TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate
     // h 4 or 8 at d_model 512: d_k is 128 or 64, two answers for the roster's five students.
     CHECK(few.err == dir + "/few.yaml:6:22: distinct: true gives every student different answers, but part 'a' "
                            "(d_k) has only 2 different answers across the 2 variants of vary, for 5 students: vary "
-                           "a given this part depends on\n");
+                           "a given this part depends on\n"
+                           "    6 | parts: [{id: a, ask: d_k}]\n"
+                           "      |                      ^\n");
 }
 
 TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {

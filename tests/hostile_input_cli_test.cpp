@@ -37,7 +37,9 @@ TEST_CASE("invalid UTF-8 in a spec is a located error, not a JSON library's exce
                                                     "parts: [{id: a, ask: total_params}]\n");
     const std::string expected =
         spec + ":2:8: this text is not valid UTF-8; a spec holds printable UTF-8 text (tabs "
-               "and line breaks allowed)\n";
+               "and line breaks allowed)\n"
+               "    2 | title: MHA ?\n" // the byte that is not UTF-8 shown as '?'
+               "      |        ^\n";
     // Before: "internal error: [json.exception.type_error.316] invalid UTF-8 byte at index 4: 0xFF".
     const auto json = run_headcount({"solve", spec, "--format", "json"});
     CHECK(json.exit_code == 2);
@@ -61,7 +63,9 @@ TEST_CASE("a control character in a spec never reaches Markdown or Moodle XML (d
     CHECK(moodle.exit_code == 2);
     CHECK(moodle.err ==
           spec + ":2:8: this text contains a control character (U+001B); a spec holds printable UTF-8 "
-                 "text (tabs and line breaks allowed)\n");
+                 "text (tabs and line breaks allowed)\n"
+                 "    2 | title: \"MHA\\e[2J\"\n"
+                 "      |        ^\n");
     CHECK_FALSE(fs::exists(dir + "/bank/questions.xml"));
     const auto markdown = run_headcount({"solve", spec});
     CHECK(markdown.exit_code == 2);

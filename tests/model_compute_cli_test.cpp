@@ -69,7 +69,9 @@ TEST_CASE("whole-model compute needs a one-stack transformer over its own sequen
     const auto run = run_headcount({"solve", dir + "/cross.yaml"});
     CHECK(run.exit_code == 2);
     CHECK(run.err == dir + "/cross.yaml:26:18: ask 'flops.model_forward' is about a forward pass over the sequence "
-                           "itself; seq_len_kv (cross-attention, or a cache) is not modelled for it\n");
+                           "itself; seq_len_kv (cross-attention, or a cache) is not modelled for it\n"
+                           "   26 |   - {id: b, ask: flops.model_forward, points: 3}\n"
+                           "      |                  ^\n");
     {
         std::ofstream(dir + "/block.yaml") << "id: block\ntitle: A block\ngiven: {d_model: 512, h: 8, seq_len: 16}\n"
                                               "parts:\n  - {id: a, ask: flops.training}\n";
@@ -77,5 +79,7 @@ TEST_CASE("whole-model compute needs a one-stack transformer over its own sequen
     const auto block = run_headcount({"solve", dir + "/block.yaml"});
     CHECK(block.exit_code == 2);
     CHECK(block.err == dir + "/block.yaml:5:18: ask 'flops.training' is about a whole transformer; this problem is "
-                             "kind: mha\n");
+                             "kind: mha\n"
+                             "    5 |   - {id: a, ask: flops.training}\n"
+                             "      |                  ^\n");
 }

@@ -116,7 +116,7 @@ TEST_CASE("solve --out writes one file per problem", "[e2e]") {
     CHECK(std::distance(fs::directory_iterator(out), fs::directory_iterator()) == 2);
 }
 
-TEST_CASE("bad input exits 2 with one line on stderr and no output", "[e2e]") {
+TEST_CASE("bad input exits 2 with one line saying why (and the source line under it) and no output", "[e2e]") {
     const std::string dir = fresh_temp_dir("bad-input");
     std::ofstream(dir + "/typo.yaml") << "id: p\ntitle: t\ngiven:\n  d_model: 512\n  hh: 8\nparts: [{id: a, ask: d_k}]\n";
 
@@ -124,7 +124,10 @@ TEST_CASE("bad input exits 2 with one line on stderr and no output", "[e2e]") {
         const auto run = run_headcount({"solve", dir + "/typo.yaml"});
         CHECK(run.exit_code == 2);
         CHECK(run.out.empty());
-        CHECK(run.err == dir + "/typo.yaml:5:3: unknown key 'hh' in given (did you mean 'h'?)\n");
+        // The one line that says why, then the line of the spec with a caret under the column, as compilers do.
+        CHECK(run.err == dir + "/typo.yaml:5:3: unknown key 'hh' in given (did you mean 'h'?)\n"
+                               "    5 |   hh: 8\n"
+                               "      |   ^\n");
     }
     SECTION("one bad spec among good ones writes nothing") {
         const std::string out = dir + "/out";
@@ -178,6 +181,8 @@ TEST_CASE("solve --templates uses the instructor's templates and rejects unknown
         CHECK(run.out.empty());
         // earlier.total_params (what an earlier part asked) is the closest name the view has.
         CHECK(run.err == dir + "/mha/total_params.mustache:2:3: unknown variable 'totl_params': headcount provides no "
-                               "such value (did you mean 'total_params'?)\n");
+                               "such value (did you mean 'total_params'?)\n"
+                               "    2 |   {{totl_params}}\n"
+                               "      |   ^\n");
     }
 }

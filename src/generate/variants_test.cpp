@@ -19,7 +19,7 @@ spec::Problem varied(std::vector<spec::Variation> vary, bool distinct = false) {
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
     p.vary = std::move(vary);
     p.distinct = distinct;
     return p;
@@ -33,7 +33,7 @@ spec::Problem bert_base(std::vector<spec::Variation> vary) {
     p.given.d_model = 768;
     p.given.h = 12;
     p.model = testing::bert_base();
-    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}, {}, {}}};
     return p;
 }
 
@@ -189,7 +189,7 @@ TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is
     p.given.h = 32;
     p.workload = spec::Workload{};
     p.workload->seq_len = 2048;
-    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}, {}, {}}};
     const auto solved = solved_variants(p);
     REQUIRE(solved.size() == 4);
     CHECK(solved[0].problem.workload->batch == 1);

@@ -45,7 +45,7 @@ TEST_CASE("results.jsonl lines are the same past the cache of formatted verdicts
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     grade::VerdictTable table(*solved, solved->parts[0]);

@@ -16,7 +16,7 @@ TEST_CASE("a verdict table keeps k_kept verdicts and grades later answers again,
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     VerdictTable table(*solved, solved->parts[0]);

@@ -3,6 +3,7 @@
 
 #include <expected>
 #include <string>
+#include <string_view>
 
 namespace headcount {
 
@@ -16,6 +17,13 @@ struct Error {
     /// "file:line:col: message", dropping the parts that are unknown.
     [[nodiscard]] std::string to_string() const;
 };
+
+/// A source line quoted under an error, as compilers do: the line's number and text, and a caret under byte column
+/// `column` (1-based) of it:
+///     "    4 | parts: [{id: a, ask: d_k, feedback: all}]\n      |                                     ^\n"
+/// Control characters and bytes that are not UTF-8 are shown as '?'; a line longer than 100 characters is cut to
+/// the 100 around the column, with "..." where it was cut.
+std::string source_excerpt(std::string_view line_text, int line, int column);
 
 /// The library's return type: a value or the reason there is none.
 template <class T> using Result = std::expected<T, Error>;

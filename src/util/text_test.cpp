@@ -1,4 +1,5 @@
 #include <util/checked.hpp>
+#include <util/error.hpp>
 #include <util/text.hpp>
 #include <util/utf8.hpp>
 
@@ -94,4 +95,20 @@ TEST_CASE("ascii_lowered lowers A-Z only", "[text]") {
     CHECK(ascii_lowered("Week3-MHA_Params.Z") == "week3-mha_params.z");
     CHECK(ascii_lowered("\xC3\x89t\xC3\xA9") == "\xC3\x89t\xC3\xA9"); // "Été": UTF-8 bytes are left alone
     CHECK(ascii_lowered("@[`{") == "@[`{");                     // the neighbours of A-Z and a-z
+}
+
+TEST_CASE("an error's source line is quoted with a caret under its column", "[error]") {
+    // Column 37 of this line is the 'a' of "all" (counted by hand: 36 characters before it).
+    CHECK(source_excerpt("parts: [{id: a, ask: d_k, feedback: all}]", 4, 37) ==
+          "    4 | parts: [{id: a, ask: d_k, feedback: all}]\n"
+          "      |                                     ^\n");
+    // Columns count bytes; the caret counts characters: 'é' is two bytes before the x.
+    CHECK(source_excerpt("é: x", 12, 5) == "   12 | é: x\n      |    ^\n");
+    // Control characters and bytes that are not UTF-8 are shown as '?', keeping the caret's place.
+    CHECK(source_excerpt("a\tb\xff" "c", 1, 5) == "    1 | a?b?c\n      |     ^\n");
+    // A long line is cut to 100 characters around the column.
+    const std::string long_line = std::string(300, 'a') + "X" + std::string(300, 'b');
+    const std::string cut = source_excerpt(long_line, 9, 301);
+    CHECK(cut == "    9 | ..." + std::string(50, 'a') + "X" + std::string(49, 'b') + "...\n      | " +
+                     std::string(53, ' ') + "^\n");
 }
