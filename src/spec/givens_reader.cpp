@@ -1,0 +1,225 @@
+#include <spec/givens_reader.hpp>
+
+#include <spec/givens.hpp>
+
+#include <fmt/format.h>
+
+namespace headcount::spec::detail {
+
+namespace {
+
+/// `bias:` as one flag for every projection or a map of them, each left out keeping its bias.
+Result<BiasFlags> read_bias(const Reader& r, const YAML::Node& node, bool& per_projection) {
+    BiasFlags flags;
+    if (!node.IsMap()) {
+        auto all = r.boolean(node, "bias");
+        if (!all)
+            return std::unexpected(all.error());
+        flags.q = flags.k = flags.v = flags.o = *all;
+        per_projection = false;
+        return flags;
+    }
+    per_projection = true;
+    if (auto ok = r.check_keys(node, k_bias_keys, "bias"); !ok)
+        return std::unexpected(ok.error());
+    // A projection left out of the map keeps PyTorch's default: it has a bias.
+    for (auto [key, slot] : {std::pair{"q", &flags.q}, {"k", &flags.k}, {"v", &flags.v}, {"o", &flags.o}}) {
+        if (const YAML::Node value = node[key]) {
+            auto flag = r.boolean(value, fmt::format("bias.{}", key));
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    return flags;
+}
+
+} // namespace
+
+Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std::span<const std::string_view> keys) {
+    if (!given.IsMap())
+        return r.error_at(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
+    if (keys.data() == k_given_keys.data()) {
+        // A whole model's key in an attention block's spec: the kind is missing, not the key misspelt.
+        for (const auto& entry : given) {
+            const std::string key = entry.first.Scalar();
+            if (std::find(k_given_keys.begin(), k_given_keys.end(), key) == k_given_keys.end() &&
+                std::find(k_model_keys.begin(), k_model_keys.end(), key) != k_model_keys.end())
+                return r.error_at(entry.first, fmt::format("'{}' describes a whole transformer; add 'kind: "
+                                                           "transformer' to the spec",
+                                                           key));
+        }
+    }
+    if (auto ok = r.check_keys(given, keys, "given"); !ok)
+        return std::unexpected(ok.error());
+
+    MhaGivens g;
+    auto d_model = r.required(given, "d_model", "given");
+    if (!d_model)
+        return std::unexpected(d_model.error());
+    auto h = r.required(given, "h", "given");
+    if (!h)
+        return std::unexpected(h.error());
+    auto d_model_value = r.positive_integer(*d_model, "d_model");
+    if (!d_model_value)
+        return std::unexpected(d_model_value.error());
+    auto h_value = r.positive_integer(*h, "h");
+    if (!h_value)
+        return std::unexpected(h_value.error());
+    g.d_model = *d_model_value;
+    g.h = *h_value;
+
+    for (auto [key, slot] : {std::pair{"d_k", &g.d_k}, {"d_v", &g.d_v}, {"kdim", &g.kdim}, {"vdim", &g.vdim},
+                             {"n_kv_heads", &g.n_kv_heads}}) {
+        if (const YAML::Node value = given[key]) {
+            auto number = r.positive_integer(value, key);
+            if (!number)
+                return std::unexpected(number.error());
+            *slot = *number;
+        }
+    }
+    if (const YAML::Node bias = given["bias"]) {
+        auto flags = read_bias(r, bias, g.bias_given_per_projection);
+        if (!flags)
+            return std::unexpected(flags.error());
+        g.bias = *flags;
+    }
+    if (const YAML::Node extra = given["add_bias_kv"]) {
+        auto flag = r.boolean(extra, "add_bias_kv");
+        if (!flag)
+            return std::unexpected(flag.error());
+        g.add_bias_kv = *flag;
+    }
+
+    if (const auto problem = check_givens(g))
+        return r.error_at(given[problem->key], problem->message);
+    return g;
+}
+
+/// `dtype:` in a `given`, or nullopt when it has none.
+Result<std::optional<Precision>> read_precision(const Reader& r, const YAML::Node& given) {
+    const YAML::Node dtype = given["dtype"];
+    if (!dtype)
+        return std::optional<Precision>{};
+    auto bytes = choice(r, dtype, "dtype",
+                        std::array{std::pair{std::string_view("fp64"), Count{8}}, std::pair{std::string_view("fp32"), Count{4}},
+                                   std::pair{std::string_view("fp16"), Count{2}}, std::pair{std::string_view("bf16"), Count{2}},
+                                   std::pair{std::string_view("int8"), Count{1}}});
+    if (!bytes)
+        return std::unexpected(bytes.error());
+    return std::optional<Precision>{Precision{dtype.Scalar(), *bytes}};
+}
+
+/// The model part of a transformer's `given` (its attention keys are read by read_mha_givens).
+Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) {
+    using M = ModelGivens;
+    M m;
+    auto d_ff = r.required(given, "d_ff", "given");
+    if (!d_ff)
+        return std::unexpected(d_ff.error());
+    auto d_ff_value = r.positive_integer(*d_ff, "d_ff");
+    if (!d_ff_value)
+        return std::unexpected(d_ff_value.error());
+    m.d_ff = *d_ff_value;
+    for (auto [key, slot] : {std::pair{"layers", &m.layers}, {"encoder_layers", &m.encoder_layers},
+                             {"decoder_layers", &m.decoder_layers}, {"vocab", &m.vocab},
+                             {"max_positions", &m.max_positions}, {"type_vocab", &m.type_vocab}}) {
+        if (const YAML::Node value = given[key]) {
+            // 0 is allowed: "no token embedding", "no learned positions".
+            auto number = value.IsScalar() && value.Scalar() == "0" ? Result<Count>(0) : r.positive_integer(value, key);
+            if (!number)
+                return std::unexpected(number.error());
+            *slot = *number;
+        }
+    }
+    for (auto [key, slot] : {std::pair{"norm_bias", &m.norm_bias}, {"ffn_bias", &m.ffn_bias},
+                             {"embedding_norm", &m.embedding_norm}, {"final_norm", &m.final_norm},
+                             {"pooler", &m.pooler}, {"lm_head_bias", &m.lm_head_bias},
+                             {"tied_embeddings", &m.tied_embeddings}}) {
+        if (const YAML::Node value = given[key]) {
+            auto flag = r.boolean(value, key);
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    if (const YAML::Node norm = given["norm"]) {
+        auto value = choice(r, norm, "norm", std::array{std::pair{std::string_view("layernorm"), M::Norm::layernorm},
+                                                        std::pair{std::string_view("rmsnorm"), M::Norm::rmsnorm}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.norm = *value;
+    }
+    if (const YAML::Node ffn = given["ffn"]) {
+        auto value = choice(r, ffn, "ffn", std::array{std::pair{std::string_view("mlp"), M::Ffn::mlp},
+                                                      std::pair{std::string_view("gated"), M::Ffn::gated}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.ffn = *value;
+    }
+    if (const YAML::Node head = given["lm_head"]) {
+        auto value = choice(r, head, "lm_head", std::array{std::pair{std::string_view("none"), M::Head::none},
+                                                           std::pair{std::string_view("linear"), M::Head::linear},
+                                                           std::pair{std::string_view("mlm"), M::Head::mlm}});
+        if (!value)
+            return std::unexpected(value.error());
+        m.lm_head = *value;
+    }
+    const bool stack = m.layers > 0, enc_dec = m.encoder_layers > 0 || m.decoder_layers > 0;
+    if (stack == enc_dec)
+        return r.error_at(given, "give either layers (one stack) or encoder_layers and decoder_layers, not both");
+    if (enc_dec && (m.encoder_layers == 0 || m.decoder_layers == 0))
+        return r.error_at(given, "an encoder-decoder needs both encoder_layers and decoder_layers");
+    if (m.lm_head != M::Head::none && m.vocab == 0)
+        return r.error_at(given["lm_head"], "an lm_head needs a vocab to predict");
+    return m;
+}
+
+/// The workload keys of a `given` (batch, seq_len, ...), or nullopt when it has no seq_len.
+Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node& given) {
+    const YAML::Node seq_len = given["seq_len"];
+    if (!seq_len) {
+        for (const char* key : {"batch", "seq_len_kv", "count", "softmax", "flop_biases"})
+            if (given[key])
+                return r.error_at(given[key], fmt::format("{} describes a workload; give seq_len too", key));
+        return std::optional<Workload>{};
+    }
+    Workload w;
+    auto n = r.positive_integer(seq_len, "seq_len");
+    if (!n)
+        return std::unexpected(n.error());
+    w.seq_len = *n;
+    if (const YAML::Node batch = given["batch"]) {
+        auto b = r.positive_integer(batch, "batch");
+        if (!b)
+            return std::unexpected(b.error());
+        w.batch = *b;
+    }
+    if (const YAML::Node kv = given["seq_len_kv"]) {
+        auto m = r.positive_integer(kv, "seq_len_kv");
+        if (!m)
+            return std::unexpected(m.error());
+        w.seq_len_kv = *m;
+    }
+    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}}) {
+        if (const YAML::Node value = given[key]) {
+            auto flag = r.boolean(value, key);
+            if (!flag)
+                return std::unexpected(flag.error());
+            *slot = *flag;
+        }
+    }
+    if (const YAML::Node count = given["count"]) {
+        auto macs = choice(r, count, "count", std::array{std::pair{std::string_view("flops"), false},
+                                                         std::pair{std::string_view("macs"), true}});
+        if (!macs)
+            return std::unexpected(macs.error());
+        w.macs = *macs;
+        if (w.macs && (w.softmax || w.biases))
+            return r.error_at(count, "count: macs counts multiply-adds only; softmax and flop_biases count other "
+                                     "operations, so use count: flops with them");
+    }
+    return std::optional<Workload>{w};
+}
+
+} // namespace headcount::spec::detail
