@@ -28,7 +28,7 @@ _headcount() {
         COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
         return
         ;;
-    --out | --templates | --katex | --source)
+    --out | --templates | --katex)
         COMPREPLY=($(compgen -d -- "$cur"))
         return
         ;;
@@ -40,7 +40,7 @@ _headcount() {
         COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
         return
         ;;
-    --log | --submission | --gradescope-metadata | --gradescope-results | --secret)
+    --log | --submission | --gradescope-metadata | --gradescope-results | --secret | --binary)
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
@@ -69,7 +69,7 @@ _headcount() {
             COMPREPLY=($(compgen -W $'gradescope\n--help' -- "$cur"))
             return
         fi
-        options=$'--out\n--seed\n--roster\n--reveal\n--source\n--templates\n--help'
+        options=$'--out\n--seed\n--roster\n--reveal\n--binary\n--templates\n--help'
         ;;
     serve) options=$'--host\n--port\n--seed\n--roster\n--secret\n--log\n--templates\n--katex\n--attempts\n--connections-per-address\n--threads\n--student-rate\n--address-rate\n--help' ;;
     templates)

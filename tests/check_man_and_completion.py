@@ -64,7 +64,7 @@ check(complete("headcount s") == ["serve", "solve"], f"subcommand: {complete('he
 check(complete("headcount grade x --format ") == ["class", "gradescope"], "grade --format values")
 check(complete("headcount generate x --format m") == ["markdown", "moodle-xml"], "generate --format values")
 check(complete("headcount export ") == ["--help", "gradescope"], f"export: {complete('headcount export ')}")
-check(complete("headcount export gradescope x --so") == ["--source"], "export gradescope options")
+check(complete("headcount export gradescope x --bi") == ["--binary"], "export gradescope options")
 check(complete("headcount solve problems/week3-mha-p") == ["problems/week3-mha-params.yaml"], "spec files")
 check(complete("headcount grade x --submissions tests/class/") ==
       ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")

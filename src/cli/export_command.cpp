@@ -22,7 +22,7 @@ struct ExportOptions {
     std::string seed;
     std::string roster;
     bool reveal = false;
-    std::string source; ///< empty: generate::default_source_tree()
+    std::string binary; ///< empty: the running headcount
     std::string templates;
 };
 
@@ -40,7 +40,6 @@ Result<int> run_export_gradescope(const ExportOptions& options) {
     generate::AutograderInput input;
     input.seed = options.seed;
     input.reveal = options.reveal;
-    input.source_tree = options.source.empty() ? generate::default_source_tree() : std::filesystem::path(options.source);
     input.templates = options.templates;
     for (std::size_t i = 0; i < paths->size(); ++i) {
         auto bytes = read_file_capped((*paths)[i], spec::k_max_spec_bytes, "the spec file");
@@ -61,6 +60,10 @@ Result<int> run_export_gradescope(const ExportOptions& options) {
             return std::unexpected(bytes.error());
         input.roster = std::move(*bytes);
     }
+    auto program = generate::autograder_program(options.binary);
+    if (!program)
+        return std::unexpected(program.error());
+    input.program = std::move(*program);
     auto entries = generate::gradescope_autograder(input, *templates);
     if (!entries)
         return std::unexpected(entries.error());
@@ -96,13 +99,14 @@ Command add_export_command(CLI::App& app) {
     roster->needs(seed);
     gradescope->add_flag("--reveal", options->reveal,
                          "Feedback in full, expected values included, whatever the specs' feedback policy");
-    gradescope->add_option("--source", options->source,
-                           "headcount's source tree to build on Gradescope (default: the copy installed with headcount, or "
-                           "the checkout this binary was built in)");
+    gradescope->add_option("--binary", options->binary,
+                           "The headcount program to put in the zip (default: this one); it must be static, as the "
+                           ".deb's is, to run on Gradescope's image");
     gradescope->add_option("--templates", options->templates,
                            std::string(k_templates_help) + "; they go into the zip for the autograder's feedback");
-    gradescope->footer("The zip holds setup.sh, run_autograder, the specs, the roster and headcount's source, which "
-                       "setup.sh builds on Gradescope's Ubuntu 22.04 image. Exit status: 0 written, 2 bad input.");
+    gradescope->footer("The zip holds setup.sh (which installs and builds nothing), run_autograder, this headcount "
+                       "program (static: it needs nothing of Gradescope's image), the specs, the roster and --templates' "
+                       "templates. Exit status: 0 written, 2 bad input.");
     return {gradescope, [options] { return run_export_gradescope(*options); }};
 }
 
