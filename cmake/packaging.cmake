@@ -22,13 +22,6 @@ install(FILES ${headcount_man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/completions/headcount.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME headcount)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
-# The source, without tests: `headcount export gradescope` puts it in the autograder zip, and Gradescope's image
-# builds headcount from it (src/generate/gradescope.hpp finds it at ../share/headcount/source from the binary).
-set(headcount_source_copy ${CMAKE_INSTALL_DATADIR}/headcount/source)
-install(FILES ${CMAKE_SOURCE_DIR}/CMakeLists.txt DESTINATION ${headcount_source_copy})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/src DESTINATION ${headcount_source_copy} PATTERN "*_test.cpp" EXCLUDE)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/cmake ${CMAKE_SOURCE_DIR}/templates ${CMAKE_SOURCE_DIR}/doc
-                  ${CMAKE_SOURCE_DIR}/completions DESTINATION ${headcount_source_copy})
 # `cmake --install` and cpack install what is built; they do not build the whole tree (tests included) first.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 

@@ -4,11 +4,12 @@
 
 _headcount() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local command="" i
+    local command="" subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
         solve | check | grade | generate | answers | export | serve | templates)
             command=${COMP_WORDS[i]}
+            ((i + 1 < COMP_CWORD)) && subcommand=${COMP_WORDS[i + 1]}
             break
             ;;
         esac
@@ -22,13 +23,13 @@ _headcount() {
         solve) formats="markdown html json" ;;
         check) formats="text json" ;;
         grade) formats="class gradescope" ;;
-        generate) formats="markdown html moodle-xml qti" ;;
+        generate) formats="markdown html" ;; # moodle-xml and qti moved to `headcount export`
         esac
         IFS=' ' read -ra formats <<<"$formats"
         COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
         return
         ;;
-    --out | --templates | --katex | --source)
+    --out | --templates | --katex)
         COMPREPLY=($(compgen -d -- "$cur"))
         return
         ;;
@@ -40,7 +41,7 @@ _headcount() {
         COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
         return
         ;;
-    --log | --submission | --gradescope-metadata | --gradescope-results | --secret)
+    --log | --submission | --gradescope-metadata | --gradescope-results | --secret | --binary)
         COMPREPLY=($(compgen -f -- "$cur"))
         return
         ;;
@@ -65,11 +66,15 @@ _headcount() {
     generate) options=$'--roster\n--seed\n--out\n--format\n--variants\n--solutions-in-bank\n--serve-url\n--secret\n--templates\n--help' ;;
     answers) options=$'--submission\n--out\n--student\n--gradescope-metadata\n--roster\n--gradescope-results\n--help' ;;
     export)
-        if [[ ${COMP_WORDS[*]:2:COMP_CWORD-2} != *gradescope* ]]; then
-            COMPREPLY=($(compgen -W $'gradescope\n--help' -- "$cur"))
+        case $subcommand in
+        moodle) options=$'--out\n--seed\n--variants\n--roster\n--templates\n--help' ;;
+        canvas) options=$'--out\n--seed\n--variants\n--roster\n--solutions-in-bank\n--templates\n--help' ;;
+        gradescope) options=$'--out\n--seed\n--roster\n--reveal\n--binary\n--templates\n--help' ;;
+        *)
+            COMPREPLY=($(compgen -W $'moodle\ncanvas\ngradescope\n--help' -- "$cur"))
             return
-        fi
-        options=$'--out\n--seed\n--roster\n--reveal\n--source\n--templates\n--help'
+            ;;
+        esac
         ;;
     serve) options=$'--host\n--port\n--seed\n--roster\n--secret\n--log\n--templates\n--katex\n--attempts\n--connections-per-address\n--threads\n--student-rate\n--address-rate\n--help' ;;
     templates)

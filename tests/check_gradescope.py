@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Runs headcount's Gradescope autograder end to end in a folder standing in for /autograder.
+"""Runs headcount's Gradescope autograder end to end in a folder standing in for /autograder, with nothing built.
 
 Usage: check_gradescope.py HEADCOUNT_BINARY SOURCE_DIR WORK_DIR.
 
 Gradescope is not available here. This does what its harness does, as its autograder specification describes:
-unpacks autograder.zip into WORK_DIR/autograder/source, runs setup.sh there (which builds headcount from the source
-in the zip, as on Gradescope's image; on this machine every package it names is already installed) when
-HEADCOUNT_GRADESCOPE_BUILD=1 is set (scripts/test-gradescope-build: minutes on two cores), and otherwise configures
-the zip's source as setup.sh does and uses HEADCOUNT_BINARY in place of the build; then for each
-submission fills submission/ and submission_metadata.json, runs run_autograder with HEADCOUNT_AUTOGRADER_ROOT
-pointing at the folder, and validates results/results.json against the specification's documented fields. Expected
-scores come from key.csv (generate's markdown format) and the spec's points; the wrong answers are derived from the
-README's mistakes (the heads and sequence axes swapped; every bias left out: 4 d_model^2).
+unpacks autograder.zip into WORK_DIR/autograder/source, runs its setup.sh (which must install and build nothing: the
+zip carries headcount itself, a static program), then for each submission fills submission/ and
+submission_metadata.json, runs run_autograder with HEADCOUNT_AUTOGRADER_ROOT pointing at the folder, and validates
+results/results.json against the specification's documented fields. The program in the zip must be static (ldd) and
+must grade with nothing outside the autograder folder: one submission is graded again inside a chroot of that folder
+alone (no /usr, no /lib, no build tree), and must give the same results.json. Expected scores come from key.csv
+(generate's markdown format) and the spec's points; the wrong answers are derived from the README's mistakes (the
+heads and sequence axes swapped; every bias left out: 4 d_model^2). A dynamically linked HEADCOUNT_BINARY (the
+sanitizer build) must be refused with the reason; the rest is then skipped (exit 77).
 """
 import csv
 import json
@@ -96,12 +97,46 @@ def autograde(root, files, email):
     return results
 
 
+def grade_in_chroot(root):
+    """Grades the submission in `root` again with the zip's headcount in a chroot of `root` alone, as
+    run_autograder does, and compares results.json; says how it went (skipped where chroot is not allowed)."""
+    jail = [] if os.geteuid() == 0 else ["unshare", "--user", "--map-root-user"]
+    if jail and subprocess.run([*jail, "true"], capture_output=True).returncode != 0:
+        return "the chroot run was skipped (neither root nor user namespaces here)"
+    headcount = [*jail, "chroot", root, "/source/headcount"]
+    steps = [["answers", "/source/problems", "--submission", "/submission", "--out", "/work/alone.csv",
+              "--gradescope-metadata", "/submission_metadata.json", "--roster", "/source/roster.csv"],
+             ["grade", "/source/problems", "--submissions", "/work/alone.csv", "--format", "gradescope", "--out",
+              "/alone", "--seed", "fall-2026", "--roster", "/source/roster.csv"]]
+    for step in steps:
+        run = subprocess.run([*headcount, *step], capture_output=True, text=True,
+                             env={"PATH": os.environ.get("PATH", "")})
+        if run.returncode != 0:
+            fail(f"the zip's headcount {step[0]} in a chroot of the autograder folder exited {run.returncode}: "
+                 f"{run.stderr}")
+    with open(os.path.join(root, "alone", "results.json"), "rb") as a, \
+            open(os.path.join(root, "results", "results.json"), "rb") as b:
+        if a.read() != b.read():
+            fail("in a chroot of the autograder folder, headcount graded bob differently")
+    shutil.rmtree(os.path.join(root, "alone"))
+    return "in a chroot of the autograder folder alone (no /usr, /lib or build tree) it graded the same"
+
+
 def main():
     binary, source, work = sys.argv[1], sys.argv[2], sys.argv[3]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     specs = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml"]
     seed = ["--seed", "fall-2026", "--roster", "tests/class/roster.csv"]
+    ldd = subprocess.run(["ldd", binary], capture_output=True, text=True)
+    if ldd.returncode == 0 and "=>" in ldd.stdout:
+        # A dynamic headcount (the sanitizer build) would not run on Gradescope's image: refused, saying why.
+        run = subprocess.run([binary, "export", "gradescope", *specs, *seed, "--out", f"{work}/export"], cwd=source,
+                             capture_output=True, text=True)
+        if run.returncode != 2 or "is linked dynamically" not in run.stderr or "--binary" not in run.stderr:
+            fail(f"a dynamic headcount was not refused: exit {run.returncode}, {run.stderr!r}")
+        print("gradescope: a dynamically linked headcount is refused; the end-to-end run needs the static build")
+        sys.exit(77)
     for folder in ("export", "again"):
         run = subprocess.run([binary, "export", "gradescope", *specs, *seed, "--out", f"{work}/{folder}"], cwd=source,
                              capture_output=True, text=True)
@@ -115,52 +150,45 @@ def main():
 
     archive = zipfile.ZipFile(f"{work}/export/autograder.zip")
     names = archive.namelist()
-    for required in ("setup.sh", "run_autograder", "roster.csv", "problems/week3-mha-params.yaml",
-                     "problems/mha-shapes-memory.yaml", "headcount/CMakeLists.txt", "headcount/src/main.cpp",
-                     "headcount/templates/verdict.mustache", "headcount/cmake/embed_templates.cmake"):
+    for required in ("setup.sh", "run_autograder", "headcount", "roster.csv", "problems/week3-mha-params.yaml",
+                     "problems/mha-shapes-memory.yaml"):
         if required not in names:
             fail(f"the zip has no {required} (Gradescope needs setup.sh and run_autograder at its root)")
-    for script in ("setup.sh", "run_autograder"):
-        if archive.getinfo(script).external_attr >> 16 & 0o111 == 0:
-            fail(f"{script} is not executable in the zip")
-    # setup.sh installs every build dependency the project's own setup installs (-dev packages, JavaScript libraries).
+    if any(name.endswith((".cpp", ".hpp", "CMakeLists.txt")) for name in names):
+        fail(f"the zip carries source code: {names}")
+    for name in ("setup.sh", "run_autograder", "headcount"):
+        if archive.getinfo(name).external_attr >> 16 & 0o111 == 0:
+            fail(f"{name} is not executable in the zip")
+    # setup.sh installs and builds nothing: every command in it (comments aside) is one of these.
     setup_sh = archive.read("setup.sh").decode()
-    with open(os.path.join(source, "scripts/setup")) as f:
-        project = set(re.findall(r"\b(lib[a-z0-9.+-]+-dev|[a-z0-9.+-]+-dev|libjs-[a-z0-9.+-]+)\b", f.read()))
-    # Not build dependencies of the autograder's headcount: serve's HTTP library (it builds with HEADCOUNT_SERVE=OFF),
-    # the tests' second HMAC (BUILD_TESTING=OFF), the .deb's tools and the sanitizer build's runtime.
-    project -= {"libcpp-httplib-dev", "libssl-dev", "dpkg-dev", "libclang-rt-16-dev"}
-    missing = {p for p in project if not re.search(r"\b" + re.escape(p) + r"\b", setup_sh)}
-    if missing:
-        fail(f"setup.sh does not install {sorted(missing)}, which scripts/setup does")
+    for line in setup_sh.splitlines():
+        command = line.split("#")[0].strip()
+        if command and not re.match(r'(set -euo pipefail|root=|chmod 755 "\$root/source/headcount"|'
+                                    r'"\$root/source/headcount" --version)', command):
+            fail(f"setup.sh does more than check the program runs: {line!r}")
+    # The program is the binary's loaded part: the same bytes up to the end of its segments, the section header
+    # table's position and count (ELF header bytes 40-47 and 60-63) zeroed, debugging information dropped.
+    program = archive.read("headcount")
+    with open(binary, "rb") as f:
+        original = f.read()
+    if program[:40] != original[:40] or program[48:60] != original[48:60] or program[64:] != \
+            original[64:len(program)] or program[40:48] != bytes(8) or program[60:64] != bytes(4):
+        fail("the zip's headcount is not the binary cut after its segments")
 
     root = os.path.join(work, "autograder")
     archive.extractall(os.path.join(root, "source"))
     for info in archive.infolist():
         os.chmod(os.path.join(root, "source", info.filename), info.external_attr >> 16 & 0o777)
+    shipped = os.path.join(root, "source", "headcount")
+    ldd = subprocess.run(["ldd", shipped], capture_output=True, text=True)
+    if "not a dynamic executable" not in ldd.stdout + ldd.stderr and "statically linked" not in ldd.stdout:
+        fail(f"ldd says the zip's headcount is dynamic: {ldd.stdout}")
     env = dict(os.environ, HEADCOUNT_AUTOGRADER_ROOT=root)
-    if os.environ.get("HEADCOUNT_GRADESCOPE_BUILD") == "1":
-        setup = subprocess.run(["bash", os.path.join(root, "source", "setup.sh")], cwd=os.path.join(root, "source"),
-                               env=env, capture_output=True, text=True)
-        if setup.returncode != 0:
-            fail(f"setup.sh exited {setup.returncode}: {setup.stderr[-2000:]}")
-        if not setup.stdout.strip().splitlines()[-1].startswith("headcount "):
-            fail(f"setup.sh did not end with the built headcount's version: {setup.stdout[-200:]!r}")
-        built = "setup.sh built headcount from the zip"
-    else:
-        # The zip's source configures with setup.sh's own cmake line (nothing it names is missing from the zip);
-        # the binary under test stands in for the build.
-        line = next(l for l in setup_sh.splitlines() if "cmake -S" in l)
-        flags = re.findall(r"-D[A-Z_]+=[A-Za-z]+", line)
-        if "-DHEADCOUNT_SERVE=OFF" not in flags:
-            fail(f"setup.sh's cmake line does not leave serve out: {line}")
-        configure = subprocess.run(["cmake", "-S", os.path.join(root, "source", "headcount"), "-B",
-                                    os.path.join(work, "configure"), *flags], capture_output=True, text=True)
-        if configure.returncode != 0:
-            fail(f"the zip's source does not configure: {configure.stderr[-2000:]}")
-        os.makedirs(os.path.join(root, "source", "bin"), exist_ok=True)
-        shutil.copy(binary, os.path.join(root, "source", "bin", "headcount"))
-        built = "the zip's source configured as setup.sh does"
+    setup = subprocess.run(["bash", os.path.join(root, "source", "setup.sh")], cwd=os.path.join(root, "source"),
+                           env=env, capture_output=True, text=True)
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
+    if setup.returncode != 0 or setup.stdout != version:
+        fail(f"setup.sh exited {setup.returncode}, printing {setup.stdout!r} {setup.stderr[-2000:]!r}, not {version!r}")
 
     with open(f"{work}/md/key.csv", newline="") as f:
         key = list(csv.DictReader(f))
@@ -180,6 +208,7 @@ def main():
     expected = sum(POINTS.values()) - POINTS[("mha-shapes-memory", "b")]
     if results.get("score") != expected:
         fail(f"bob scored {results.get('score')}, expected {expected}: {json.dumps(results)[:600]}")
+    alone = grade_in_chroot(root)
     failed = [t for t in results["tests"] if t["status"] == "failed"]
     if len(failed) != 1 or "heads_seq_axes_swapped" not in failed[0]["output"]:
         fail(f"bob's swapped axes are not the one failed test, named: {[t['name'] for t in failed]}")
@@ -213,9 +242,9 @@ def main():
     results = autograde(root, {"answers.yaml": "week3-mha-params: {a: 1}\n"}, "mallory@elsewhere.example")
     if results["score"] != 0 or "roster" not in results["output"]:
         fail(f"an unknown submitter: {results}")
-    print(f"gradescope: autograder.zip byte-identical across exports; {built}; "
-          "run_autograder graded answers.yaml, answers.csv, a missing file and an unknown submitter into "
-          "results.json files that follow Gradescope's documented fields")
+    print("gradescope: autograder.zip byte-identical across exports, holding headcount itself (static) and a setup.sh "
+          "that builds nothing; run_autograder graded answers.yaml, answers.csv, a missing file and an unknown "
+          f"submitter into results.json files that follow Gradescope's documented fields; {alone}")
 
 
 if __name__ == "__main__":

@@ -39,12 +39,23 @@ def man_section(title):
     return man[start:end]
 
 
-for command in ["solve", "check", "grade", "generate", "answers", "export gradescope", "serve", "templates export"]:
+def offered_by_completion(command):
+    """The completion's text for `command`: its case up to ';;' (for `export FORMAT`, FORMAT's case in export's)."""
+    words = command.split()
+    line = re.search(rf"^    {words[0]}\)?.*$", completion, re.M)
+    if line and words[0] == "export":
+        line = re.compile(rf"^\s+{words[1]}\)", re.M).search(completion, line.end())
+    return completion[line.start():completion.find(";;", line.start())] if line else ""
+
+
+exports = [f"export {name}" for name in re.findall(r"^  (\w+) +Write OUT/", subprocess.run(
+    [binary, "export", "--help"], capture_output=True, text=True, check=True).stdout, re.M)]
+check(exports == ["export moodle", "export canvas", "export gradescope"], f"export --help lists {exports}")
+for command in ["solve", "check", "grade", "generate", "answers", *exports, "serve", "templates export"]:
     options = options_of(command.split())
     check(len(options) >= 2, f"{command}: found no options in --help")
     section = man_section(command)
-    line = re.search(rf"^    {command.split()[0]}\)?.*$", completion, re.M)
-    offered = completion[line.start():completion.find(";;", line.start())] if line else ""
+    offered = offered_by_completion(command)
     for option in options:
         if option == "--help":
             continue
@@ -62,9 +73,11 @@ COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); _headcount; printf '%s\\n' "${{COMPREPL
 
 check(complete("headcount s") == ["serve", "solve"], f"subcommand: {complete('headcount s')}")
 check(complete("headcount grade x --format ") == ["class", "gradescope"], "grade --format values")
-check(complete("headcount generate x --format m") == ["markdown", "moodle-xml"], "generate --format values")
-check(complete("headcount export ") == ["--help", "gradescope"], f"export: {complete('headcount export ')}")
-check(complete("headcount export gradescope x --so") == ["--source"], "export gradescope options")
+check(complete("headcount generate x --format m") == ["markdown"], "generate --format values")
+check(complete("headcount export ") == ["--help", "canvas", "gradescope", "moodle"],
+      f"export: {complete('headcount export ')}")
+check(complete("headcount export gradescope x --bi") == ["--binary"], "export gradescope options")
+check(complete("headcount export canvas x --so") == ["--solutions-in-bank"], "export canvas options")
 check(complete("headcount solve problems/week3-mha-p") == ["problems/week3-mha-params.yaml"], "spec files")
 check(complete("headcount grade x --submissions tests/class/") ==
       ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")

@@ -362,34 +362,32 @@ def main():
     injected_text = "Count W_Q, W_K and W_V. {2:NUMERICAL:=5#x}"
     with tempfile.TemporaryDirectory() as out:
         run(binary, source, "generate", *specs, *roster, "--out", f"{out}/md")
-        run(binary, source, "generate", *specs, *roster, "--out", f"{out}/class", "--format", "moodle-xml")
-        run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "30", "--seed", "s1",
-            "--out", f"{out}/all", "--format", "moodle-xml")
-        run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "30", "--seed", "s1",
-            "--out", f"{out}/again", "--format", "moodle-xml")
+        run(binary, source, "export", "moodle", *specs, *roster, "--out", f"{out}/class")
+        run(binary, source, "export", "moodle", "problems/week3-mha-params.yaml", "--variants", "30", "--seed", "s1",
+            "--out", f"{out}/all")
+        run(binary, source, "export", "moodle", "problems/week3-mha-params.yaml", "--variants", "30", "--seed", "s1",
+            "--out", f"{out}/again")
         # Partial credit set in the spec: half for forgetting the biases, a quarter for a rounding.
         spec = os.path.join(out, "credit.yaml")
         with open(spec, "w") as f:
             f.write("id: credit\ntitle: Partial credit\ngiven: {d_model: 512, h: 8, bias: true}\nfeedback: hints\n"
                     "parts:\n  - id: b\n    ask: total_params\n    points: 1.5\n"
                     "    credit: {missing_biases: 0.5, rounded: 0.25}\n")
-        run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/credit",
-            "--format", "moodle-xml")
+        run(binary, source, "export", "moodle", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/credit")
         spec = os.path.join(out, "inject.yaml")
         with open(spec, "w") as f:
             f.write(f"id: inject\ntitle: '{injected_title}'\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
                     f"  - id: a\n    ask: qkv_params\n    points: 2\n    text: '{injected_text}'\n"
                     "  - id: b\n    ask: total_params\n    points: 3\n")
-        run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/inject",
-            "--format", "moodle-xml")
+        run(binary, source, "export", "moodle", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/inject")
         # Week 3 at three significant figures, and the same spec exact, whose bank lists each value on its own.
         for name, tolerance in (("sig", "{sigfigs: 3}"), ("sig-exact", "exact")):
             with open(os.path.join(out, f"{name}.yaml"), "w") as f:
                 f.write(f"id: sig\ntitle: Three figures\ngiven: {{d_model: 512, h: 8, bias: true}}\nparts:\n"
                         f"  - id: a\n    ask: qkv_params\n    points: 2\n    tolerance: {tolerance}\n"
                         f"  - id: b\n    ask: total_params\n    points: 3\n    tolerance: {tolerance}\n")
-            run(binary, source, "generate", os.path.join(out, f"{name}.yaml"), "--variants", "1", "--seed", "s",
-                "--out", f"{out}/{name}", "--format", "moodle-xml")
+            run(binary, source, "export", "moodle", os.path.join(out, f"{name}.yaml"), "--variants", "1", "--seed",
+                "s", "--out", f"{out}/{name}")
         _, sig_root = load(f"{out}/sig/questions.xml")
         _, exact_root = load(f"{out}/sig-exact/questions.xml")
         check_sigfigs_edges(binary, source, os.path.join(out, "sig.yaml"), sig_root)

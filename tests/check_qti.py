@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks headcount's Canvas package (generate --format qti) as Canvas's QTI import reads it.
+"""Checks headcount's Canvas package (export canvas) as Canvas's QTI import reads it.
 
 Usage: check_qti.py HEADCOUNT_BINARY SOURCE_DIR.
 
@@ -226,12 +226,12 @@ def main():
     names = [p[c] for p in people for c in ("student", "email")] + [w for p in people for w in p["name"].split()]
     with tempfile.TemporaryDirectory() as out:
         run(binary, source, "generate", *specs, *roster, "--out", f"{out}/md")
-        run(binary, source, "generate", *specs, *roster, "--out", f"{out}/class", "--format", "qti")
+        run(binary, source, "export", "canvas", *specs, *roster, "--out", f"{out}/class")
         for folder in ("one", "two"):
-            run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "12", "--seed", "s1",
-                "--out", f"{out}/{folder}", "--format", "qti")
-        run(binary, source, "generate", "problems/week3-mha-params.yaml", "--variants", "3", "--seed", "s1",
-            "--out", f"{out}/solutions", "--format", "qti", "--solutions-in-bank")
+            run(binary, source, "export", "canvas", "problems/week3-mha-params.yaml", "--variants", "12", "--seed",
+                "s1", "--out", f"{out}/{folder}")
+        run(binary, source, "export", "canvas", "problems/week3-mha-params.yaml", "--variants", "3", "--seed", "s1",
+            "--out", f"{out}/solutions", "--solutions-in-bank")
         # A title that names a blank: Canvas would put part b's box in the title.
         blank_title = "Counting [part_b] parameters"
         spec = os.path.join(out, "brackets.yaml")
@@ -240,8 +240,7 @@ def main():
                     "  - id: a\n    ask: qkv_params\n    points: 2\n"
                     "    text: 'How many parameters do [part_a] W_Q, W_K and W_V hold, $[part_b]$?'\n"
                     "  - id: b\n    ask: total_params\n    points: 3\n")
-        run(binary, source, "generate", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/brackets",
-            "--format", "qti")
+        run(binary, source, "export", "canvas", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/brackets")
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
         data = {name: open(f"{out}/{name}/qti.zip", "rb").read()

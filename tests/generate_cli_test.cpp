@@ -86,47 +86,6 @@ TEST_CASE("generate is deterministic, and a key answer is what solve gives for t
     }
 }
 
-TEST_CASE("generate --format moodle-xml writes one bank of the class's variants, without their names",
-          "[e2e][generate]") {
-    const std::string dir = fresh_temp_dir("moodle");
-    REQUIRE(run_headcount(generate_args(dir + "/set")).exit_code == 0);
-    auto args = generate_args(dir + "/bank");
-    args.insert(args.end(), {"--format", "moodle-xml"});
-    const auto run = run_headcount(args);
-    REQUIRE(run.exit_code == 0);
-    const std::string xml = read_text(dir + "/bank/questions.xml");
-    CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"));
-    // One Cloze question per different variant the class was handed: the key's (d_model, h, bias) triples.
-    std::set<std::string> variants;
-    std::istringstream rows(read_text(dir + "/set/key.csv"));
-    std::string line;
-    std::getline(rows, line);
-    CHECK(line == "student,problem,part,answer,unit,d_model,h,bias");
-    while (std::getline(rows, line))
-        variants.insert(line.substr(line.find(",parameters,") + 12));
-    std::size_t questions = 0;
-    for (std::size_t at = xml.find("<question type=\"cloze\">"); at != std::string::npos;
-         at = xml.find("<question type=\"cloze\">", at + 1))
-        ++questions;
-    CHECK(questions == variants.size());
-    CHECK(run.err == fmt::format("headcount: 1 problem, {} questions (one per variant); wrote {}/bank/questions.xml\n",
-                                 variants.size(), dir));
-    for (const std::string& student : k_class) // as a word: "eve" is in "every"
-        CHECK_FALSE(std::regex_search(xml, std::regex("\\b" + student + "\\b")));
-    // A bank needs either drawn variants or a roster; a Moodle question is not a student's sheet.
-    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--seed", "s", "--out", dir + "/x", "--format",
-                         "qti"})
-              .err == "headcount: --format qti needs either --variants N (a bank of N variants per problem) or "
-                      "--roster (the variants a class was handed), not both\n");
-    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--seed", "s", "--out", dir + "/x"}).err ==
-          "headcount: the markdown format writes a sheet per student: give --roster\n");
-    // Only Canvas needs to be asked for the solutions: Moodle's review options already decide when they show.
-    CHECK(run_headcount({"generate", "problems/week3-mha-params.yaml", "--variants", "1", "--seed", "s", "--out",
-                         dir + "/x", "--format", "moodle-xml", "--solutions-in-bank"})
-              .err == "headcount: --solutions-in-bank goes with --format qti: a Moodle bank always holds the worked "
-                      "solutions, as general feedback that the quiz's review options show or hide\n");
-}
-
 TEST_CASE("a student's sheet says whose numbers they are and how to check them", "[e2e][generate]") {
     const std::string dir = fresh_temp_dir("sheet-header");
     std::ofstream(dir + "/roster.csv") << "student\nalice\nzo\u00eb_ng\n";

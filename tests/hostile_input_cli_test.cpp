@@ -58,8 +58,8 @@ TEST_CASE("a control character in a spec never reaches Markdown or Moodle XML (d
     const std::string spec = spec_titled(dir, "MHA\\e[2J");
     const std::string roster = write(dir + "/roster.csv", "student\nalice\n");
     // Before: exit 0 and a questions.xml that no XML parser reads; Markdown carried the raw ESC sequence.
-    const auto moodle = run_headcount({"generate", spec, "--roster", roster, "--seed", "s", "--out",
-                                       dir + "/bank", "--format", "moodle-xml"});
+    const auto moodle =
+        run_headcount({"export", "moodle", spec, "--roster", roster, "--seed", "s", "--out", dir + "/bank"});
     CHECK(moodle.exit_code == 2);
     CHECK(moodle.err ==
           spec + ":2:8: this text contains a control character (U+001B); a spec holds printable UTF-8 "

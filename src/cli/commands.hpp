@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+namespace headcount::generate {
+struct ExportFormat;
+struct ExportRequest;
+} // namespace headcount::generate
+
 namespace headcount::cli {
 
 /// What a subcommand does once its options are parsed: an exit code, or an error to print (exit 2).
@@ -35,8 +40,13 @@ Command add_generate_command(CLI::App& app);
 /// `headcount answers`.
 Command add_answers_command(CLI::App& app);
 
-/// `headcount export` (its subcommand gradescope).
+/// `headcount export FORMAT`: a subcommand per row of generate::export_formats().
 Command add_export_command(CLI::App& app);
+
+/// Runs one export (`headcount export FORMAT`, and generate's old spellings of it): checks the options, loads and
+/// solves `specs` and the templates, writes the format's files, and says what it wrote on stderr.
+Result<int> run_export(const generate::ExportFormat& format, const std::vector<std::string>& specs,
+                       generate::ExportRequest request);
 
 /// `headcount serve`.
 Command add_serve_command(CLI::App& app);

@@ -2,11 +2,8 @@
 #include <cli/commands.hpp>
 #include <cli/problems.hpp>
 
-#include <generate/gradescope.hpp>
-#include <generate/roster.hpp>
-#include <spec/reader.hpp>
+#include <generate/export_formats.hpp>
 #include <util/files.hpp>
-#include <util/zip.hpp>
 
 #include <fmt/format.h>
 
@@ -16,94 +13,93 @@ namespace headcount::cli {
 
 namespace {
 
-struct ExportOptions {
+/// What the command line sets, for whichever format it names.
+struct ExportArguments {
     std::vector<std::string> specs;
     std::string out;
-    std::string seed;
-    std::string roster;
-    bool reveal = false;
-    std::string source; ///< empty: generate::default_source_tree()
-    std::string templates;
+    generate::ExportRequest request;
 };
 
-Result<int> run_export_gradescope(const ExportOptions& options) {
-    // Every spec must load and solve here: a bad one would otherwise fail every student's submission.
-    auto problems = load_and_solve(options.specs);
-    if (!problems)
-        return std::unexpected(problems.error());
-    auto templates = load_templates(options.templates);
-    if (!templates)
-        return std::unexpected(templates.error());
-    auto paths = spec::expand_spec_paths(options.specs);
-    if (!paths)
-        return std::unexpected(paths.error());
-    generate::AutograderInput input;
-    input.seed = options.seed;
-    input.reveal = options.reveal;
-    input.source_tree = options.source.empty() ? generate::default_source_tree() : std::filesystem::path(options.source);
-    input.templates = options.templates;
-    for (std::size_t i = 0; i < paths->size(); ++i) {
-        auto bytes = read_file_capped((*paths)[i], spec::k_max_spec_bytes, "the spec file");
-        if (!bytes)
-            return std::unexpected(bytes.error());
-        // Named by problem id, which is unique and a safe file name, whatever folders the specs came from.
-        input.specs.emplace_back((*problems)[i].problem.id + ".yaml", std::move(*bytes));
+/// Puts `use` on `command`, bound to its field of `request`.
+void add_export_option(CLI::App& command, const generate::ExportOptionUse& use, generate::ExportRequest& request) {
+    const generate::ExportOptionSpelling& spelling = generate::export_option_spelling(use.option);
+    const std::string flag(spelling.flag), help(use.help);
+    CLI::Option* option = nullptr;
+    switch (use.option) {
+    case generate::ExportOption::seed:
+        option = command.add_option(flag, request.seed, help);
+        break;
+    case generate::ExportOption::roster:
+        option = command.add_option(flag, request.roster, help);
+        break;
+    case generate::ExportOption::variants:
+        option = command.add_option(flag, request.variants, help);
+        option->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+        break;
+    case generate::ExportOption::solutions_in_bank:
+        option = command.add_flag(flag, request.solutions_in_bank, help);
+        break;
+    case generate::ExportOption::reveal:
+        option = command.add_flag(flag, request.reveal, help);
+        break;
+    case generate::ExportOption::binary:
+        option = command.add_option(flag, request.binary, help);
+        break;
     }
-    if (!options.seed.empty()) {
-        auto roster = generate::load_roster(options.roster); // checked now, so that every id is usable there
-        if (!roster)
-            return std::unexpected(roster.error());
-        auto variants = class_variants(*problems, *roster, options.seed);
-        if (!variants)
-            return std::unexpected(variants.error());
-        auto bytes = read_file_capped(options.roster, generate::k_max_roster_bytes, "the roster");
-        if (!bytes)
-            return std::unexpected(bytes.error());
-        input.roster = std::move(*bytes);
-    }
-    auto entries = generate::gradescope_autograder(input, *templates);
-    if (!entries)
-        return std::unexpected(entries.error());
-    auto zip = zip_archive(*entries);
-    if (!zip)
-        return std::unexpected(zip.error());
-    const std::filesystem::path target = std::filesystem::path(options.out) / "autograder.zip";
-    if (auto ok = write_files({{target, *zip}}); !ok)
-        return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: a Gradescope autograder for {} problem{}{}; wrote {} ({} files, {} bytes)\n",
-               problems->size(), problems->size() == 1 ? "" : "s",
-               options.seed.empty() ? "" : fmt::format(", variants under seed '{}'", options.seed), target.string(),
-               entries->size(), zip->size());
-    return k_exit_ok;
+    option->required(use.required);
 }
 
 } // namespace
 
+Result<int> run_export(const generate::ExportFormat& format, const std::vector<std::string>& specs,
+                       generate::ExportRequest request) {
+    if (const auto why = format.check(request))
+        return fail(*why);
+    // Every spec must load and solve here: a bad one would otherwise fail on the platform, for every student.
+    auto problems = load_and_solve(specs);
+    if (!problems)
+        return std::unexpected(problems.error());
+    auto templates = load_templates(request.templates_dir);
+    if (!templates)
+        return std::unexpected(templates.error());
+    request.problems = &*problems;
+    request.templates = &*templates;
+    auto output = format.write(request);
+    if (!output)
+        return std::unexpected(output.error());
+    for (const std::string& note : output->notes)
+        fmt::print(stderr, "headcount: {}\n", note);
+    if (auto ok = write_files(output->files); !ok)
+        return std::unexpected(ok.error());
+    fmt::print(stderr, "headcount: {}\n", output->summary);
+    return k_exit_ok;
+}
+
 Command add_export_command(CLI::App& app) {
-    auto options = std::make_shared<ExportOptions>();
-    CLI::App* exporter = app.add_subcommand("export", "Package problems for a platform that runs headcount itself.");
+    auto arguments = std::make_shared<ExportArguments>();
+    CLI::App* exporter = app.add_subcommand("export", "Write problems for a learning platform: a Moodle question "
+                                                      "bank, a Canvas quiz or a Gradescope autograder.");
     exporter->require_subcommand(1);
-    CLI::App* gradescope = exporter->add_subcommand(
-        "gradescope", "Write OUT/autograder.zip, a Gradescope autograder that grades students' answers files.");
-    gradescope->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
-    gradescope->add_option("--out", options->out, "Output directory")->required();
-    auto* seed = gradescope->add_option("--seed", options->seed,
-                                        "Grade each student against their own variant from `headcount generate --seed`");
-    auto* roster = gradescope->add_option("--roster", options->roster,
-                                          "The roster the variants were generated for; its email column maps "
-                                          "Gradescope's submitter to a student id");
-    seed->needs(roster);
-    roster->needs(seed);
-    gradescope->add_flag("--reveal", options->reveal,
-                         "Feedback in full, expected values included, whatever the specs' feedback policy");
-    gradescope->add_option("--source", options->source,
-                           "headcount's source tree to build on Gradescope (default: the copy installed with headcount, or "
-                           "the checkout this binary was built in)");
-    gradescope->add_option("--templates", options->templates,
-                           std::string(k_templates_help) + "; they go into the zip for the autograder's feedback");
-    gradescope->footer("The zip holds setup.sh, run_autograder, the specs, the roster and headcount's source, which "
-                       "setup.sh builds on Gradescope's Ubuntu 22.04 image. Exit status: 0 written, 2 bad input.");
-    return {gradescope, [options] { return run_export_gradescope(*options); }};
+    std::vector<std::pair<const CLI::App*, const generate::ExportFormat*>> commands;
+    for (const generate::ExportFormat& format : generate::export_formats()) {
+        CLI::App* command = exporter->add_subcommand(std::string(format.name),
+                                                     fmt::format("Write OUT/{}, {}.", format.writes, format.summary));
+        command->add_option("specs", arguments->specs, "Problem spec files (.yaml) or directories of them")->required();
+        command->add_option("--out", arguments->out, "Output directory")->required();
+        for (const generate::ExportOptionUse& use : format.options)
+            add_export_option(*command, use, arguments->request);
+        command->add_option("--templates", arguments->request.templates_dir, k_templates_help);
+        command->footer(fmt::format("{} Exit status: 0 written, 2 bad input or usage.", format.details));
+        commands.emplace_back(command, &format);
+    }
+    return {exporter, [arguments, commands] {
+                for (const auto& [command, format] : commands)
+                    if (command->parsed()) {
+                        arguments->request.out = arguments->out;
+                        return run_export(*format, arguments->specs, arguments->request);
+                    }
+                return Result<int>(k_exit_bad_input); // require_subcommand(1) leaves no other way here
+            }};
 }
 
 } // namespace headcount::cli
