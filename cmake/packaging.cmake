@@ -22,6 +22,7 @@ install(FILES ${headcount_man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/completions/headcount.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME headcount)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 # `cmake --install` and cpack install what is built; they do not build the whole tree (tests included) first.
 set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY TRUE)
 

@@ -93,7 +93,7 @@ def main():
             check_page(driver, "file://" + page, run_headcount(binary, source, "solve", week3), "week3-mha-params",
                        artifacts)
 
-            # What the README tells instructors to do: print the page to PDF (here through the same browser).
+            # What docs/solving.md tells instructors to do: print the page to PDF (here through the same browser).
             pdf = base64.b64decode(driver.print_page(PrintOptions()))
             with open(os.path.join(artifacts, "week3-mha-params.pdf"), "wb") as f:
                 f.write(pdf)

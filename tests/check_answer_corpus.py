@@ -5,7 +5,7 @@ Usage: check_answer_corpus.py HEADCOUNT_BINARY SOURCE_DIR [--only PROBLEM]
 
 Every row is an answer as a student types it, with the verdict derived by hand from the formulas (the derivation
 column; tests/corpus/build_corpus.py checks each against tests/corpus/derive.py, which computes every problem's
-answers and every catalogued mistake's value from the README's definitions, independently of headcount). For each
+answers and every catalogued mistake's value from the definitions in docs/grading.md and docs/spec.md, independently of headcount). For each
 row this checks:
 
 1. `check --format json`: the status and the set of mistake ids; the exit status (0 correct, 1 otherwise); no

@@ -10,7 +10,7 @@ submission_metadata.json, runs run_autograder with HEADCOUNT_AUTOGRADER_ROOT poi
 results/results.json against the specification's documented fields. The program in the zip must be static (ldd) and
 must grade with nothing outside the autograder folder: one submission is graded again inside a chroot of that folder
 alone (no /usr, no /lib, no build tree), and must give the same results.json. Expected scores come from key.csv
-(generate's markdown format) and the spec's points; the wrong answers are derived from the README's mistakes (the
+(generate's markdown format) and the spec's points; the wrong answers are derived from the mistakes of docs/grading.md (the
 heads and sequence axes swapped; every bias left out: 4 d_model^2). A dynamically linked HEADCOUNT_BINARY (the
 sanitizer build) must be refused with the reason; the rest is then skipped (exit 77).
 """

@@ -83,13 +83,16 @@ check(complete("headcount grade x --submissions tests/class/") ==
       ["tests/class/roster.csv", "tests/class/submissions.csv"], "CSV files")
 check(complete("headcount check x --answer ") == [], "free text is not completed")
 
-# The typing examples a student reads (check --help, the man page's check section) are no answer of a shipped
+# The typing examples a student reads (check --help, the man page's check section and examples) are no answer of a shipped
 # problem, nor within a factor of 2 of one (the rule serve's pages follow): week 3's 1,050,624 was the example.
 solved = json.loads(subprocess.run([binary, "solve", os.path.join(source, "problems"), "--format", "json"],
                                    capture_output=True, text=True, check=True).stdout)
 answers = [part["answer"] for problem in solved for part in problem["parts"] if isinstance(part["answer"], int)]
 check_help = subprocess.run([binary, "check", "--help"], capture_output=True, text=True, check=True).stdout
-for where, text in (("check --help", check_help), ("the man page's check section", man_section("check"))):
+# In the examples, only what is typed as an answer (a seed such as fall-2026 is no answer).
+examples_section = " ".join(re.findall(r'answer "([^"]*)"', man[man.index(".SH EXAMPLES"):man.index(".SH SEE ALSO")]))
+for where, text in (("check --help", check_help), ("the man page's check section", man_section("check")),
+                    ("the man page's examples", examples_section)):
     examples = re.findall(r"\d[\d,]*(?:\s*\*\s*\d[\d,]*)*", text.replace("\\", ""))
     for example in examples:
         value = 1

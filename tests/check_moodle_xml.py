@@ -10,7 +10,7 @@ qtype_multianswer_extract_question): the subquestions it finds, their weights, a
 and the text left around them; and a typed number gets the answer its numerical question gives
 (question/type/numerical/question.php: closed intervals, first match). Expected values come from formulas written
 here (week 3's block: 3d^2 + 3d and 4d^2 + 4d with biases), from key.csv (generate's markdown format, checked
-elsewhere against solve), from the README's rounding rule and from `check` (grade itself, which Moodle must agree
+elsewhere against solve), from the rounding rule of docs/students.md and from `check` (grade itself, which Moodle must agree
 with), never from the bank under test.
 """
 import csv
@@ -121,7 +121,7 @@ def moodle_match(answers, typed):
 
 
 def sig_roundings(value):
-    """Every k-figure rounding of value that the README calls a rounding (2 <= k < digits), as integers."""
+    """Every k-figure rounding of value that docs/students.md calls a rounding (2 <= k < digits), as integers."""
     digits = len(str(value))
     out = {}
     for k in range(2, digits):
@@ -333,7 +333,7 @@ def check_sigfigs_edges(binary, source, spec, root):
 def check_listed_values(binary, source, spec, root, listed_root):
     """Each value grade tells apart reaches, in Moodle, an answer with grade's credit and grade's mistakes. The
     values are those a bank of the same spec with exact tolerance lists (one answer each, no band); the verdicts
-    are `check`'s. Roundings are left out: grade's verdict on them depends on how they are typed (README)."""
+    are `check`'s. Roundings are left out: grade's verdict on them depends on how they are typed (docs/students.md)."""
     (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
     (_, listed, _), = check_bank(listed_root)["$course$/top/headcount/sig"]
     for part, sub, values in zip("ab", subquestions, listed):
@@ -462,7 +462,7 @@ def main():
             listed = {int(a["answer"]): a for a in answers if a["answer"] != "*"}
             halves = {v for v, a in listed.items() if a["percent"] == 50}
             roundings = sig_roundings(value)
-            # Every rounding the README's rule accepts is half credit, unless a mistake gives that very number.
+            # Every rounding the rule of docs/students.md accepts is half credit, unless a mistake gives that very number.
             for r in roundings:
                 if r not in listed:
                     fail(f"{name}: {value} rounded to {r} is not an answer")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduces headcount's per-student variants from the derivation documented in the README, independently of
+"""Reproduces headcount's per-student variants from the derivation documented in docs/variants.md, independently of
 its C++ code, and checks `headcount generate`'s key.csv against it.
 
 Usage: reproduce_variants.py HEADCOUNT_BINARY SOURCE_DIR. For each shipped problem below and the sample roster,

@@ -66,7 +66,7 @@ if not match:
     server.kill()
     fail("serve did not start")
 base = f"http://127.0.0.1:{match.group(1)}"
-# The link printed on the sheet: {base}/?student={id}&token={token}, the token as README defines it (keyed by the
+# The link printed on the sheet: {base}/?student={id}&token={token}, the token as docs/operations.md defines it (keyed by the
 # secret, over "headcount-token-v2" NUL seed NUL id).
 token = hmac.new(secret.encode(), b"headcount-token-v2\0" + seed.encode() + b"\0" + student.encode(),
                  hashlib.sha256).hexdigest()[:32]

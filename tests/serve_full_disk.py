@@ -23,7 +23,7 @@ import urllib.request
 binary, source = sys.argv[1], sys.argv[2]
 spec = os.path.join(source, "problems", "week3-mha-params.yaml")
 seed = "full-disk"
-# The instructor's token secret, and the token of alice's link as README defines it, computed here independently.
+# The instructor's token secret, and the token of alice's link as docs/operations.md defines it, computed here independently.
 secret = os.urandom(32).hex()
 token = hmac.new(secret.encode(), b"headcount-token-v2\0" + seed.encode() + b"\0alice", hashlib.sha256).hexdigest()[:32]
 

@@ -44,7 +44,7 @@ std::string secret(const std::string& name) {
     return headcount::testing::write_secret(headcount::testing::fresh_temp_dir(name + "-secret"));
 }
 
-/// A student's token under the tests' secret, computed with OpenSSL from README's recipe.
+/// A student's token under the tests' secret, computed with OpenSSL from the recipe in docs/operations.md.
 std::string token_of(const std::string& seed, const std::string& student) {
     return headcount::testing::openssl_token(headcount::testing::k_test_secret, seed, student);
 }

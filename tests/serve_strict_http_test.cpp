@@ -1,6 +1,6 @@
 // `headcount serve` under hostile HTTP (issue 24, items 2, 5, 6 and 7): framing read strictly (RFC 9112), the limits
-// README states, static files compressed once rather than per request, and one client address unable to hold every
-// worker. Raw sockets, since a well-behaved client library sends none of this.
+// docs/operations.md states, static files compressed once rather than per request, and one client address unable
+// to hold every worker. Raw sockets, since a well-behaved client library sends none of this.
 #include "run_binary.hpp"
 #include "serve_process.hpp"
 
@@ -235,7 +235,7 @@ TEST_CASE("serve compresses static files once, and only as the client accepts", 
     CHECK(head.body.empty());
 }
 
-TEST_CASE("serve enforces the header limits README states, with 414 and 431", "[e2e][serve][http]") {
+TEST_CASE("serve enforces the header limits docs/operations.md states, with 414 and 431", "[e2e][serve][http]") {
     ServeProcess server({k_week3});
     // 18 KB of headers in lines of 6 KB: over the 16 KiB for the request line and headers, though the line cap is kept.
     std::string big;

@@ -213,7 +213,7 @@ Command add_generate_command(CLI::App& app) {
                          "sheet then shows the student's personal link, else the `check` command");
     generate->add_option("--secret", options->secret, std::string(k_secret_help) + " (used with --serve-url)");
     generate->add_option("--templates", options->templates, k_templates_help);
-    generate->footer("A student's numbers depend only on the seed, their id and the problem id (see README). "
+    generate->footer("A student's numbers depend only on the seed, their id and the problem id (docs/variants.md). "
                      "Exit status: 0 written, 2 bad input or usage.");
     return {generate, [options] { return run_generate(*options); }};
 }

@@ -107,7 +107,7 @@ Command add_serve_command(CLI::App& app) {
     serve->add_option("--connections-per-address", options->serve.connection.per_address,
                       "Connections one client address (an IPv6 /64) may have open at once (default 64; one more gets "
                       "503 at once; 0: no cap). Behind a reverse proxy or a NAT many students share an address: see "
-                      "the README")
+                      "docs/operations.md")
         ->check(CLI::Range(0, 100000));
     serve->add_option("--threads", options->serve.threads,
                       "Workers making responses at once (default 8); reading requests and writing responses take "

@@ -32,7 +32,7 @@ TEST_CASE("every export format's row is complete, and its name is a command word
             CHECK_FALSE(use.help.ends_with('.')); // --help and the reference add their own punctuation
         }
     }
-    // The three platforms of the README's "Learning platforms" section, in its order.
+    // The three platforms of docs/platforms.md, in its order.
     CHECK(names == std::set<std::string_view>{"moodle", "canvas", "gradescope"});
     CHECK(find_export_format("moodle-xml") == nullptr);
 }
@@ -82,7 +82,7 @@ TEST_CASE("the Markdown reference lists every format with every option it takes"
         listed += format.options.size();
     }
     CHECK(options == listed);
-    // One entry in full, written from the README's and the man page's synopsis of the command.
+    // One entry in full, written from docs/platforms.md's and the man page's synopsis of the command.
     CHECK(markdown.find("- `headcount export gradescope SPEC... --out DIR [--seed SEED] [--roster CSV] [--reveal] "
                         "[--binary FILE] [--templates DIR]` writes `DIR/autograder.zip`, a Gradescope autograder") !=
           std::string::npos);

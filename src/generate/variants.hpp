@@ -1,6 +1,6 @@
 #pragma once
 // Per-student variants of a problem: a pure function of (class seed, student id, problem id), the same on every
-// machine. The derivation is documented in the README so other tools can reproduce it.
+// machine. The derivation is documented in docs/variants.md so other tools can reproduce it.
 
 #include <solve/asks.hpp>
 

@@ -63,7 +63,7 @@ TEST_CASE("the first command that needs a token secret makes one: 256 random bit
     REQUIRE(again);
     CHECK(again->source == SecretSource::read);
     CHECK(student_token(again->secret, "s", "alice") == student_token(made->secret, "s", "alice"));
-    // Keyed by the file's text without its newline, as README says (so `openssl rand -hex 32 > FILE` works too).
+    // Keyed by the file's text without its newline, as docs/operations.md says (so `openssl rand -hex 32 > FILE` works too).
     CHECK(student_token(made->secret, "s", "alice") ==
           hmac_sha256_hex(text.substr(0, 64), std::string("headcount-token-v2\0s\0alice", 26)).substr(0, 32));
 
