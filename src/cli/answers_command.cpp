@@ -100,7 +100,7 @@ Result<int> convert(const AnswersOptions& options) {
     if (!student)
         return std::unexpected(student.error());
     if (const auto why = student_id_problem(*student))
-        return std::unexpected(Error{{}, 0, 0, fmt::format("student id '{}' {}", printable(*student), *why)});
+        return fail(fmt::format("student id '{}' {}", printable(*student), *why));
 
     std::string csv = csv_row(std::vector<std::string>{"student", "problem", "part", "answer"});
     for (const spec::SubmittedAnswer& a : *answers) {
@@ -158,7 +158,7 @@ Command add_answers_command(CLI::App& app) {
                     "(the reason on stderr, and in --gradescope-results).");
     return {answers, [options]() -> Result<int> {
                 if (options->student.empty() && options->metadata.empty())
-                    return std::unexpected(Error{{}, 0, 0, "answers needs --student ID or --gradescope-metadata FILE"});
+                    return fail("answers needs --student ID or --gradescope-metadata FILE");
                 return run_answers(*options);
             }};
 }

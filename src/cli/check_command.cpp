@@ -74,7 +74,7 @@ Result<int> run_check(const CheckOptions& options) {
     if (!options.seed.empty()) {
         // Without distinct: true a variant depends only on (seed, student, problem), so no roster is needed.
         if (const auto why = student_id_problem(options.student))
-            return std::unexpected(Error{{}, 0, 0, fmt::format("student id '{}' {}", printable(options.student), *why)});
+            return fail(fmt::format("student id '{}' {}", printable(options.student), *why));
         std::vector<std::string> roster{options.student};
         if (!options.roster.empty()) {
             auto loaded = generate::load_roster(options.roster);

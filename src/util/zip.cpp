@@ -51,7 +51,7 @@ std::string name_problem(const std::string& name) {
 Result<std::string> deflated(std::string_view content, int window_bits = -15) {
     z_stream stream{};
     if (deflateInit2(&stream, 9, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: zlib could not start"});
+        return fail("cannot write the zip archive: zlib could not start");
     std::string out(deflateBound(&stream, static_cast<uLong>(content.size())), '\0');
     stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(content.data()));
     stream.avail_in = static_cast<uInt>(content.size());
@@ -61,7 +61,7 @@ Result<std::string> deflated(std::string_view content, int window_bits = -15) {
     out.resize(stream.total_out);
     deflateEnd(&stream);
     if (status != Z_STREAM_END)
-        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: zlib could not deflate an entry"});
+        return fail("cannot write the zip archive: zlib could not deflate an entry");
     return out;
 }
 
@@ -88,16 +88,15 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
     // 0xFFFF and 0xFFFFFFFF in the end record or a header mean "see the ZIP64 record" (APPNOTE 4.4.1.4): the
     // largest values written are one less.
     if (entries.size() >= std::numeric_limits<std::uint16_t>::max())
-        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: 65,535 entries or more"});
+        return fail("cannot write the zip archive: 65,535 entries or more");
     std::set<std::string> names;
     std::string archive;
     std::string directory;
     for (const ZipEntry& entry : entries) {
         if (const std::string why = name_problem(entry.name); !why.empty() || !names.insert(entry.name).second)
-            return std::unexpected(Error{{}, 0, 0, fmt::format("zip entry '{}' {}", entry.name,
-                                                               why.empty() ? "is added twice" : why)});
+            return fail(fmt::format("zip entry '{}' {}", entry.name, why.empty() ? "is added twice" : why));
         if (entry.name.size() > std::numeric_limits<std::uint16_t>::max() || entry.content.size() > k_max32 / 2)
-            return std::unexpected(Error{{}, 0, 0, fmt::format("zip entry '{}' is too large", entry.name)});
+            return fail(fmt::format("zip entry '{}' is too large", entry.name));
         auto data = deflated(entry.content);
         if (!data)
             return std::unexpected(data.error());
@@ -106,7 +105,7 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
                   static_cast<uInt>(entry.content.size())));
         const std::size_t offset = archive.size();
         if (offset >= k_max32 - 30 - entry.name.size() - data->size())
-            return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
+            return fail("cannot write the zip archive: it would pass 4 GiB");
 
         put32(archive, 0x04034b50); // local file header
         put_common(archive, crc, data->size(), entry.content.size(), entry.name.size());
@@ -124,7 +123,7 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
         directory += entry.name;
     }
     if (archive.size() + directory.size() >= k_max32 - 22)
-        return std::unexpected(Error{{}, 0, 0, "cannot write the zip archive: it would pass 4 GiB"});
+        return fail("cannot write the zip archive: it would pass 4 GiB");
     const auto directory_offset = static_cast<std::uint32_t>(archive.size());
     archive += directory;
     put32(archive, 0x06054b50); // end of central directory record
