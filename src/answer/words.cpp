@@ -1,5 +1,7 @@
 #include <answer/words.hpp>
 
+#include <util/text.hpp>
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -36,29 +38,24 @@ constexpr std::array k_scale_letters{
     Entry{"t", k_thousand* k_thousand* k_thousand* k_thousand, ""},
 };
 
-constexpr std::array k_byte_symbols{
-    Entry{"b", 1, "B"},
-    Entry{"kb", k_thousand, "KB"},
-    Entry{"mb", k_thousand* k_thousand, "MB"},
-    Entry{"gb", k_thousand* k_thousand* k_thousand, "GB"},
-    Entry{"tb", k_thousand* k_thousand* k_thousand* k_thousand, "TB"},
-    Entry{"kib", k_kibi, "KiB"},
-    Entry{"mib", k_kibi* k_kibi, "MiB"},
-    Entry{"gib", k_kibi* k_kibi* k_kibi, "GiB"},
-    Entry{"tib", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
+/// A unit of bytes: its symbol and its spelled-out name (matched with and without a final s), lower case.
+struct ByteUnit {
+    std::string_view symbol;
+    std::string_view name;
+    Wide factor;
+    std::string_view unit; ///< as the feedback writes it
 };
 
-// Spelled-out units, matched with and without a final s.
-constexpr std::array k_byte_names{
-    Entry{"byte", 1, "B"},
-    Entry{"kilobyte", k_thousand, "KB"},
-    Entry{"megabyte", k_thousand* k_thousand, "MB"},
-    Entry{"gigabyte", k_thousand* k_thousand* k_thousand, "GB"},
-    Entry{"terabyte", k_thousand* k_thousand* k_thousand* k_thousand, "TB"},
-    Entry{"kibibyte", k_kibi, "KiB"},
-    Entry{"mebibyte", k_kibi* k_kibi, "MiB"},
-    Entry{"gibibyte", k_kibi* k_kibi* k_kibi, "GiB"},
-    Entry{"tebibyte", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
+constexpr std::array k_byte_units{
+    ByteUnit{"b", "byte", 1, "B"},
+    ByteUnit{"kb", "kilobyte", k_thousand, "KB"},
+    ByteUnit{"mb", "megabyte", k_thousand* k_thousand, "MB"},
+    ByteUnit{"gb", "gigabyte", k_thousand* k_thousand* k_thousand, "GB"},
+    ByteUnit{"tb", "terabyte", k_thousand* k_thousand* k_thousand* k_thousand, "TB"},
+    ByteUnit{"kib", "kibibyte", k_kibi, "KiB"},
+    ByteUnit{"mib", "mebibyte", k_kibi* k_kibi, "MiB"},
+    ByteUnit{"gib", "gibibyte", k_kibi* k_kibi* k_kibi, "GiB"},
+    ByteUnit{"tib", "tebibyte", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
 };
 
 constexpr std::array<std::string_view, 13> k_bit_names{"bit",     "kbit",    "mbit",   "gbit",  "tbit",
@@ -84,6 +81,13 @@ template <class Table> const Entry* find(const Table& table, std::string_view lo
     return it == table.end() ? nullptr : &*it;
 }
 
+/// The byte unit whose `spelling` (&ByteUnit::symbol or &ByteUnit::name) is `lower`, or nullptr.
+const ByteUnit* find_byte_unit(std::string_view ByteUnit::*spelling, std::string_view lower) {
+    const auto it = std::find_if(k_byte_units.begin(), k_byte_units.end(),
+                                 [&](const ByteUnit& u) { return u.*spelling == lower; });
+    return it == k_byte_units.end() ? nullptr : &*it;
+}
+
 template <std::size_t N> bool contains(const std::array<std::string_view, N>& words, std::string_view lower) {
     return std::find(words.begin(), words.end(), lower) != words.end();
 }
@@ -95,9 +99,7 @@ std::string_view without_plural(std::string_view lower) {
 } // namespace
 
 WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
-    std::string lower(word);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; });
+    const std::string lower = ascii_lowered(word);
     const std::string_view singular = without_plural(lower);
 
     if (lower == "x")
@@ -121,15 +123,15 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
     }
     if (contains(k_bit_names, singular))
         return {WordKind::bits_unit, 1, ""};
-    if (const Entry* e = find(k_byte_names, singular))
-        return {WordKind::bytes_unit, e->factor, e->unit};
-    if (const Entry* e = find(k_byte_symbols, lower)) {
+    if (const ByteUnit* u = find_byte_unit(&ByteUnit::name, singular))
+        return {WordKind::bytes_unit, u->factor, u->unit};
+    if (const ByteUnit* u = find_byte_unit(&ByteUnit::symbol, lower)) {
         // Networking writes bits as Mb and Gb; a student typing all lower case has not thought about it.
         const bool has_upper =
             std::any_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
         if (has_upper && word.back() == 'b')
             return {WordKind::bits_unit, 1, ""};
-        return {WordKind::bytes_unit, e->factor, e->unit};
+        return {WordKind::bytes_unit, u->factor, u->unit};
     }
     return {};
 }

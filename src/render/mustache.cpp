@@ -1,6 +1,7 @@
 #include <render/mustache.hpp>
 
 #include <util/files.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -17,13 +18,7 @@ using Kind = MustacheNode::Kind;
 // std::isspace in the "C" locale, without its undefined behaviour for bytes past 0x7F.
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
+std::string_view trim(std::string_view s) { return trimmed(s, " \t\n\r\f\v"); }
 
 /// A set-delimiter tag's body ("=<% %>=") as the two delimiters, or nullopt when it is not one: they are
 /// separated by spaces and contain neither whitespace nor '='.

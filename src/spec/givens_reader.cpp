@@ -54,16 +54,13 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std:
         return std::unexpected(ok.error());
 
     MhaGivens g;
-    auto d_model = r.required(given, "d_model", "given");
-    if (!d_model)
-        return std::unexpected(d_model.error());
-    auto h = r.required(given, "h", "given");
-    if (!h)
+    // Both keys are looked for before either value is read, so a spec missing h says so before a bad d_model.
+    if (auto h = r.required(given, "h", "given"); !h && given["d_model"])
         return std::unexpected(h.error());
-    auto d_model_value = r.positive_integer(*d_model, "d_model");
+    auto d_model_value = r.required_positive_integer(given, "d_model", "given");
     if (!d_model_value)
         return std::unexpected(d_model_value.error());
-    auto h_value = r.positive_integer(*h, "h");
+    auto h_value = r.required_positive_integer(given, "h", "given");
     if (!h_value)
         return std::unexpected(h_value.error());
     g.d_model = *d_model_value;
@@ -114,10 +111,7 @@ Result<std::optional<Precision>> read_precision(const Reader& r, const YAML::Nod
 Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) {
     using M = ModelGivens;
     M m;
-    auto d_ff = r.required(given, "d_ff", "given");
-    if (!d_ff)
-        return std::unexpected(d_ff.error());
-    auto d_ff_value = r.positive_integer(*d_ff, "d_ff");
+    auto d_ff_value = r.required_positive_integer(given, "d_ff", "given");
     if (!d_ff_value)
         return std::unexpected(d_ff_value.error());
     m.d_ff = *d_ff_value;

@@ -64,6 +64,25 @@ Result<std::map<std::string, double>> read_credit(const Reader& r, const YAML::N
     return credit;
 }
 
+/// `feedback:` and `attempts:`, which a problem sets for its parts and a part for itself; a key left out leaves
+/// its slot as it is.
+Result<void> read_check_policy(const Reader& r, const YAML::Node& node, std::optional<Reveal>& feedback,
+                               std::optional<int>& attempts) {
+    if (const YAML::Node given = node["feedback"]) {
+        auto value = choice(r, given, "feedback", k_reveals);
+        if (!value)
+            return std::unexpected(value.error());
+        feedback = *value;
+    }
+    if (const YAML::Node given = node["attempts"]) {
+        auto value = r.attempts(given);
+        if (!value)
+            return std::unexpected(value.error());
+        attempts = *value;
+    }
+    return {};
+}
+
 Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words) {
     const std::span<const std::string_view> known_asks = words.asks;
     if (!node.IsMap())
@@ -115,18 +134,8 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
             return std::unexpected(value.error());
         part.credit = std::move(*value);
     }
-    if (const YAML::Node feedback = node["feedback"]) {
-        auto value = choice(r, feedback, "feedback", k_reveals);
-        if (!value)
-            return std::unexpected(value.error());
-        part.feedback = *value;
-    }
-    if (const YAML::Node attempts = node["attempts"]) {
-        auto value = r.attempts(attempts);
-        if (!value)
-            return std::unexpected(value.error());
-        part.attempts = *value;
-    }
+    if (auto policy = read_check_policy(r, node, part.feedback, part.attempts); !policy)
+        return std::unexpected(policy.error());
     return part;
 }
 
@@ -248,18 +257,8 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
             return std::unexpected(flag.error());
         problem.distinct = *flag;
     }
-    if (const YAML::Node feedback = root["feedback"]) {
-        auto value = choice(r, feedback, "feedback", k_reveals);
-        if (!value)
-            return std::unexpected(value.error());
-        problem.feedback = *value;
-    }
-    if (const YAML::Node attempts = root["attempts"]) {
-        auto value = r.attempts(attempts);
-        if (!value)
-            return std::unexpected(value.error());
-        problem.attempts = *value;
-    }
+    if (auto policy = read_check_policy(r, root, problem.feedback, problem.attempts); !policy)
+        return std::unexpected(policy.error());
 
     auto parts = r.required(root, "parts", "the problem");
     if (!parts)

@@ -47,6 +47,14 @@ Result<YAML::Node> Reader::required(const YAML::Node& map, const char* key, std:
     return value;
 }
 
+Result<Count> Reader::required_positive_integer(const YAML::Node& map, const char* key,
+                                                std::string_view where) const {
+    auto value = required(map, key, where);
+    if (!value)
+        return std::unexpected(value.error());
+    return positive_integer(*value, key);
+}
+
 Result<std::string> Reader::string_of(const YAML::Node& node, std::string_view key) const {
     if (!node.IsScalar() || node.Scalar().empty())
         return error_at(node, fmt::format("{} must be a non-empty string", key));

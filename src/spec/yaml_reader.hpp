@@ -72,6 +72,8 @@ class Reader {
     Result<std::string> id_of(const YAML::Node& node, std::string_view key) const;
     /// A size: digits only, not 0, under 10^18.
     Result<Count> positive_integer(const YAML::Node& node, std::string_view key) const;
+    /// required(map, key, where), then positive_integer of it.
+    Result<Count> required_positive_integer(const YAML::Node& map, const char* key, std::string_view where) const;
     /// `attempts:`, the checks a student may make of a part in serve: 1 to 10,000.
     Result<int> attempts(const YAML::Node& node) const;
     Result<bool> boolean(const YAML::Node& node, std::string_view key) const;

@@ -30,25 +30,19 @@ Result<Count> checked_mul(Count a, Count b, std::string_view what) {
 namespace headcount {
 
 Count CheckedArithmetic::add(Count a, Count b, std::string_view what) {
-    if (m_error)
-        return 0;
-    auto sum = checked_add(a, b, what);
-    if (!sum) {
-        m_error = sum.error();
-        return 0;
-    }
-    return *sum;
+    return m_error ? 0 : kept(checked_add(a, b, what));
 }
 
 Count CheckedArithmetic::mul(Count a, Count b, std::string_view what) {
-    if (m_error)
-        return 0;
-    auto product = checked_mul(a, b, what);
-    if (!product) {
-        m_error = product.error();
+    return m_error ? 0 : kept(checked_mul(a, b, what));
+}
+
+Count CheckedArithmetic::kept(Result<Count> result) {
+    if (!result) {
+        m_error = result.error();
         return 0;
     }
-    return *product;
+    return *result;
 }
 
 } // namespace headcount

@@ -30,6 +30,9 @@ class CheckedArithmetic {
     [[nodiscard]] const Error& error() const { return *m_error; }
 
   private:
+    /// The result, or 0 with its error kept.
+    Count kept(Result<Count> result);
+
     std::optional<Error> m_error;
 };
 

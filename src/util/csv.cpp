@@ -18,13 +18,7 @@ constexpr std::string_view k_utf8_bom = "\xEF\xBB\xBF";
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_blank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && is_blank(s.back()))
-        s.remove_suffix(1);
-    return s;
-}
+std::string_view trim(std::string_view s) { return trimmed(s, " \t"); }
 
 } // namespace
 

@@ -67,20 +67,12 @@ bool is_blank(char32_t cp) {
     return cp == U'\t' || cp == U' ' || is_other_space(cp) || cp == 0x200B || cp == 0x2060 || cp == 0xFEFF;
 }
 
-std::string ascii_upper(std::string_view s) {
-    std::string out(s);
-    for (char& c : out)
-        if (c >= 'a' && c <= 'z')
-            c = static_cast<char>(c - 'a' + 'A');
-    return out;
-}
-
 // Windows ignores everything from the first dot and trailing spaces before it, so "con .txt" is still CON.
 std::optional<std::string> windows_device_name(std::string_view id) {
     std::string_view stem = id.substr(0, id.find('.'));
     while (!stem.empty() && stem.back() == ' ')
         stem.remove_suffix(1);
-    const std::string upper = ascii_upper(stem);
+    const std::string upper = ascii_uppered(stem);
     if (std::find(k_windows_device_names.begin(), k_windows_device_names.end(), upper) ==
         k_windows_device_names.end())
         return std::nullopt;

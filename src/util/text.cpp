@@ -10,12 +10,28 @@
 
 namespace headcount {
 
-std::string ascii_lowered(std::string_view text) {
+namespace {
+
+/// `text` with the bytes from `first` to `last` moved by `shift`, others as they are.
+std::string ascii_shifted(std::string_view text, char first, char last, int shift) {
     std::string out(text);
     for (char& c : out)
-        if (c >= 'A' && c <= 'Z')
-            c = static_cast<char>(c - 'A' + 'a');
+        if (c >= first && c <= last)
+            c = static_cast<char>(c + shift);
     return out;
+}
+
+} // namespace
+
+std::string ascii_lowered(std::string_view text) { return ascii_shifted(text, 'A', 'Z', 'a' - 'A'); }
+
+std::string ascii_uppered(std::string_view text) { return ascii_shifted(text, 'a', 'z', 'A' - 'a'); }
+
+std::string_view trimmed(std::string_view text, std::string_view characters) {
+    const std::size_t first = text.find_first_not_of(characters);
+    if (first == std::string_view::npos)
+        return {};
+    return text.substr(first, text.find_last_not_of(characters) - first + 1);
 }
 
 std::string with_thousands(std::int64_t value) {

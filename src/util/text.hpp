@@ -18,6 +18,12 @@ std::string byte_size(std::uint64_t bytes);
 /// `text` with A-Z lowered, other bytes as they are ("Week3-MHA" -> "week3-mha"): for ids compared without case.
 std::string ascii_lowered(std::string_view text);
 
+/// `text` with a-z raised, other bytes as they are ("com1.txt" -> "COM1.TXT").
+std::string ascii_uppered(std::string_view text);
+
+/// `text` without the leading and trailing bytes that are among `characters` (" \t" trims blanks).
+std::string_view trimmed(std::string_view text, std::string_view characters);
+
 /// The candidate closest to `word` by edit distance, or "" when none is close enough to be a plausible typo.
 std::string closest_match(std::string_view word, std::span<const std::string_view> candidates);
 
