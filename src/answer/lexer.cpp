@@ -1,3 +1,4 @@
+// The tokenizer lexer.hpp describes. Just over ~400 lines: one scanner, with every kind of token beside the others.
 #include <answer/lexer.hpp>
 
 #include <util/utf8.hpp>

@@ -1,3 +1,6 @@
+// RFC 4180 read and written: the record scanner (csv_detail), a whole file (parse_csv), a stream read in chunks
+// (CsvStream) and the writers. Over ~400 lines because the stream feeds the scanner's private types (RawRecord,
+// Problem) and splitting it off would make them a header of their own for one reader.
 #include <util/csv.hpp>
 
 #include <util/text.hpp>
