@@ -342,12 +342,12 @@ std::expected<void, std::string> Lexer::command() {
         ++end;
     const std::string name = slice(m_i + 1, end);
     m_i = end;
-    static constexpr std::array<std::string_view, 4> k_times{"times", "cdot", "ast", "cross"};
-    static constexpr std::array<std::string_view, 3> k_approx{"approx", "simeq", "sim"};
-    static constexpr std::array<std::string_view, 9> k_ignored{"left", "right", "big", "Big", "bigl", "bigr",
-                                                                "Bigl", "Bigr", "displaystyle"};
-    static constexpr std::array<std::string_view, 7> k_text{"text", "mathrm", "textrm", "mbox", "operatorname",
-                                                             "mathit", "textit"};
+    static constexpr auto k_times = std::to_array<std::string_view>({"times", "cdot", "ast", "cross"});
+    static constexpr auto k_approx = std::to_array<std::string_view>({"approx", "simeq", "sim"});
+    static constexpr auto k_ignored = std::to_array<std::string_view>({
+        "left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle"});
+    static constexpr auto k_text = std::to_array<std::string_view>({
+        "text", "mathrm", "textrm", "mbox", "operatorname", "mathit", "textit"});
     const auto in = [&](const auto& names) { return std::find(names.begin(), names.end(), name) != names.end(); };
     if (in(k_times))
         push(TokenKind::times, start, m_i);

@@ -58,13 +58,14 @@ constexpr std::array k_byte_units{
     ByteUnit{"tib", "tebibyte", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
 };
 
-constexpr std::array<std::string_view, 13> k_bit_names{"bit",     "kbit",    "mbit",   "gbit",  "tbit",
-                                                       "kibit",   "mibit",   "gibit",  "tibit", "kilobit",
-                                                       "megabit", "gigabit", "terabit"};
+constexpr auto k_bit_names = std::to_array<std::string_view>({
+    "bit", "kbit", "mbit", "gbit", "tbit", "kibit", "mibit", "gibit", "tibit", "kilobit", "megabit",
+    "gigabit", "terabit"});
 // Singular forms: "biases" loses its s to "biase".
-constexpr std::array<std::string_view, 11> k_count_nouns{"parameter", "param", "weight",    "bias",  "biase", "flop",
-                                                         "learnable", "trainable", "dimension", "dim", "element"};
-constexpr std::array<std::string_view, 4> k_fillers{"and", "in", "total", "all"};
+constexpr auto k_count_nouns = std::to_array<std::string_view>({
+    "parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable", "dimension", "dim",
+    "element"});
+constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
     Entry{"kflop", k_thousand, ""},
@@ -73,8 +74,8 @@ constexpr std::array k_flop_scales{
     Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
     Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
 };
-constexpr std::array<std::string_view, 5> k_approx_words{"about", "approx", "approximately", "roughly",
-                                                         "around"};
+constexpr auto k_approx_words = std::to_array<std::string_view>({
+    "about", "approx", "approximately", "roughly", "around"});
 
 template <class Table> const Entry* find(const Table& table, std::string_view lower) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.word == lower; });

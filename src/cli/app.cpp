@@ -107,7 +107,7 @@ int headcount_main(int argc, char** argv) {
     static constexpr std::pair<std::string_view, Add> k_commands[] = {
         {"solve", add_solve_command},     {"check", add_check_command},     {"grade", add_grade_command},
         {"generate", add_generate_command}, {"answers", add_answers_command}, {"export", add_export_command},
-        {"templates", add_templates_command}};
+        {"templates", add_templates_command}, {"catalogue", add_catalogue_command}};
     // `headcount COMMAND ...` builds only that command's options: a student's check pays for one command, not
     // seven (what it prints, --help included, is the same).
     if (argc > 1) {

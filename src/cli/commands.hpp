@@ -48,6 +48,9 @@ Command add_export_command(CLI::App& app);
 Result<int> run_export(const generate::ExportFormat& format, const std::vector<std::string>& specs,
                        generate::ExportRequest request);
 
+/// `headcount catalogue asks|mistakes|exports` (hidden): the catalogues' reference tables, for the docs.
+Command add_catalogue_command(CLI::App& app);
+
 /// `headcount serve`.
 Command add_serve_command(CLI::App& app);
 

@@ -182,7 +182,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         View view = base;
         view["numbers"] = when(gaps, mistake_numbers(solved, part, verdict, *mistake));
         view["other"] = View{{"asks", other_asks(verdict)}};
-        auto text = templates.render(fmt::format("mistakes/{}", mistake->id), view);
+        auto text = templates.render(mistake_template(*mistake), view);
         if (!text)
             return std::unexpected(text.error());
         std::string line = *text;

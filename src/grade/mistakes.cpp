@@ -1,8 +1,13 @@
 #include <grade/mistakes.hpp>
 
+#include <util/rows.hpp>
+
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <string_view>
 
 namespace headcount::grade {
 
@@ -23,126 +28,75 @@ constexpr Recipe with_bias_rule(BiasRule rule) {
     return r;
 }
 
-const std::array<Mistake, 35> k_catalogue{{
-    {"missing_output_projection", "The output projection W_O (and its bias) was left out", with(&Recipe::omit_o)},
-    {"missing_biases", "The bias vectors were left out", with_bias_rule(BiasRule::none)},
-    {"missing_output_bias", "The output projection's bias b_O was left out", with(&Recipe::omit_o_bias)},
-    {"bias_counted_once", "One bias vector was counted for the whole block", with_bias_rule(BiasRule::single_vector),
-     0, true},
-    {"heads_times_full_matrices", "Every head was given its own full-size projections (count × h)",
-     with(&Recipe::every_head_full)},
-    {"single_head_only", "Only one head's slices were counted (the × h is missing)", with(&Recipe::single_head)},
-    {"output_projection_per_head", "A separate W_O was counted for every head", with(&Recipe::o_per_head)},
-    {"output_projection_square", "W_O was taken as d_model × d_model instead of h·d_v × d_model",
-     with(&Recipe::o_square)},
-    {"bias_formula_per_head", "The biases were counted as h(3·d_k + d_v) + d_model",
-     with_bias_rule(BiasRule::article_per_head), 0, true, "counts", with_bias_rule(BiasRule::article_whole)},
-    {"missing_value_projection", "Only the query and key projections were counted (V is missing)",
-     with(&Recipe::omit_v)},
-    {"kv_heads_ignored", "K and V were counted with h heads instead of n_kv_heads", with(&Recipe::kv_heads_as_h), 0,
-     false, "counts shapes bytes"},
-    {"missing_bias_kv", "PyTorch's bias_k and bias_v (add_bias_kv) were left out", with(&Recipe::omit_bias_kv)},
-    {"biases_added", "Biases were counted on projections that have none",
-     with_bias_rule(BiasRule::every_projection)},
-    {"tied_embeddings_counted_twice", "The tied LM head's weight was counted again", with(&Recipe::untie_head)},
-    {"missing_layernorm", "The normalisation layers were left out", with(&Recipe::omit_norms)},
-    {"missing_position_embeddings", "The learned position embeddings were left out", with(&Recipe::omit_positions)},
-    {"gated_ffn_two_matrices", "The gated FFN was counted with two matrices instead of three",
-     with(&Recipe::ffn_two_matrices)},
-    {"macs_not_flops", "Multiply-adds were counted once (MACs) where FLOPs count them twice",
-     with(&Recipe::macs_for_flops)},
-    {"one_projection_only", "Only one of the Q, K, V projections was counted", with(&Recipe::one_projection)},
-    {"missing_attention_matmuls", "Only the linear layers were counted, not QKᵀ and AV",
-     with(&Recipe::no_attention_matmuls)},
-    {"n_squared_d_missed_heads_factor", "QKᵀ and AV were counted for one head (the × h is missing)",
-     with(&Recipe::scores_without_heads)},
-    {"n_versus_d_rule_of_thumb", "The rule of thumb n > d was used instead of comparing the two counts",
-     with(&Recipe::dominance_by_n_vs_d), 0, false, "choices"},
-    {"heads_seq_axes_swapped", "The heads and sequence axes are swapped (the transpose after the reshape is missing)",
-     with(&Recipe::seq_before_heads), 0, false, "shapes"},
-    {"d_model_for_d_k", "d_model was used where a head's width d_k (or d_v) belongs", with(&Recipe::head_width_d_model),
-     0, false, "shapes"},
-    {"batch_axis_dropped", "The batch axis was left out", with(&Recipe::drop_batch), 0, false, "shapes"},
-    {"bits_for_bytes", "A value's size was taken in bits where bytes are asked (8 times too many)",
-     with(&Recipe::bits_for_bytes), 0, false, "bytes"},
-    {"bytes_per_value_missing", "The number of values was given, not bytes (× bytes per value is missing)",
-     with(&Recipe::values_for_bytes), 0, false, "bytes"},
-    {"kv_cache_missing_factor_2", "Only the keys were cached: the values' half of the KV cache (the factor 2) is missing",
-     with(&Recipe::kv_cache_keys_only), 0, false, "bytes"},
-    {"attention_n_squared_forgotten", "Attention's n² term was left out: only the products with weight matrices "
-     "were counted", with(&Recipe::model_attention_forgotten)},
-    {"backward_pass_forgotten", "A training step was counted as one forward pass (2N where 6N): the backward pass "
-     "is missing", with(&Recipe::backward_forgotten)},
-    {"training_for_forward", "A whole training step (6N) was counted where one forward pass (2N) was asked",
-     with(&Recipe::training_for_forward)},
-    {"parameter_rule_not_exact", "The 2N (or 6N) rule of thumb was given where the exact count was asked",
-     with(&Recipe::parameter_rule)},
-    {k_rounded, "The right value, rounded", Recipe{}, 0.5},
-    {k_unit_base, "Decimal and binary units were mixed up (MB is 10^6 bytes, MiB is 2^20)", Recipe{}, 0.5},
-    {k_other_quantity, "This is the answer to another question about the same problem", Recipe{}, 0, false,
-     "counts shapes bytes"},
-}};
+constexpr std::optional<Recipe> alternative_bias_rule(BiasRule rule) {
+    return rule == BiasRule::per_projection ? std::nullopt : std::optional(with_bias_rule(rule));
+}
 
-/// The part of the count a recipe field changes. Two mistakes about the same part cannot both be made (a
-/// count cannot be both per head and single-head), so only mistakes about different parts pair up.
-enum class Aspect {
-    heads, value, output, output_shape, output_bias, kv_heads, bias_kv, head, norms, positions, ffn,
-    count_unit, flop_projections, flop_attention, dominance, axes_order, head_width, batch, value_size, kv_cache,
-    model_attention, pass, rule
-};
+constexpr auto k_catalogue = std::to_array<Mistake>({
+#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) {#id, title, with(&Recipe::flag), 0, false, answers},
+#define HEADCOUNT_BIAS_MISTAKE(id, rule, alternative, whole_block, title)                                            \
+    {#id,        title,    with_bias_rule(BiasRule::rule),                                                           \
+     0,          whole_block, "counts",                                                                             \
+     alternative_bias_rule(BiasRule::alternative)},
+#define HEADCOUNT_ANSWER_MISTAKE(id, credit, answers, title) {#id, title, Recipe{}, credit, false, answers},
+#include <solve/mistakes.def>
+});
 
+static_assert(k_catalogue[k_catalogue.size() - 3].id == k_rounded &&
+                  k_catalogue[k_catalogue.size() - 2].id == k_unit_base && k_catalogue.back().id == k_other_quantity,
+              "mistakes.hpp names the three mistakes that are not recipes, last in the catalogue");
+
+/// Whether a row says what it is: a title, and only the types of answer explains() knows.
+constexpr bool complete(const Mistake& m) {
+    std::string_view words = m.answers;
+    while (!words.empty()) {
+        const std::string_view word = words.substr(0, words.find(' '));
+        if (word != "counts" && word != "bytes" && word != "shapes" && word != "choices")
+            return false;
+        words.remove_prefix(std::min(words.size(), word.size() + 1));
+    }
+    return !m.title.empty() && !m.answers.empty();
+}
+static_assert(std::all_of(k_catalogue.begin(), k_catalogue.end(), complete),
+              "every mistake has a title and names its answers from: counts bytes shapes choices");
+
+static_assert(ids_unique(k_catalogue), "two rows of mistakes.def have the same id");
+
+/// A flag of the recipe and the part of the count it changes (its aspect in mistakes.def). Two mistakes about the
+/// same part cannot both be made (a count cannot be both per head and single-head), so only mistakes about
+/// different parts pair up. The bias rule's aspect is a missing b_O's: both are about biases.
 struct Field {
     bool Recipe::*flag;
-    Aspect aspect;
+    std::string_view aspect;
 };
 
-constexpr std::array<Field, 28> k_fields{{
-    {&Recipe::every_head_full, Aspect::heads},
-    {&Recipe::single_head, Aspect::heads},
-    {&Recipe::o_per_head, Aspect::heads},
-    {&Recipe::omit_v, Aspect::value},
-    {&Recipe::omit_o, Aspect::output},
-    {&Recipe::o_square, Aspect::output_shape},
-    {&Recipe::omit_o_bias, Aspect::output_bias},
-    {&Recipe::kv_heads_as_h, Aspect::kv_heads},
-    {&Recipe::omit_bias_kv, Aspect::bias_kv},
-    {&Recipe::untie_head, Aspect::head},
-    {&Recipe::omit_norms, Aspect::norms},
-    {&Recipe::omit_positions, Aspect::positions},
-    {&Recipe::ffn_two_matrices, Aspect::ffn},
-    {&Recipe::macs_for_flops, Aspect::count_unit},
-    {&Recipe::one_projection, Aspect::flop_projections},
-    {&Recipe::no_attention_matmuls, Aspect::flop_attention},
-    {&Recipe::scores_without_heads, Aspect::flop_attention},
-    {&Recipe::dominance_by_n_vs_d, Aspect::dominance},
-    {&Recipe::seq_before_heads, Aspect::axes_order},
-    {&Recipe::head_width_d_model, Aspect::head_width},
-    {&Recipe::drop_batch, Aspect::batch},
-    {&Recipe::bits_for_bytes, Aspect::value_size},
-    {&Recipe::values_for_bytes, Aspect::value_size},
-    {&Recipe::kv_cache_keys_only, Aspect::kv_cache},
-    {&Recipe::model_attention_forgotten, Aspect::model_attention},
-    {&Recipe::backward_forgotten, Aspect::pass},
-    {&Recipe::training_for_forward, Aspect::pass},
-    {&Recipe::parameter_rule, Aspect::rule},
-}};
+constexpr auto k_fields = std::to_array<Field>({
+#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) {&Recipe::flag, #aspect},
+#include <solve/mistakes.def>
+});
+constexpr std::string_view k_bias_rule_aspect = "output_bias";
 
-/// The parts of the count a recipe changes. The bias rule and a missing b_O are both about biases.
-std::vector<Aspect> aspects_of(const Recipe& r) {
+// Recipe's flags are declared from mistakes.def; a field declared by hand would have no row here, and combine()
+// would silently drop it from every pair.
+static_assert(field_count<Recipe>() == k_fields.size() + 1,
+              "every Recipe field but bias_rule is a row of mistakes.def");
+
+/// The parts of the count a recipe changes.
+std::vector<std::string_view> aspects_of(const Recipe& r) {
     const Recipe none;
-    std::vector<Aspect> out;
+    std::vector<std::string_view> out;
     for (const Field& f : k_fields)
         if (r.*(f.flag) != none.*(f.flag))
             out.push_back(f.aspect);
     if (r.bias_rule != none.bias_rule)
-        out.push_back(Aspect::output_bias);
+        out.push_back(k_bias_rule_aspect);
     return out;
 }
 
 /// The two recipes made together, or nullopt when they change a common part of the count.
 std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
-    const std::vector<Aspect> of_a = aspects_of(a);
-    for (Aspect aspect : aspects_of(b))
+    const std::vector<std::string_view> of_a = aspects_of(a);
+    for (std::string_view aspect : aspects_of(b))
         if (std::find(of_a.begin(), of_a.end(), aspect) != of_a.end())
             return std::nullopt;
     const Recipe none;
@@ -179,6 +133,16 @@ std::optional<solve::Answer> value_under(const spec::Problem& problem, const sol
 const Mistake* find_mistake(std::string_view id) {
     const auto it = std::find_if(k_catalogue.begin(), k_catalogue.end(), [&](const Mistake& m) { return m.id == id; });
     return it == k_catalogue.end() ? nullptr : &*it;
+}
+
+std::string mistake_template(const Mistake& mistake) { return "mistakes/" + std::string(mistake.id); }
+
+std::string mistakes_markdown() {
+    std::string out = "| mistake | what the student did | answers | credit | template |\n|---|---|---|---|---|\n";
+    for (const Mistake& m : k_catalogue)
+        out += fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit,
+                           mistake_template(m));
+    return out;
 }
 
 std::vector<std::string_view> mistake_ids() {

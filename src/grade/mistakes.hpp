@@ -1,11 +1,12 @@
 #pragma once
 // The catalogue of named mistakes. Each is a perturbation of how the solver counts (a solve::Recipe), so a new
-// mistake is one row here and a feedback template, templates/mistakes/<id>.mustache.
+// mistake is one row of solve/mistakes.def and a feedback template, templates/mistakes/<id>.mustache.
 
 #include <solve/asks.hpp>
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +40,13 @@ std::span<const Mistake> mistake_catalogue();
 
 /// The mistake with this id, or nullptr.
 const Mistake* find_mistake(std::string_view id);
+
+/// The template that explains `mistake` to a student: "mistakes/<id>".
+std::string mistake_template(const Mistake& mistake);
+
+/// The catalogue as a Markdown table, in catalogue order, one row each: id, title, the types of answer it names,
+/// its default credit and its template. For the docs (`headcount catalogue mistakes`). Ends with a newline.
+std::string mistakes_markdown();
 
 /// The ids of the catalogue, for the spec reader (credit keys) and did-you-mean.
 std::vector<std::string_view> mistake_ids();

@@ -1,5 +1,7 @@
 #include <grade/grader.hpp>
 
+#include <render/templates.hpp>
+
 #include <spec/test_givens.hpp>
 
 #include <catch2/catch.hpp>
@@ -189,6 +191,15 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
         ids.insert(std::string(id));
     CHECK(ids == expected);
     CHECK(mistake_ids().size() == expected.size());
+}
+
+TEST_CASE("every mistake has its feedback template", "[mistakes][catalogue]") {
+    const render::TemplateSet set = render::TemplateSet::builtin();
+    for (const Mistake& mistake : mistake_catalogue()) {
+        INFO(mistake.id);
+        CHECK(set.has(mistake_template(mistake)));
+    }
+    CHECK(mistake_template(*find_mistake("missing_biases")) == "mistakes/missing_biases");
 }
 
 namespace {

@@ -23,8 +23,10 @@ std::string choice_word(const solve::Ask& ask, const solve::Answer& answer) {
 } // namespace
 
 nlohmann::ordered_json byte_units(Count bytes) {
-    constexpr std::array<std::string_view, 4> k_decimal{"KB", "MB", "GB", "TB"}, k_binary{"KiB", "MiB", "GiB", "TiB"};
-    auto in = [&](double base, const std::array<std::string_view, 4>& names) {
+    constexpr auto k_decimal = std::to_array<std::string_view>({"KB", "MB", "GB", "TB"});
+    constexpr auto k_binary = std::to_array<std::string_view>({"KiB", "MiB", "GiB", "TiB"});
+    static_assert(k_decimal.size() == k_binary.size(), "each decimal unit has its binary one");
+    auto in = [&](double base, const auto& names) {
         double unit = 1;
         std::size_t level = 0;
         while (level < names.size() && static_cast<double>(bytes) >= unit * base) {

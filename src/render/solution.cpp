@@ -1,22 +1,19 @@
+// The documents made of a solved problem: the worked solution (one template per part inside
+// templates/solution.mustache), the problem sheet, and the JSON answers. The data the templates see is
+// problem_view's (render/problem_view.cpp); this file frames it, part by part.
+
 #include <render/solution.hpp>
 
 #include <render/answers.hpp>
 #include <render/diagram.hpp>
-#include <render/hints.hpp>
-
-#include <util/text.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 
 namespace headcount::render {
 
 namespace {
-
-std::string n(Count value) { return with_thousands(value); }
 
 /// An ask id as a template key: "flops.total" -> "flops_total" (a dot would be read as a path).
 std::string earlier_key(std::string_view ask_id) {
@@ -25,294 +22,23 @@ std::string earlier_key(std::string_view ask_id) {
     return key;
 }
 
-
 std::string points_text(double points) {
     // 2 -> "2", 1.5 -> "1.5": points are small, so %g prints them exactly enough.
     return fmt::format("{:g}", points);
 }
 
-View projection_view(const solve::Projection& p, const solve::MhaSolution& s) {
-    const bool grouped = s.n_kv != s.h;
-    std::string in_symbol, out_symbol, role;
-    switch (p.name) {
-    case 'Q':
-        role = "query", in_symbol = "d_{model}", out_symbol = "h \\cdot d_k";
-        break;
-    case 'K':
-        role = "key", in_symbol = s.given.kdim ? "\\text{kdim}" : "d_{model}";
-        out_symbol = grouped ? "n_{kv} \\cdot d_k" : "h \\cdot d_k";
-        break;
-    case 'V':
-        role = "value", in_symbol = s.given.vdim ? "\\text{vdim}" : "d_{model}";
-        out_symbol = grouped ? "n_{kv} \\cdot d_v" : "h \\cdot d_v";
-        break;
-    default:
-        role = "output", in_symbol = "h \\cdot d_v", out_symbol = "d_{model}";
-    }
-    return View{{"name", std::string(1, p.name)},
-                {"role", role},
-                {"in", n(p.in)},
-                {"out", n(p.out)},
-                {"in_tex", std::to_string(p.in)}, // TeX would space out a thousands comma
-                {"out_tex", std::to_string(p.out)},
-                {"in_symbol", in_symbol},
-                {"out_symbol", out_symbol},
-                {"weights", n(p.weights)},
-                {"has_bias", p.has_bias},
-                {"bias", n(p.bias)},
-                {"total", n(p.total)},
-                {"per_unit", n(p.per_unit)},
-                {"by_unit", n(p.by_unit)}};
-}
-
-View given_rows(const solve::MhaSolution& s) {
-    View rows = View::array();
-    // `stated`: the spec gives this value, so a problem sheet may show it (a default would give d_k away).
-    auto row = [&](std::string symbol, std::string meaning, std::string value, std::string note, bool stated = true) {
-        rows.push_back(
-            View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", note}, {"stated", stated}});
-    };
-    const auto& g = s.given;
-    row("$d_{model}$", "model width (input and output of the block)", n(s.d_model), "given");
-    row("$h$", "number of attention (query) heads", n(s.h), "given");
-    row("$d_k$", "query/key width per head", n(s.d_k),
-        g.d_k ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h), g.d_k.has_value());
-    row("$d_v$", "value width per head", n(s.d_v),
-        g.d_v ? "given" : fmt::format("default $d_{{model}} / h = {} / {}$", s.d_model, s.h), g.d_v.has_value());
-    if (g.kdim)
-        row("kdim", "width of the key input", n(s.kdim), "given (cross-attention)");
-    if (g.vdim)
-        row("vdim", "width of the value input", n(s.vdim), "given (cross-attention)");
-    if (g.n_kv_heads)
-        row("$n_{kv}$", "key/value heads", n(s.n_kv),
-            s.n_kv == 1 ? "given: multi-query attention" : "given: grouped-query attention");
-    std::string with_bias;
-    for (const solve::Projection& p : s.projections)
-        if (p.has_bias)
-            with_bias += (with_bias.empty() ? "" : ", ") + std::string(1, p.name);
-    row("biases", "projections with a bias vector", with_bias.empty() ? "none" : with_bias,
-        g.bias_given_per_projection ? "given per projection" : "given");
-    if (g.add_bias_kv)
-        row("add_bias_kv", "extra learned key and value vectors", "yes", "given (PyTorch)");
-    return rows;
-}
-
-View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
-    using M = spec::ModelGivens;
-    View breakdown = View::array();
-    for (const solve::Component& c : s.breakdown)
-        breakdown.push_back(View{{"name", c.name},
-                                 {"shape", c.shape},
-                                 {"copies", n(c.copies)},
-                                 {"each", n(c.each)},
-                                 {"total", n(c.total)}});
-    const bool layernorm = m.norm == M::Norm::layernorm;
-    return View{{"d_ff", n(m.d_ff)},
-                {"layers", n(m.encoder_layers > 0 ? m.encoder_layers : m.layers)},
-                {"encoder_decoder", m.encoder_layers > 0},
-                {"decoder_layers", n(m.decoder_layers)},
-                {"vocab", n(m.vocab)},
-                {"layernorm", layernorm},
-                {"norm_name", layernorm ? "LayerNorm" : "RMSNorm"},
-                {"norm_has_bias", layernorm && m.norm_bias},
-                {"gated", m.ffn == M::Ffn::gated},
-                {"ffn_bias", m.ffn_bias},
-                {"tied", m.tied_embeddings},
-                {"has_head", m.lm_head != M::Head::none},
-                {"has_positions", m.max_positions > 0},
-                {"has_types", m.type_vocab > 0},
-                {"embedding_norm", m.embedding_norm},
-                {"embedding", n(s.embedding)},
-                {"token_embedding", n(s.token_embedding)},
-                {"position_embedding", n(s.position_embedding)},
-                {"type_embedding", n(s.type_embedding)},
-                {"norm", n(s.norm)},
-                {"ffn", n(s.ffn)},
-                {"ffn_up", n(s.ffn_up)},
-                {"ffn_down", n(s.ffn_down)},
-                {"ffn_biases", n(s.ffn_biases)},
-                {"attention", n(s.attention.total)},
-                {"layer", n(s.layer)},
-                {"decoder_layer", n(s.decoder_layer)},
-                {"norms", n(s.norms)},
-                {"head", n(s.head)},
-                {"layers_total", n(s.layers_total)},
-                {"final_norms", n(s.final_norms)},
-                {"total", n(s.total)},
-                {"total_in_words", in_words(s.total)},
-                {"has_pooler", m.pooler},
-                {"has_final_norm", s.final_norms > 0},
-                {"breakdown", breakdown}};
-}
-
-void add_model_rows(View& rows, const spec::ModelGivens& m) {
-    using M = spec::ModelGivens;
-    auto row = [&](std::string symbol, std::string meaning, std::string value) {
-        rows.push_back(View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", "given"},
-                            {"stated", true}});
-    };
-    row("$d_{ff}$", "feed-forward width", n(m.d_ff));
-    if (m.layers > 0)
-        row("layers", "layers in the stack", n(m.layers));
-    else {
-        row("encoder layers", "layers in the encoder", n(m.encoder_layers));
-        row("decoder layers", "layers in the decoder (with cross-attention)", n(m.decoder_layers));
-    }
-    if (m.vocab > 0)
-        row("vocab", "token embedding rows", n(m.vocab));
-    if (m.max_positions > 0)
-        row("max positions", "learned position embedding rows", n(m.max_positions));
-    if (m.type_vocab > 0)
-        row("type vocab", "token type embedding rows", n(m.type_vocab));
-    row("norm", "normalisation", m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias")
-                                                              : "RMSNorm");
-    row("FFN", "feed-forward network", std::string(m.ffn == M::Ffn::gated ? "gated (3 matrices)" : "MLP (2 matrices)") +
-                                           (m.ffn_bias ? ", biases" : ", no biases"));
-    std::string extras;
-    for (auto [on, name] : {std::pair{m.embedding_norm, "embedding norm"}, {m.final_norm, "final norm"},
-                            {m.pooler, "pooler"}})
-        if (on)
-            extras += (extras.empty() ? "" : ", ") + std::string(name);
-    if (m.lm_head != M::Head::none)
-        extras += (extras.empty() ? "" : ", ") + std::string(m.lm_head == M::Head::mlm ? "MLM head" : "LM head") +
-                  (m.tied_embeddings ? " (tied to the token embedding)" : " (untied)");
-    if (!extras.empty())
-        row("also", "other parts", extras);
-}
-
-View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const solve::MhaSolution& s) {
-    return View{{"batch", n(w.batch)},
-                {"one_sequence", w.batch == 1},
-                {"seq_len", n(w.seq_len)},
-                {"seq_len_kv", n(w.seq_len_kv.value_or(w.seq_len))},
-                {"cross", w.seq_len_kv.has_value()},
-                {"macs", w.macs},
-                {"unit", w.macs ? "MACs" : "FLOPs"},
-                {"per_product", n(f.per_product)},
-                {"softmax_counted", w.softmax},
-                {"biases_counted", w.biases},
-                {"tokens", n(f.tokens)},
-                {"kv_tokens", n(f.kv_tokens)},
-                {"q", n(f.q)},
-                {"k", n(f.k)},
-                {"v", n(f.v)},
-                {"projections", n(f.projections)},
-                {"scores", n(f.scores)},
-                {"softmax", n(f.softmax)},
-                {"weighted_sum", n(f.weighted_sum)},
-                {"output", n(f.output)},
-                {"linear", n(f.linear)},
-                {"attention", n(f.attention)},
-                {"total", n(f.total)},
-                {"total_in_words", in_words(f.total)},
-                {"projections_dominate", f.projections_dominate},
-                {"attention_dominates", f.attention > f.linear},
-                {"terms_equal", f.attention == f.linear},
-                // attention / projections = n / 2d holds only for this case: square self-attention, no extras.
-                {"plain_self_attention", !w.seq_len_kv && s.square && !w.softmax && !w.biases},
-                {"heads", n(s.h)}};
-}
-
-View model_flops_view(const solve::ModelFlopsSolution& f, const spec::ModelGivens& m) {
-    const bool head = m.lm_head != spec::ModelGivens::Head::none;
-    return View{{"tokens", n(f.tokens)},
-                {"layers", n(f.layers)},
-                {"layer_linear", n(f.layer_linear)},
-                {"layer_ffn", n(f.layer_ffn)},
-                {"layer_attention", n(f.layer_attention)},
-                {"linear", n(f.linear)},
-                {"has_head", head},
-                {"tied_head", head && m.tied_embeddings},
-                {"head", n(f.head)},
-                {"forward", n(f.forward)},
-                {"forward_in_words", in_words(f.forward)},
-                {"attention", n(f.attention)},
-                {"attention_share", percent_text(f.attention, f.forward)},
-                {"per_token", n(f.per_token)},
-                {"per_sequence", n(f.per_sequence)},
-                {"backward", n(f.backward)},
-                {"training", n(f.training)},
-                {"training_in_words", in_words(f.training)},
-                {"training_per_token", n(f.training_per_token)},
-                {"parameters", n(f.parameters)},
-                {"rule_per_token", n(f.rule_per_token)},
-                {"rule_forward", n(f.rule_forward)},
-                {"rule_training", n(f.rule_training)},
-                {"rule_share", percent_text(f.rule_forward, f.forward)},
-                {"rule_short", f.rule_gap > 0},
-                {"rule_gap", n(f.rule_gap > 0 ? f.rule_gap : -f.rule_gap)}};
-}
-
-View tensor_view(const solve::Tensor& t) {
-    std::string axes;
-    for (std::string_view a : t.axes)
-        axes += (axes.empty() ? "" : ", ") + std::string(a);
-    std::string shape;
-    for (Count size : t.shape)
-        shape += (shape.empty() ? "" : ", ") + std::to_string(size);
-    return View{{"shape", "(" + shape + ")"}, {"axes", "(" + axes + ")"}, {"rank", t.shape.size()},
-                {"elements", n(t.elements)}};
-}
-
-View shapes_view(const solve::ShapeSolution& s) {
-    return View{{"input", tensor_view(s.input)},
-                {"q", tensor_view(s.q)},
-                {"k", tensor_view(s.k)},
-                {"v", tensor_view(s.v)},
-                {"q_heads", tensor_view(s.q_heads)},
-                {"k_heads", tensor_view(s.k_heads)},
-                {"v_heads", tensor_view(s.v_heads)},
-                {"scores", tensor_view(s.scores)},
-                {"weights", tensor_view(s.weights)},
-                {"head_output", tensor_view(s.head_output)},
-                {"concat", tensor_view(s.concat)},
-                {"output", tensor_view(s.output)}};
-}
-
-View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const solve::MhaSolution& s) {
-    return View{{"dtype", p.dtype},
-                {"bytes_per_value", n(m.bytes_per_value)},
-                {"bits", n(p.bytes * 8)},
-                {"one_byte", m.bytes_per_value == 1},
-                {"weights_values", n(m.weights_values)},
-                {"attention_weights", n(m.attention_weights)},
-                {"attention_weights_units", byte_units(m.attention_weights)},
-                {"q_values", n(m.q_values)},
-                {"k_values", n(m.k_values)},
-                {"v_values", n(m.v_values)},
-                {"qkv_values", n(m.qkv_values)},
-                {"qkv_activations", n(m.qkv_activations)},
-                {"qkv_activations_units", byte_units(m.qkv_activations)},
-                {"kv_layers", n(m.kv_layers)},
-                {"kv_tokens", n(m.kv_tokens)},
-                {"kv_per_token", n(m.kv_per_token)},
-                {"kv_same_width", s.d_k == s.d_v},
-                {"kv_values", n(m.kv_values)},
-                {"kv_cache", n(m.kv_cache)},
-                {"kv_cache_units", byte_units(m.kv_cache)},
-                {"parameter_values", n(m.parameter_values)},
-                {"parameters", n(m.parameters)},
-                {"parameters_units", byte_units(m.parameters)}};
-}
-
 /// What the parts before this one asked, so a part can build on them ("from part (a): 787,968"): for every ask
-/// (dots as underscores: flops_total) and for the groups shapes, flops, memory and heads (the first part of its
-/// kind; heads: one that explains why the heads do not change the count), {"asked", "part_id", "answer"}.
+/// (dots as underscores: flops_total) and for every group of asks (solve::k_ask_groups: the first part of the
+/// group), {"asked", "part_id", "answer"}.
 View no_earlier_parts() {
     const View none{{"asked", false}, {"part_id", ""}, {"answer", ""}};
     View earlier = View::object();
     for (const solve::Ask& ask : solve::asks())
         earlier[earlier_key(ask.id)] = none;
-    for (const char* group : {"shapes", "flops", "memory", "heads"})
-        earlier[group] = none;
+    for (std::string_view group : solve::k_ask_groups)
+        earlier[std::string(group)] = none;
     return earlier;
 }
-
-/// The asks whose shipped templates explain why the heads do not change the count (partials/heads).
-constexpr std::array<std::string_view, 10> k_explain_heads{"q_params",     "k_params",         "v_params",
-                                                           "o_params",     "qkv_params",       "weight_params",
-                                                           "total_params", "attention_params", "layer_params",
-                                                           "model_params"};
 
 /// Records `part` in `earlier` (see no_earlier_parts).
 void note_part(View& earlier, const solve::SolvedPart& part, const std::string& answer) {
@@ -321,25 +47,9 @@ void note_part(View& earlier, const solve::SolvedPart& part, const std::string& 
     View& mine = earlier[earlier_key(ask.id)];
     if (!mine["asked"].get<bool>())
         mine = seen;
-    const bool heads = std::find(k_explain_heads.begin(), k_explain_heads.end(), ask.id) != k_explain_heads.end();
-    const std::string_view group = ask.type() == solve::Ask::Type::shape ? "shapes"
-                                   : ask.id.starts_with("flops.")       ? "flops"
-                                   : ask.id.starts_with("memory.")      ? "memory"
-                                   : heads                              ? "heads"
-                                                                        : "";
-    if (!group.empty() && !earlier[std::string(group)]["asked"].get<bool>())
-        earlier[std::string(group)] = seen;
-}
-
-/// How the block's count scales: {"known", "d_model", "total", "ratio"} for twice the width.
-View scaling_view(const solve::SolvedProblem& solved) {
-    if (!solved.doubled_width)
-        return View{{"known", false}, {"d_model", ""}, {"total", ""}, {"ratio", ""}};
-    const solve::MhaSolution& twice = *solved.doubled_width;
-    return View{{"known", true},
-                {"d_model", n(twice.d_model)},
-                {"total", n(twice.total)},
-                {"ratio", ratio_text(twice.total, solved.mha.total, 3)}};
+    const std::string group(ask.group);
+    if (!group.empty() && !earlier[group]["asked"].get<bool>())
+        earlier[group] = seen;
 }
 
 /// The pictures a solution's templates may place: {"shapes": token or ""}.
@@ -359,6 +69,10 @@ View figure_view(const solve::SolvedProblem& solved, std::vector<HtmlBlock>* fig
 }
 
 } // namespace
+
+std::string solution_template(const solve::Ask& ask) { return fmt::format("{}/{}", ask.kind, ask.id); }
+
+std::string question_template(const solve::Ask& ask) { return fmt::format("partials/question_{}", ask.id); }
 
 std::string tidy_markdown(const std::string& text) {
     std::string out;
@@ -384,93 +98,6 @@ std::string tidy_markdown(const std::string& text) {
     return out;
 }
 
-View problem_view(const solve::SolvedProblem& solved) {
-    const solve::MhaSolution& s = solved.mha;
-    View projections = View::array();
-    for (const solve::Projection& p : s.projections)
-        projections.push_back(projection_view(p, s));
-    View qkv_projections = View::array();
-    for (int i = 0; i < 3; ++i)
-        qkv_projections.push_back(projections[i]);
-
-    View given = given_rows(s);
-    if (solved.problem.model)
-        add_model_rows(given, *solved.problem.model);
-    if (const auto& w = solved.problem.workload) {
-        given.push_back(View{{"symbol", "$b$"}, {"meaning", "batch size"}, {"value", n(w->batch)}, {"note", "given"},
-                             {"stated", true}});
-        given.push_back(View{{"symbol", "$n$"}, {"meaning", "sequence length (query positions)"},
-                             {"value", n(w->seq_len)}, {"note", "given"}, {"stated", true}});
-        if (w->seq_len_kv)
-            given.push_back(View{{"symbol", "$m$"}, {"meaning", "key/value sequence length"},
-                                 {"value", n(*w->seq_len_kv)}, {"note", "given"}, {"stated", true}});
-    }
-    if (const auto& p = solved.problem.precision)
-        given.push_back(View{{"symbol", "dtype"}, {"meaning", "number format of every value"},
-                             {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
-                             {"note", "given"}, {"stated", true}});
-    return View{
-        {"id", solved.problem.id},
-        {"title", solved.problem.title},
-        {"given", given},
-        {"is_model", solved.model.has_value()},
-        {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},
-        // A block has no model; the empty breakdown lets a template name it in a section that never renders.
-        {"model", solved.model ? model_view(*solved.model, *solved.problem.model)
-                               : View{{"breakdown", View::array()}, {"total", ""}}},
-        {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
-        {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
-        {"model_flops", solved.model_flops ? model_flops_view(*solved.model_flops, *solved.problem.model)
-                                           : View::object()},
-        {"d_model", n(s.d_model)},
-        {"h", n(s.h)},
-        {"d_k", n(s.d_k)},
-        {"d_v", n(s.d_v)},
-        {"kdim", n(s.kdim)},
-        {"vdim", n(s.vdim)},
-        {"n_kv", n(s.n_kv)},
-        {"kv_group", n(s.h / s.n_kv)},
-        {"d_k_default", !s.given.d_k},
-        {"d_v_default", !s.given.d_v},
-        {"grouped", s.n_kv != s.h},
-        {"multi_query", s.n_kv == 1 && s.h > 1},
-        {"square", s.square},
-        {"heads_cancel", s.h * s.d_k == s.d_model && s.h * s.d_v == s.d_model},
-        {"all_bias", s.bias_vectors == 4},
-        {"no_bias", s.bias_vectors == 0},
-        {"some_bias", s.bias_vectors > 0 && s.bias_vectors < 4},
-        {"biases_present", bias_names(s, "QKVO")},
-        {"qkv_biases", bias_names(s, "QKV")},
-        {"qkv_all_bias", s.q().has_bias && s.k().has_bias && s.v().has_bias},
-        // A section over a string renders even when it is empty (Mustache as kainjow renders it): a flag says.
-        {"qkv_any_bias", s.q().has_bias || s.k().has_bias || s.v().has_bias},
-        // Keys and values come from a second input S under cross-attention (kdim/vdim, or another length).
-        {"cross_attention", s.given.kdim || s.given.vdim ||
-                                (solved.problem.workload && solved.problem.workload->seq_len_kv)},
-        {"bias_vectors", n(s.bias_vectors)},
-        {"add_bias_kv", s.given.add_bias_kv},
-        {"bias_k", n(s.bias_k)},
-        {"bias_v", n(s.bias_v)},
-        {"projections", projections},
-        {"qkv_projections", qkv_projections},
-        {"q", projections[0]},
-        {"k", projections[1]},
-        {"v", projections[2]},
-        {"o", projections[3]},
-        {"qkv", n(s.qkv)},
-        {"weights", n(s.weights)},
-        {"biases", n(s.biases)},
-        {"total", n(s.total)},
-        {"total_by_unit", n(s.total_by_unit)},
-        {"weights_share", percent_text(s.weights, s.total)},
-        {"biases_share", percent_text(s.biases, s.total)},
-        {"scaling", scaling_view(solved)},
-        // Numbers inside TeX, where a thousands comma would be typeset as a list separator.
-        {"tex", View{{"d_model", std::to_string(s.d_model)}, {"h", std::to_string(s.h)}, {"d_k", std::to_string(s.d_k)},
-                     {"d_v", std::to_string(s.d_v)}, {"hd_v", std::to_string(s.o().in)}}},
-        {"closed_form", n(s.closed_form)},
-    };
-}
 
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures) {
@@ -489,7 +116,7 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
                        {"unit", std::string(part.ask->unit)},
                        {"has_unit", part.ask->type() == solve::Ask::Type::count}};
         view["part"] = part_view;
-        auto body = templates.render(fmt::format("{}/{}", part.ask->kind, part.ask->id), view);
+        auto body = templates.render(solution_template(*part.ask), view);
         if (!body)
             return body;
         part_view["body"] = *body;
@@ -509,7 +136,7 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {
     if (part.part.text)
         return *part.part.text;
-    auto question = templates.render(fmt::format("partials/question_{}", part.ask->id), view);
+    auto question = templates.render(question_template(*part.ask), view);
     if (!question)
         return question;
     while (!question->empty() && question->back() == '\n')

@@ -3,6 +3,7 @@
 // figure comes from the solver and is only formatted here.
 
 #include <render/html.hpp>
+#include <render/problem_view.hpp>
 #include <render/templates.hpp>
 #include <solve/asks.hpp>
 
@@ -11,8 +12,11 @@
 
 namespace headcount::render {
 
-/// The data the templates see for one solved problem (without part bodies). Numbers carry thousands separators.
-View problem_view(const solve::SolvedProblem& solved);
+/// The template of `ask`'s worked solution: "<kind>/<id>" (templates/mha/q_params.mustache).
+std::string solution_template(const solve::Ask& ask);
+
+/// The template of `ask`'s question on a problem sheet: "partials/question_<id>".
+std::string question_template(const solve::Ask& ask);
 
 /// The worked solution of one problem: templates/solution.mustache framing one templates/mha/<ask>.mustache per
 /// part, tidied (no trailing spaces, at most one blank line in a row). Errors come from the templates (see

@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
 
+#include <util/rows.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,42 +26,43 @@ constexpr Ask shape_ask(std::string_view id, std::string_view noun) {
                [](const SolvedProblem& s) { return (shapes(s).*member).elements; },
                "",
                "mha",
+               "shapes",
                Ask::workload,
                [](const SolvedProblem& s) { return (shapes(s).*member).shape; }};
 }
 
-constexpr std::array<Choice, 3> k_dominant_terms{{
+constexpr auto k_dominant_terms = std::to_array<Choice>({
     {"projections", "projection linear linear_layers the_linear_layers qkv_projections"},
     {"attention", "scores attention_matmuls qk_t quadratic self_attention"},
     {"equal", "neither tie tied same equally"},
-}};
+});
 
-constexpr std::array<Ask, 41> k_asks{{
-    {"q_params", "parameters", "the query projection alone", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha"},
-    {"k_params", "parameters", "the key projection alone", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha"},
-    {"v_params", "parameters", "the value projection alone", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha"},
-    {"o_params", "parameters", "the output projection alone", [](const SolvedProblem& s) { return s.mha.o().total; }, "O", "mha"},
-    {"qkv_params", "parameters", "the query, key and value projections together, without $W_O$", [](const SolvedProblem& s) { return s.mha.qkv; }, "QKV", "mha"},
-    {"weight_params", "parameters", "the weight matrices alone, without the biases", [](const SolvedProblem& s) { return s.mha.weights; }, "QKVO", "mha"},
-    {"bias_params", "parameters", "the biases alone", [](const SolvedProblem& s) { return s.mha.biases; }, "QKVO", "mha"},
-    {"total_params", "parameters", "the whole block, $W_O$ and every bias included", [](const SolvedProblem& s) { return s.mha.total; }, "QKVO", "mha"},
-    {"d_k", "dimensions", "the query/key width of one head, $d_k$", [](const SolvedProblem& s) { return s.mha.d_k; }, "", "mha"},
-    {"d_v", "dimensions", "the value width of one head, $d_v$", [](const SolvedProblem& s) { return s.mha.d_v; }, "", "mha"},
-    {"embedding_params", "parameters", "the embeddings alone", [](const SolvedProblem& s) { return model(s).embedding; }, "", "transformer"},
+constexpr auto k_asks = std::to_array<Ask>({
+    {"q_params", "parameters", "the query projection alone", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha", "heads"},
+    {"k_params", "parameters", "the key projection alone", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha", "heads"},
+    {"v_params", "parameters", "the value projection alone", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha", "heads"},
+    {"o_params", "parameters", "the output projection alone", [](const SolvedProblem& s) { return s.mha.o().total; }, "O", "mha", "heads"},
+    {"qkv_params", "parameters", "the query, key and value projections together, without $W_O$", [](const SolvedProblem& s) { return s.mha.qkv; }, "QKV", "mha", "heads"},
+    {"weight_params", "parameters", "the weight matrices alone, without the biases", [](const SolvedProblem& s) { return s.mha.weights; }, "QKVO", "mha", "heads"},
+    {"bias_params", "parameters", "the biases alone", [](const SolvedProblem& s) { return s.mha.biases; }, "QKVO", "mha", ""},
+    {"total_params", "parameters", "the whole block, $W_O$ and every bias included", [](const SolvedProblem& s) { return s.mha.total; }, "QKVO", "mha", "heads"},
+    {"d_k", "dimensions", "the query/key width of one head, $d_k$", [](const SolvedProblem& s) { return s.mha.d_k; }, "", "mha", ""},
+    {"d_v", "dimensions", "the value width of one head, $d_v$", [](const SolvedProblem& s) { return s.mha.d_v; }, "", "mha", ""},
+    {"embedding_params", "parameters", "the embeddings alone", [](const SolvedProblem& s) { return model(s).embedding; }, "", "transformer", ""},
     {"attention_params", "parameters", "one layer's self-attention alone", [](const SolvedProblem& s) { return model(s).attention.total; }, "QKVO",
-     "transformer"},
-    {"ffn_params", "parameters", "one layer's feed-forward network alone", [](const SolvedProblem& s) { return model(s).ffn; }, "", "transformer"},
-    {"norm_params", "parameters", "the normalisation layers alone", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer"},
-    {"layer_params", "parameters", "one whole layer", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer"},
+     "transformer", "heads"},
+    {"ffn_params", "parameters", "one layer's feed-forward network alone", [](const SolvedProblem& s) { return model(s).ffn; }, "", "transformer", ""},
+    {"norm_params", "parameters", "the normalisation layers alone", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer", ""},
+    {"layer_params", "parameters", "one whole layer", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer", "heads"},
     {"decoder_layer_params", "parameters", "one decoder layer, cross-attention included", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
-     "transformer", Ask::Needs::encoder_decoder},
-    {"model_params", "parameters", "the whole model", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer"},
-    {"flops.projections", "FLOPs", "the query, key and value projections alone", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", Ask::Needs::workload},
-    {"flops.scores", "FLOPs", "the scores $Q K^\\top$ alone", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", Ask::Needs::workload},
-    {"flops.weighted_sum", "FLOPs", "the weighted sum $A V$ alone", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", Ask::Needs::workload},
-    {"flops.output", "FLOPs", "the output projection alone", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", Ask::Needs::workload},
-    {"flops.total", "FLOPs", "the whole block", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", Ask::Needs::workload},
-    {"flops.dominant", "term", "which term dominates", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", Ask::workload,
+     "transformer", "", Ask::Needs::encoder_decoder},
+    {"model_params", "parameters", "the whole model", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer", "heads"},
+    {"flops.projections", "FLOPs", "the query, key and value projections alone", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", "flops", Ask::Needs::workload},
+    {"flops.scores", "FLOPs", "the scores $Q K^\\top$ alone", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", "flops", Ask::Needs::workload},
+    {"flops.weighted_sum", "FLOPs", "the weighted sum $A V$ alone", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", "flops", Ask::Needs::workload},
+    {"flops.output", "FLOPs", "the output projection alone", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", "flops", Ask::Needs::workload},
+    {"flops.total", "FLOPs", "the whole block", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", "flops", Ask::Needs::workload},
+    {"flops.dominant", "term", "which term dominates", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", "flops", Ask::workload,
      nullptr, k_dominant_terms},
     shape_ask<&ShapeSolution::input>("shape.input", "the input $X$"),
     shape_ask<&ShapeSolution::q>("shape.q", "$Q$ before the heads are split"),
@@ -74,21 +77,34 @@ constexpr std::array<Ask, 41> k_asks{{
     shape_ask<&ShapeSolution::concat>("shape.concat", "the concatenated heads, before $W_O$"),
     shape_ask<&ShapeSolution::output>("shape.output", "the block's output"),
     {"memory.attention_weights", "bytes", "the attention weights", [](const SolvedProblem& s) { return memory(s).attention_weights; }, "",
-     "mha", Ask::workload | Ask::dtype},
+     "mha", "memory", Ask::workload | Ask::dtype},
     {"memory.qkv_activations", "bytes", "the projected $Q$, $K$ and $V$ together", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
-     "mha", Ask::workload | Ask::dtype},
-    {"memory.kv_cache", "bytes", "the KV cache", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha",
+     "mha", "memory", Ask::workload | Ask::dtype},
+    {"memory.kv_cache", "bytes", "the KV cache", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha", "memory",
      Ask::workload | Ask::dtype | Ask::one_stack},
-    {"memory.parameters", "bytes", "the parameters", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha",
+    {"memory.parameters", "bytes", "the parameters", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha", "memory",
      Ask::dtype},
     {"flops.model_forward", "FLOPs", "one forward pass of the whole model",
-     [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO", "transformer",
+     [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO", "transformer", "flops",
      Ask::workload | Ask::one_stack | Ask::self_attention},
     {"flops.training", "FLOPs", "one training step of the whole model, forward and backward",
-     [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer",
+     [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer", "flops",
      Ask::workload | Ask::one_stack | Ask::self_attention},
-}};
+});
 
+static_assert(ids_unique(k_asks), "two asks have the same id");
+
+/// Whether a row is whole: a unit, a noun for feedback, a solver function, a kind that names its template folder,
+/// a group from k_ask_groups (or none), and the columns its type needs.
+constexpr bool complete(const Ask& ask) {
+    const bool known_group = ask.group.empty() || std::find(k_ask_groups.begin(), k_ask_groups.end(),
+                                                            ask.group) != k_ask_groups.end();
+    const bool typed = ask.type() != Ask::Type::shape || ask.unit == "shape";
+    return !ask.id.empty() && !ask.unit.empty() && !ask.noun.empty() && ask.answer != nullptr &&
+           (ask.kind == "mha" || ask.kind == "transformer") && known_group && typed;
+}
+static_assert(std::all_of(k_asks.begin(), k_asks.end(), complete),
+              "every ask has a unit, a noun, an answer, a kind (mha, transformer) and a known group");
 
 } // namespace
 

@@ -1,6 +1,7 @@
 #pragma once
 // The catalogue of asks: what a part may ask for, its unit, and how its answer is read off a solution.
-// A new ask is one row here plus a template named after it (templates/<kind>/<ask>.mustache).
+// A new ask is one row in asks.cpp, the solver function its row reads, and its templates: the worked solution
+// (templates/<kind>/<ask>.mustache) and the question (templates/partials/question_<ask>.mustache).
 
 #include <solve/flops.hpp>
 #include <solve/memory.hpp>
@@ -9,6 +10,7 @@
 #include <solve/model_flops.hpp>
 #include <solve/shapes.hpp>
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +38,11 @@ struct Choice {
     std::string_view synonyms; ///< space-separated, lower case: words and short phrases joined by '_'
 };
 
+/// The groups of Ask::group, in the order templates' earlier.<group> lists them: parameter counts whose solutions
+/// explain why the heads do not change the count (partials/heads), compute (partials/flops_conventions), tensor
+/// shapes (partials/shape_walk) and memory (partials/memory_dtype).
+inline constexpr auto k_ask_groups = std::to_array<std::string_view>({"shapes", "flops", "memory", "heads"});
+
 /// One askable quantity.
 struct Ask {
     std::string_view id;   ///< as written in a spec's `ask:`, and the template's file name
@@ -46,7 +53,11 @@ struct Ask {
     Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
-                                   ///< "transformer": only kind: transformer
+                                   ///< "transformer": only kind: transformer. Its solution's template is
+                                   ///< <kind>/<id>, its question's partials/question_<id>
+    /// The asks whose solutions share one explanation, given in full only in the first part of the group a problem
+    /// asks (templates see it as earlier.<group>): one of k_ask_groups, or "" for none.
+    std::string_view group;
     /// What the problem must give for this ask to have an answer; flags, combined with |.
     enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8, self_attention = 16 };
     /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an

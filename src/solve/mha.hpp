@@ -33,42 +33,12 @@ enum class BiasRule {
 };
 
 /// How a count is carried out. The default is the correct count; the grader's mistakes are recipes that differ
-/// in one or two fields (see grade/mistakes.hpp), so a mistake is data, not code.
+/// in one or two fields (see grade/mistakes.hpp), so a mistake is data, not code. Every flag is a row of
+/// solve/mistakes.def, declared from it; a field added here by hand fails a static check in grade/mistakes.cpp.
 struct Recipe {
-    bool omit_v = false;              ///< the value projection left out
-    bool omit_o = false;              ///< the output projection (W_O and b_O) left out
-    bool omit_o_bias = false;         ///< only b_O left out
     BiasRule bias_rule = BiasRule::per_projection;
-    bool every_head_full = false;     ///< each head given the whole projection: everything times h
-    bool single_head = false;         ///< one head's slices only: widths d_k / d_v instead of h d_k / h d_v
-    bool o_per_head = false;          ///< a separate W_O (and b_O) for every head
-    bool o_square = false;            ///< W_O taken as d_model x d_model whatever h d_v is
-    bool kv_heads_as_h = false;       ///< grouped-query attention ignored: K and V with h heads
-    bool omit_bias_kv = false;        ///< PyTorch's add_bias_kv vectors left out
-    // Whole-model mistakes (kind: transformer); the fields above apply to every layer's attention.
-    bool untie_head = false;          ///< a tied LM head's vocab x d_model weight counted again
-    bool omit_norms = false;          ///< every normalisation layer left out
-    bool omit_positions = false;      ///< learned position embeddings left out
-    bool ffn_two_matrices = false;    ///< a gated FFN counted with two matrices, as a plain MLP
-    // Compute mistakes (FLOP asks).
-    bool macs_for_flops = false;      ///< multiply-adds counted once where FLOPs count them twice
-    bool one_projection = false;      ///< only one of the Q, K, V projections counted
-    bool no_attention_matmuls = false; ///< only the linear layers counted, as module-hook counters do
-    bool scores_without_heads = false; ///< QK^T and AV counted as n^2 d_k, the x h forgotten
-    bool dominance_by_n_vs_d = false;  ///< which compute term dominates judged by n against d_model alone
-    // Shape mistakes.
-    bool seq_before_heads = false;     ///< per-head tensors laid out (batch, query, heads, ...): no transpose
-    bool head_width_d_model = false;   ///< per-head widths taken as d_model instead of d_k and d_v
-    bool drop_batch = false;           ///< the batch axis left off every tensor
-    // Memory mistakes.
-    bool bits_for_bytes = false;       ///< a value's size taken in bits (32 for fp32) where bytes are asked
-    bool values_for_bytes = false;     ///< the number of values given as the bytes (x bytes per value missing)
-    bool kv_cache_keys_only = false;   ///< the KV cache counted with keys only (the factor 2 missing)
-    // Whole-model compute mistakes (flops.model_forward, flops.training).
-    bool model_attention_forgotten = false; ///< the layers' Q K^T and A V left out: only the weights counted
-    bool backward_forgotten = false;   ///< a training step counted as one forward pass (2N where 6N)
-    bool training_for_forward = false; ///< a forward pass counted as a whole training step (6N where 2N)
-    bool parameter_rule = false;       ///< 2N (6N) per token with N all parameters, instead of the exact count
+#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) bool flag = false;
+#include <solve/mistakes.def>
 
     bool operator==(const Recipe&) const = default;
 };

@@ -14,7 +14,7 @@ namespace headcount::spec {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> k_names{"answers.csv", "answers.yaml", "answers.yml"};
+constexpr auto k_names = std::to_array<std::string_view>({"answers.csv", "answers.yaml", "answers.yml"});
 
 Error at(const std::string& file, const YAML::Node& node, std::string message) {
     const YAML::Mark mark = node.Mark();

@@ -168,7 +168,7 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
                 }
             }
         } else if (!flag && values.IsMap()) {
-            constexpr std::array<std::string_view, 3> k_range_keys{"from", "to", "step"};
+            constexpr auto k_range_keys = std::to_array<std::string_view>({"from", "to", "step"});
             if (auto ok = r.check_keys(values, k_range_keys, fmt::format("vary.{}", v.key)); !ok)
                 return std::unexpected(ok.error());
             auto from = r.required(values, "from", fmt::format("vary.{}", v.key));

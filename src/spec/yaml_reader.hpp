@@ -22,23 +22,23 @@
 
 namespace headcount::spec::detail {
 
-inline constexpr std::array<std::string_view, 9> k_top_keys{"id",   "title",    "kind",     "given",   "parts",
-                                                    "vary", "distinct", "feedback", "attempts"};
-inline constexpr std::array<std::string_view, 16> k_given_keys{
+inline constexpr auto k_top_keys = std::to_array<std::string_view>({
+    "id", "title", "kind", "given", "parts", "vary", "distinct", "feedback", "attempts"});
+inline constexpr auto k_given_keys = std::to_array<std::string_view>({
     "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
-    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"};
-inline constexpr std::array<std::string_view, 8> k_part_keys{"id",        "ask",    "points",   "text",
-                                                     "tolerance", "credit", "feedback", "attempts"};
-inline constexpr std::array<std::pair<std::string_view, Reveal>, 3> k_reveals{
-    {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}}};
-inline constexpr std::array<std::string_view, 4> k_bias_keys{"q", "k", "v", "o"};
-inline constexpr std::array<std::string_view, 2> k_kinds{"mha", "transformer"};
+    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"});
+inline constexpr auto k_part_keys = std::to_array<std::string_view>({
+    "id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts"});
+inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reveal>>(
+    {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}});
+inline constexpr auto k_bias_keys = std::to_array<std::string_view>({"q", "k", "v", "o"});
+inline constexpr auto k_kinds = std::to_array<std::string_view>({"mha", "transformer"});
 // A transformer's `given`: its attention block's keys, then the rest of the model.
-inline constexpr std::array<std::string_view, 28> k_model_keys{
+inline constexpr auto k_model_keys = std::to_array<std::string_view>({
     "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype",
     "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
     "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
-    "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"};
+    "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"});
 
 
 template <std::size_t N> bool listed(const std::array<std::string_view, N>& keys, std::string_view key) {

@@ -20,12 +20,12 @@ constexpr std::string_view k_forbidden_characters = "/\\:*?\"<>|";
 
 // Opening any of these on Windows reaches a device, whatever the folder or extension. COM0/LPT0 and the
 // superscript forms are in Microsoft's current list; CONIN$/CONOUT$ are the console.
-constexpr std::array<std::string_view, 32> k_windows_device_names{
+constexpr auto k_windows_device_names = std::to_array<std::string_view>({
     "CON",       "PRN",       "AUX",       "NUL",       "COM0",      "COM1",      "COM2",   "COM3",
     "COM4",      "COM5",      "COM6",      "COM7",      "COM8",      "COM9",      "LPT0",   "LPT1",
     "LPT2",      "LPT3",      "LPT4",      "LPT5",      "LPT6",      "LPT7",      "LPT8",   "LPT9",
     "COM\u00B9", "COM\u00B2", "COM\u00B3", "LPT\u00B9", "LPT\u00B2", "LPT\u00B3", "CONIN$", "CONOUT$",
-};
+});
 
 // Requires valid UTF-8 (checked first by the caller).
 char32_t decode_at(std::string_view text, std::size_t& i) {

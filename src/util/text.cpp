@@ -68,7 +68,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 } // namespace
 
 std::string byte_size(std::uint64_t bytes) {
-    constexpr std::array<std::string_view, 3> k_units{"GiB", "MiB", "KiB"};
+    constexpr auto k_units = std::to_array<std::string_view>({"GiB", "MiB", "KiB"});
     for (int i = 0; i < 3; ++i) {
         const std::uint64_t unit = std::uint64_t{1} << (10 * (3 - i));
         if (bytes >= unit && bytes % unit == 0)
@@ -146,9 +146,9 @@ std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
 std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
 
 std::string in_words(std::int64_t value) {
-    constexpr std::array<std::pair<std::int64_t, std::string_view>, 4> k_scales{{
+    constexpr auto k_scales = std::to_array<std::pair<std::int64_t, std::string_view>>({
         {1'000'000'000'000'000, "quadrillion"}, {1'000'000'000'000, "trillion"}, {1'000'000'000, "billion"},
-        {1'000'000, "million"}}};
+        {1'000'000, "million"}});
     for (std::size_t i = 0; i < k_scales.size(); ++i) {
         const auto [scale, name] = k_scales[i];
         if (value < scale)
