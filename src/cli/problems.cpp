@@ -1,6 +1,5 @@
 #include <cli/problems.hpp>
 
-#include <generate/variants.hpp>
 #include <grade/mistakes.hpp>
 #include <spec/reader.hpp>
 #include <util/text.hpp>
@@ -34,18 +33,6 @@ Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::
         solved.push_back(std::move(*result));
     }
     return solved;
-}
-
-Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& problems,
-                                    const std::vector<std::string>& roster, const std::string& seed) {
-    VariantTable table;
-    for (const solve::SolvedProblem& problem : problems) {
-        auto variants = generate::assign_variants(problem.problem, roster, seed);
-        if (!variants)
-            return std::unexpected(variants.error());
-        table.emplace(problem.problem.id, std::move(*variants));
-    }
-    return table;
 }
 
 Result<render::TemplateSet> load_templates(const std::string& dir) {

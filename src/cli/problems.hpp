@@ -4,7 +4,6 @@
 #include <render/templates.hpp>
 #include <solve/asks.hpp>
 
-#include <map>
 #include <string>
 #include <vector>
 
@@ -13,13 +12,6 @@ namespace headcount::cli {
 /// Loads and solves every spec named (files or directories); the first bad one stops the run.
 /// Problem ids must be unique across the specs.
 Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments);
-
-/// Every student's variant of every problem: problem id -> student -> solved variant.
-using VariantTable = std::map<std::string, std::map<std::string, solve::SolvedProblem>>;
-
-/// Assigns each problem's variants to the roster under `seed` (see generate/variants.hpp).
-Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& problems,
-                                    const std::vector<std::string>& roster, const std::string& seed);
 
 /// The built-in templates, with those in `dir` (when given) replacing the ones of the same name.
 Result<render::TemplateSet> load_templates(const std::string& dir);
