@@ -1,7 +1,7 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
-#include <cli/problems.hpp>
-#include <cli/secret_option.hpp>
+#include <command/problems.hpp>
+#include <command/secret_option.hpp>
 
 #include <generate/class_variants.hpp>
 #include <generate/export_formats.hpp>

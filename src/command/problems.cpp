@@ -1,4 +1,4 @@
-#include <cli/problems.hpp>
+#include <command/problems.hpp>
 
 #include <grade/mistakes.hpp>
 #include <spec/reader.hpp>
@@ -9,7 +9,7 @@
 #include <cctype>
 #include <set>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments) {
     auto paths = spec::expand_spec_paths(arguments);
@@ -68,4 +68,4 @@ Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, c
                                              id, did_you_mean(id, ids), list)});
 }
 
-} // namespace headcount::cli
+} // namespace headcount::command

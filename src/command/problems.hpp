@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 /// Loads and solves every spec named (files or directories); the first bad one stops the run.
 /// Problem ids must be unique across the specs.
@@ -19,4 +19,4 @@ Result<render::TemplateSet> load_templates(const std::string& dir);
 /// The part with this id, or an error listing the problem's parts (with a did-you-mean).
 Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id);
 
-} // namespace headcount::cli
+} // namespace headcount::command
