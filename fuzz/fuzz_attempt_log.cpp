@@ -5,6 +5,7 @@
 // quotes, any UTF-8) can never split or merge the log's lines.
 #include "fuzz_support.hpp"
 
+#include <grade/attempt_lines.hpp>
 #include <serve/attempt_log.hpp>
 #include <util/text.hpp>
 
@@ -18,7 +19,7 @@ using namespace headcount;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     std::istringstream in(text);
-    serve::AttemptLogStream stream(in, "fuzz.jsonl", 1 << 20);
+    grade::AttemptLogStream stream(in, "fuzz.jsonl", 1 << 20);
     int last_line = 0;
     for (;;) {
         auto record = stream.next();
@@ -38,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::require_logged_round_trip({row.fields[0], row.fields[1], row.fields[2], row.fields[3]});
     }
     // The whole input as one line, as read_attempt_line sees it when grade or a tool hands it over directly.
-    if (const auto single = serve::read_attempt_line(text))
+    if (const auto single = grade::read_attempt_line(text))
         fuzz::require_logged_round_trip(*single);
     return 0;
 }

@@ -5,7 +5,7 @@
 // from the attempt log (an answer cannot add a line to it).
 #include "fuzz_support.hpp"
 
-#include <serve/json_input.hpp>
+#include <util/json_input.hpp>
 #include <util/text.hpp>
 
 #include <algorithm>
@@ -35,7 +35,7 @@ bool is_phrase(const std::string& text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view body(reinterpret_cast<const char*>(data), size);
     // The server's default body cap (ConnectionLimits::max_body_bytes, 8 KiB).
-    auto object = serve::parse_json_object(body, 8 * 1024);
+    auto object = parse_json_object(body, 8 * 1024);
     if (!object) {
         fuzz::require(is_phrase(object.error()), "a refused body's reason is not a one-line UTF-8 phrase");
         return 0;
@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     bool complete = true;
     const char* names[5] = {"problem", "part", "answer", "student", "token"};
     for (int i = 0; i < 5; ++i) {
-        auto value = serve::string_member(*object, names[i]);
+        auto value = string_member(*object, names[i]);
         if (!value) {
             fuzz::require(is_phrase(value.error()), "a field's error is not a one-line UTF-8 phrase");
             return 0;

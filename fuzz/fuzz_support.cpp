@@ -24,15 +24,15 @@ const solve::SolvedProblem& shipped_problem(std::string_view id) {
     return solved.emplace(std::string(id), std::move(*result)).first->second;
 }
 
-void require_logged_round_trip(const serve::LoggedSubmission& submission) {
+void require_logged_round_trip(const grade::LoggedSubmission& submission) {
     const serve::Attempt attempt{{}, submission.student, submission.problem, submission.part, submission.answer,
                                  "incorrect", 0, 1, {"missing_biases"}};
     std::string line = serve::attempt_line(attempt);
     require(line.find('\n') == line.size() - 1, "an attempt line is not exactly one line");
     line.pop_back();
-    if (line.size() > serve::k_max_attempt_line_bytes)
+    if (line.size() > grade::k_max_attempt_line_bytes)
         return; // escaping grew it past the cap: refused by its size, which attempt_log_test checks
-    const auto again = serve::read_attempt_line(line);
+    const auto again = grade::read_attempt_line(line);
     require(again.has_value(), "a logged attempt does not read back");
     require(again->student == submission.student && again->problem == submission.problem &&
                 again->part == submission.part && again->answer == submission.answer,

@@ -3,6 +3,7 @@
 #include "run_binary.hpp"
 #include "serve_process.hpp"
 
+#include <grade/attempt_lines.hpp>
 #include <serve/attempt_log.hpp>
 #include <util/token.hpp>
 
@@ -340,7 +341,7 @@ TEST_CASE("serve logs every check before answering, in a form grade can read", "
     std::ifstream log(dir + "/attempts.jsonl");
     std::vector<std::string> answers;
     for (std::string line; std::getline(log, line);) {
-        const auto row = headcount::serve::read_attempt_line(line);
+        const auto row = headcount::grade::read_attempt_line(line);
         REQUIRE(row.has_value());
         CHECK(row->student == "bob");
         CHECK(row->problem == "week3-mha-params");

@@ -1,6 +1,6 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
-#include <cli/problems.hpp>
+#include <command/problems.hpp>
 
 #include <generate/gradescope.hpp>
 #include <generate/roster.hpp>

@@ -1,16 +1,11 @@
 #pragma once
-// The command line: parses arguments with CLI11 and calls the library. The only layer that prints or exits.
+// The command line of the program headcount: parses arguments with CLI11 and calls the library. With serve's
+// command (serve/serve_command.hpp), the only code that prints or exits; what both share is in command/.
 
 namespace headcount::cli {
 
-/// Exit codes every subcommand shares.
-enum ExitCode : int { k_exit_ok = 0, k_exit_incorrect = 1, k_exit_bad_input = 2 };
-
 /// Runs `headcount ARGS...`; returns the process exit code. `headcount serve ...` is handed to the program
-/// headcount-serve (exec), which runs serve_main.
+/// headcount-serve (exec), which runs serve::serve_main (serve/serve_command.hpp).
 int headcount_main(int argc, char** argv);
-
-/// Runs `headcount serve ARGS...` (the program headcount-serve, linked with the HTTP library).
-int serve_main(int argc, char** argv);
 
 } // namespace headcount::cli

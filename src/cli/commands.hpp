@@ -1,6 +1,9 @@
 #pragma once
 // One function per subcommand: registers its options on the CLI11 app and returns the action to run.
 
+#include <command/problems.hpp>
+#include <command/run.hpp>
+#include <command/secret_option.hpp>
 #include <util/error.hpp>
 
 #include <CLI/CLI.hpp>
@@ -16,14 +19,23 @@ struct ExportRequest;
 
 namespace headcount::cli {
 
-/// What a subcommand does once its options are parsed: an exit code, or an error to print (exit 2).
-using Action = std::function<Result<int>()>;
-
-/// A registered subcommand and what it runs when it was the one parsed.
-struct Command {
-    CLI::App* app = nullptr;
-    Action run;
-};
+// What every command file uses from command/ (shared with serve's command), named here as cli's own.
+using command::Action;
+using command::Command;
+using command::command_token_secret;
+using command::find_part;
+using command::k_app_description;
+using command::k_exit_bad_input;
+using command::k_exit_incorrect;
+using command::k_exit_ok;
+using command::k_secret_help;
+using command::k_serve_description;
+using command::k_templates_help;
+using command::k_version;
+using command::load_and_solve;
+using command::load_templates;
+using command::print_error;
+using command::run_app;
 
 /// `headcount solve`.
 Command add_solve_command(CLI::App& app);
@@ -51,31 +63,7 @@ Result<int> run_export(const generate::ExportFormat& format, const std::vector<s
 /// `headcount catalogue asks|mistakes|exports` (hidden): the catalogues' reference tables, for the docs.
 Command add_catalogue_command(CLI::App& app);
 
-/// `headcount serve`.
-Command add_serve_command(CLI::App& app);
-
 /// `headcount templates export`.
 Command add_templates_command(CLI::App& app);
-
-/// Help for every command's --templates option.
-inline constexpr const char* k_templates_help =
-    "Use the Mustache templates in this folder instead of the built-in ones of the same name (write them out "
-    "with `headcount templates export DIR`)";
-
-/// What `headcount --help` says headcount is, and --version.
-inline constexpr const char* k_app_description =
-    "headcount: solves transformer-arithmetic homework exactly, writes worked solutions, and checks answers.";
-inline constexpr const char* k_version = "headcount 0.1.0";
-
-/// serve's one-line description, for `headcount --help` (serve runs as its own program: see app.hpp).
-inline constexpr const char* k_serve_description =
-    "Put the problems on web pages where students check their answers (and a JSON API for the same).";
-
-/// Parses the command line with `app`, on which `commands` are registered, and runs the one given; the process
-/// exit code. A usage error is one line on stderr and exit 2, as is an error a command returns.
-int run_app(CLI::App& app, const std::vector<Command>& commands, int argc, char** argv);
-
-/// Prints an error as one line on stderr: "file:line:col: message" or "headcount: message".
-void print_error(const Error& error);
 
 } // namespace headcount::cli

@@ -1,8 +1,9 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
-#include <cli/problems.hpp>
-#include <cli/secret_option.hpp>
+#include <command/problems.hpp>
+#include <command/secret_option.hpp>
 
+#include <generate/class_variants.hpp>
 #include <generate/export_formats.hpp>
 #include <generate/key.hpp>
 #include <generate/roster.hpp>
@@ -66,7 +67,7 @@ Result<std::string> document_set(const std::vector<const solve::SolvedProblem*>&
 
 /// The sheets, solutions and key of every student, and the problems as written: Markdown files, or with `html`
 /// HTML pages that find KaTeX in OUT/katex/.
-Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, const VariantTable& variants,
+Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, const generate::ClassVariants& variants,
                              const std::vector<std::string>& roster, const render::TemplateSet& templates,
                              const GenerateOptions& options, const TokenSecret* secret, bool html) {
     const std::filesystem::path out = options.out;
@@ -84,8 +85,12 @@ Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, 
 
     for (const std::string& student : roster) {
         std::vector<const solve::SolvedProblem*> mine;
-        for (const solve::SolvedProblem& problem : problems)
-            mine.push_back(&variants.at(problem.problem.id).at(student));
+        for (std::size_t p = 0; p < problems.size(); ++p) {
+            const auto variant = variants.find(p, student);
+            if (!variant)
+                return fail(variant.error());
+            mine.push_back(*variant);
+        }
         auto header = generate::sheet_header(student, options.seed, options.serve_url, secret, templates);
         if (!header)
             return std::unexpected(header.error());
@@ -98,7 +103,10 @@ Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, 
                                std::move(*document));
         }
     }
-    files.emplace_back(out / "key.csv", generate::answer_key_csv(problems, variants, roster));
+    auto key = generate::answer_key_csv(problems, variants, roster);
+    if (!key)
+        return std::unexpected(key.error());
+    files.emplace_back(out / "key.csv", std::move(*key));
     return files;
 }
 
@@ -150,7 +158,7 @@ Result<int> run_generate(const GenerateOptions& options) {
     auto roster = generate::load_roster(options.roster);
     if (!roster)
         return std::unexpected(roster.error());
-    auto variants = class_variants(*problems, *roster, options.seed);
+    auto variants = generate::ClassVariants::seeded(*problems, *roster, options.seed);
     if (!variants)
         return std::unexpected(variants.error());
 

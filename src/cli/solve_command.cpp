@@ -1,6 +1,6 @@
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
-#include <cli/problems.hpp>
+#include <command/problems.hpp>
 
 #include <render/pages.hpp>
 #include <render/solution.hpp>

@@ -12,14 +12,6 @@ namespace headcount::generate {
 
 namespace {
 
-/// The values of the varying keys: what tells two variants of one problem apart.
-std::vector<std::int64_t> vary_values(const spec::Problem& problem, const spec::Givens& givens) {
-    std::vector<std::int64_t> out;
-    for (const spec::Variation& v : problem.vary)
-        out.push_back(spec::given_value(givens, v.key).value_or(0));
-    return out;
-}
-
 Result<BankVariant> solved_variant(const spec::Problem& problem, const spec::Givens& givens, std::size_t number) {
     auto solved = solve::solve_problem(spec::with_givens(problem, givens));
     if (!solved)
@@ -68,34 +60,13 @@ Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, st
     return out;
 }
 
-Result<std::vector<BankVariant>> class_variants_bank(const spec::Problem& problem,
-                                                     const std::map<std::string, solve::SolvedProblem>& assigned) {
-    if (problem.vary.empty())
-        return only_variant(problem);
+Result<std::vector<BankVariant>> class_variants_bank(const ClassVariants& variants, std::size_t problem) {
     std::vector<BankVariant> out;
-    auto valid = valid_variants(problem);
-    if (!valid)
-        return std::unexpected(valid.error());
-    std::vector<std::vector<std::int64_t>> keys;
-    for (const spec::Givens& givens : *valid)
-        keys.push_back(vary_values(problem, givens));
-    std::vector<std::size_t> handed_out;
-    for (const auto& [student, variant] : assigned) {
-        const auto key = vary_values(problem, spec::givens_of(variant.problem));
-        const auto found = std::find(keys.begin(), keys.end(), key);
-        if (found == keys.end())
-            return std::unexpected(Error{problem.file, 0, 0,
-                                         fmt::format("{}'s variant of '{}' is not one of its valid variants",
-                                                     student, problem.id)});
-        handed_out.push_back(static_cast<std::size_t>(found - keys.begin()));
-    }
-    std::sort(handed_out.begin(), handed_out.end());
-    handed_out.erase(std::unique(handed_out.begin(), handed_out.end()), handed_out.end());
-    for (std::size_t index : handed_out) {
-        auto variant = solved_variant(problem, (*valid)[index], index + 1);
-        if (!variant)
-            return std::unexpected(variant.error());
-        out.push_back(std::move(*variant));
+    for (const std::uint32_t index : variants.handed_out(problem)) {
+        auto solved = variants.variant(problem, index);
+        if (!solved)
+            return std::unexpected(solved.error());
+        out.push_back(BankVariant{index + std::size_t{1}, **solved});
     }
     return out;
 }

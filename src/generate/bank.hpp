@@ -3,9 +3,9 @@
 // draws one question at random from a bank, so each question holds one whole variant, every part with the same
 // numbers, and no student's name.
 
+#include <generate/class_variants.hpp>
 #include <solve/asks.hpp>
 
-#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -30,10 +30,9 @@ struct ProblemBank {
 /// seeded with fnv1a64 of "headcount-bank-v1" NUL seed NUL problem id. Without vary: the one variant as written.
 Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, std::size_t count, std::string_view seed);
 
-/// The different variants among those a class was handed (one per student, from assign_variants), in
-/// valid_variants order.
-Result<std::vector<BankVariant>> class_variants_bank(const spec::Problem& problem,
-                                                     const std::map<std::string, solve::SolvedProblem>& assigned);
+/// The different variants of problems[problem] among those a class was handed (`variants`), in valid_variants
+/// order: copies of the table's, which solved each once.
+Result<std::vector<BankVariant>> class_variants_bank(const ClassVariants& variants, std::size_t problem);
 
 /// The givens that vary in this variant, in the order of the spec's vary:, with their values as written in a
 /// spec: {"d_model", "512"}, {"bias", "true"}. Empty for a problem without vary:.

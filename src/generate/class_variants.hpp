@@ -1,20 +1,25 @@
 #pragma once
-// Each student's variant of each problem, for grading a class of any size: the variants are solved once each, and a
-// student is mapped to a number, never to a copy of a solved problem. Seeded variants are drawn from the seed and
-// the id as rows arrive (with distinct: true they are assigned once for the whole roster); a key's are recovered
-// from its rows.
+// Which variant each student of a class has, for each problem: the one table that grade, generate, the exports and
+// serve all read. A student maps to a variant's index among the problem's valid variants (generate/variants.hpp),
+// never to a copy of a solved problem; each index is solved once, the first time anyone needs it, and shared by
+// every student who has it. Seeded variants without distinct: true are drawn from the seed and the id when asked
+// for, so a class of 500,000 costs its ids and nothing per problem; with distinct: true they are assigned once for
+// the whole roster; a key's are recovered from its answers.
 
 #include <solve/asks.hpp>
 #include <util/error.hpp>
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
 #include <expected>
 #include <istream>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace headcount::generate {
@@ -27,9 +32,10 @@ struct StringHash {
 
 class ClassVariants {
   public:
-    /// The roster's variants under `seed`. Errors: a vary with no valid variant, distinct: true that cannot hold.
+    /// The roster's variants of `problems` (which must outlive the table) under `seed`. Errors: a vary with no
+    /// valid variant, distinct: true that cannot hold.
     static Result<ClassVariants> seeded(const std::vector<solve::SolvedProblem>& problems,
-                                        const std::vector<std::string>& roster, std::string seed);
+                                        std::span<const std::string> roster, std::string seed);
 
     /// The variants a key.csv (from `generate`) gives its students: for each student and problem, the first valid
     /// variant whose answers equal the key's for all of its parts. Errors: a malformed key, a problem the specs do
@@ -37,21 +43,48 @@ class ClassVariants {
     static Result<ClassVariants> from_key(const std::vector<solve::SolvedProblem>& problems, std::istream& key,
                                           const std::string& file);
 
-    /// `student`'s variant of problems[problem], or why it is unknown. Valid as long as this object is.
-    std::expected<const solve::SolvedProblem*, std::string> find(std::size_t problem, std::string_view student);
+    /// `student`'s variant of problems[problem] as its index among the problem's valid variants (0 for a problem
+    /// without vary:), or why it is unknown ("student 'x' is not on the roster, ..."). Where a vary: list repeats a
+    /// value (to weight it), equal variants are one: the index is the first of them.
+    [[nodiscard]] std::expected<std::uint32_t, std::string> index(std::size_t problem, std::string_view student) const;
+
+    /// Variant `index` of problems[problem], solved the first time it is asked for and shared after; thread-safe.
+    /// Errors: a count overflows (valid variants solve; this guards a changed solver).
+    [[nodiscard]] Result<const solve::SolvedProblem*> variant(std::size_t problem, std::uint32_t index) const;
+
+    /// `student`'s variant of problems[problem], solved (index, then variant). Valid as long as the table is.
+    [[nodiscard]] std::expected<const solve::SolvedProblem*, std::string> find(std::size_t problem,
+                                                                              std::string_view student) const;
+
+    /// The indices of problems[problem]'s variants that at least one student has, ascending, each once.
+    [[nodiscard]] std::vector<std::uint32_t> handed_out(std::size_t problem) const;
+
+    /// Whether the table knows `student` (on the roster, or in the key).
+    [[nodiscard]] bool has_student(std::string_view student) const { return m_students.contains(student); }
+
+    /// How many students the table knows.
+    [[nodiscard]] std::size_t students() const { return m_students.size(); }
 
   private:
+    static constexpr std::uint32_t k_unassigned = UINT32_MAX;
+    struct Solved { ///< a problem's variants solved so far, by index; written under `lock`, read without it
+        std::mutex lock;
+        std::unique_ptr<std::atomic<const solve::SolvedProblem*>[]> ready;
+        std::deque<solve::SolvedProblem> held; ///< stable addresses for `ready`
+    };
     struct OfProblem {
         const solve::SolvedProblem* spec = nullptr;
-        std::vector<spec::Givens> givens;                           ///< its valid variants, in order
-        std::vector<std::unique_ptr<solve::SolvedProblem>> solved; ///< solved the first time a student has it
-        std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> assigned; ///< distinct, key
-        bool drawn = false; ///< seeded without distinct: drawn from the seed and the id
+        std::vector<spec::Givens> givens;   ///< its valid variants, in order
+        std::vector<std::uint32_t> same_as; ///< per index, the first equal one; empty when no vary: list repeats
+        bool drawn = false;                  ///< seeded without distinct: true: drawn from the seed and the id
+        std::vector<std::uint32_t> assigned; ///< otherwise, per student row (k_unassigned: not in the key)
+        std::unique_ptr<Solved> solved;
     };
-    Result<const solve::SolvedProblem*> variant(OfProblem& of, std::size_t number);
+    static Result<OfProblem> of_problem(const solve::SolvedProblem& problem);
+    [[nodiscard]] std::uint32_t draw(const OfProblem& of, std::string_view student) const; ///< seeded, not distinct
 
     std::vector<OfProblem> m_problems;
-    std::unordered_set<std::string, StringHash, std::equal_to<>> m_roster;
+    std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> m_students; ///< id -> row
     std::string m_seed;
 };
 

@@ -1,11 +1,11 @@
 #include <generate/export_formats.hpp>
 
 #include <generate/bank.hpp>
+#include <generate/class_variants.hpp>
 #include <generate/gradescope.hpp>
 #include <generate/moodle.hpp>
 #include <generate/qti.hpp>
 #include <generate/roster.hpp>
-#include <generate/variants.hpp>
 #include <spec/reader.hpp>
 #include <util/zip.hpp>
 
@@ -34,26 +34,27 @@ std::optional<std::string> check_bank(const ExportRequest& request) {
 /// Each problem's variants for a bank: those `request.roster` was handed under the seed, or `request.variants`
 /// drawn under it (a note says when a problem has fewer).
 Result<std::vector<ProblemBank>> question_banks(const ExportRequest& request, std::vector<std::string>& notes) {
-    std::vector<std::string> roster;
+    std::optional<ClassVariants> handed_out;
     if (!request.roster.empty()) {
-        auto loaded = load_roster(request.roster);
-        if (!loaded)
-            return std::unexpected(loaded.error());
-        roster = std::move(*loaded);
+        auto roster = load_roster(request.roster);
+        if (!roster)
+            return std::unexpected(roster.error());
+        auto table = ClassVariants::seeded(*request.problems, *roster, request.seed);
+        if (!table)
+            return std::unexpected(table.error());
+        handed_out.emplace(std::move(*table));
     }
     std::vector<ProblemBank> banks;
-    for (const solve::SolvedProblem& problem : *request.problems) {
+    for (std::size_t p = 0; p < request.problems->size(); ++p) {
+        const solve::SolvedProblem& problem = (*request.problems)[p];
         Result<std::vector<BankVariant>> variants;
-        if (roster.empty()) {
+        if (!handed_out) {
             variants = drawn_variants(problem.problem, request.variants, request.seed);
             if (variants && !problem.problem.vary.empty() && variants->size() < request.variants)
                 notes.push_back(fmt::format("'{}' has {} valid variant{}; the bank holds all of them",
                                             problem.problem.id, variants->size(), variants->size() == 1 ? "" : "s"));
         } else {
-            auto handed_out = assign_variants(problem.problem, roster, request.seed);
-            if (!handed_out)
-                return std::unexpected(handed_out.error());
-            variants = class_variants_bank(problem.problem, *handed_out);
+            variants = class_variants_bank(*handed_out, p);
         }
         if (!variants)
             return std::unexpected(variants.error());
@@ -130,9 +131,8 @@ Result<ExportOutput> write_gradescope(const ExportRequest& request) {
         auto roster = load_roster(request.roster);
         if (!roster)
             return std::unexpected(roster.error());
-        for (const solve::SolvedProblem& problem : *request.problems)
-            if (auto variants = assign_variants(problem.problem, *roster, request.seed); !variants)
-                return std::unexpected(variants.error());
+        if (auto variants = ClassVariants::seeded(*request.problems, *roster, request.seed); !variants)
+            return std::unexpected(variants.error());
         auto bytes = read_file_capped(request.roster, k_max_roster_bytes, "the roster");
         if (!bytes)
             return std::unexpected(bytes.error());

@@ -24,16 +24,18 @@ std::vector<std::string> given_columns(const std::vector<solve::SolvedProblem>& 
 
 } // namespace
 
-std::string answer_key_csv(const std::vector<solve::SolvedProblem>& problems,
-                           const std::map<std::string, std::map<std::string, solve::SolvedProblem>>& variants,
-                           const std::vector<std::string>& roster) {
+Result<std::string> answer_key_csv(const std::vector<solve::SolvedProblem>& problems, const ClassVariants& variants,
+                                   const std::vector<std::string>& roster) {
     const std::vector<std::string> columns = given_columns(problems);
     std::vector<std::string> header{"student", "problem", "part", "answer", "unit"};
     header.insert(header.end(), columns.begin(), columns.end());
     std::string key = csv_row(header);
     for (const std::string& student : roster) {
-        for (const solve::SolvedProblem& problem : problems) {
-            const solve::SolvedProblem& mine = variants.at(problem.problem.id).at(student);
+        for (std::size_t p = 0; p < problems.size(); ++p) {
+            const auto found = variants.find(p, student);
+            if (!found)
+                return fail(found.error());
+            const solve::SolvedProblem& mine = **found;
             std::vector<std::string> givens(columns.size());
             for (const auto& [name, value] : varying_givens(mine))
                 givens[static_cast<std::size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin())] =

@@ -151,38 +151,4 @@ Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& p
     return out;
 }
 
-Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
-                                                                    std::span<const std::string> students,
-                                                                    std::string_view seed) {
-    std::vector<spec::Givens> variants{spec::givens_of(problem)};
-    if (!problem.vary.empty()) {
-        auto valid = valid_variants(problem);
-        if (!valid)
-            return std::unexpected(valid.error());
-        variants = std::move(*valid);
-    }
-    std::vector<std::string> order(students.begin(), students.end());
-    std::sort(order.begin(), order.end());
-    std::map<std::string, solve::SolvedProblem> out;
-    if (!problem.distinct) {
-        for (const std::string& student : order) {
-            SplitMix64 stream = variant_stream(seed, problem.id, student);
-            auto solved = solve::solve_problem(spec::with_givens(problem, variants[stream.below(variants.size())]));
-            if (!solved)
-                return std::unexpected(solved.error());
-            out.emplace(student, std::move(*solved));
-        }
-        return out;
-    }
-    auto solved = solve_variants(problem, variants);
-    if (!solved)
-        return std::unexpected(solved.error());
-    auto numbers = distinct_variant_numbers(problem, *solved, order, seed);
-    if (!numbers)
-        return std::unexpected(numbers.error());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        out.emplace(order[i], (*solved)[(*numbers)[i]]);
-    return out;
-}
-
 } // namespace headcount::generate

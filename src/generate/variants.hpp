@@ -5,7 +5,6 @@
 #include <solve/asks.hpp>
 
 #include <cstdint>
-#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -51,12 +50,5 @@ Result<std::vector<solve::SolvedProblem>> solve_variants(const spec::Problem& pr
 Result<std::vector<std::size_t>> distinct_variant_numbers(const spec::Problem& problem,
                                                           std::span<const solve::SolvedProblem> solved,
                                                           std::span<const std::string> order, std::string_view seed);
-
-/// Each student's variant of `problem`, solved. Without `vary:` everyone gets the problem as written.
-/// With `distinct: true`, students are served in id order and a student whose draw is taken draws again from
-/// their own stream; an error if there are fewer valid variants than students.
-Result<std::map<std::string, solve::SolvedProblem>> assign_variants(const spec::Problem& problem,
-                                                                    std::span<const std::string> students,
-                                                                    std::string_view seed);
 
 } // namespace headcount::generate

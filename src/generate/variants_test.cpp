@@ -2,28 +2,16 @@
 
 #include <spec/givens.hpp>
 
+#include <generate/test_problems.hpp>
 #include <spec/test_givens.hpp>
 
 #include <catch2/catch.hpp>
 
-#include <set>
-
 using namespace headcount;
 using namespace headcount::generate;
+using testing::varied;
 
 namespace {
-
-spec::Problem varied(std::vector<spec::Variation> vary, bool distinct = false) {
-    spec::Problem p;
-    p.file = "p.yaml";
-    p.id = "week3";
-    p.given.d_model = 512;
-    p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
-    p.vary = std::move(vary);
-    p.distinct = distinct;
-    return p;
-}
 
 /// BERT-base as problems/model-bert-base.yaml gives it, asking for the whole model's parameters.
 spec::Problem bert_base(std::vector<spec::Variation> vary) {
@@ -90,67 +78,6 @@ TEST_CASE("valid variants pass the hand-written spec's checks", "[generate]") {
     REQUIRE_FALSE(none.has_value());
     CHECK(none.error().message == "none of the 4 combinations in vary is a valid problem (for example, h must divide "
                                   "d_model when d_k and d_v are not given)");
-}
-
-TEST_CASE("a student's variant depends only on seed, student and problem", "[generate]") {
-    const auto problem = varied({{"d_model", {256, 384, 512, 768, 1024}, {}}, {"h", {4, 8, 16}, {}},
-                                 {"bias", {1, 0}, {}}});
-    const std::vector<std::string> klass{"alice", "bob", "chen", "dana"};
-    const std::vector<std::string> renamed{"alice", "bob", "chen", "dana-smith"};
-    auto first = assign_variants(problem, klass, "fall-2026");
-    auto again = assign_variants(problem, klass, "fall-2026");
-    auto other = assign_variants(problem, renamed, "fall-2026");
-    REQUIRE(first.has_value());
-    REQUIRE(other.has_value());
-    for (const char* s : {"alice", "bob", "chen"}) {
-        CHECK(first->at(s).mha.total == again->at(s).mha.total);
-        CHECK(first->at(s).mha.total == other->at(s).mha.total); // renaming dana changes nobody else
-    }
-    // Another seed gives another set of numbers (for four students over 30 variants, a coincidence of all four
-    // would be a one-in-810,000 event).
-    auto reseeded = assign_variants(problem, klass, "spring-2027");
-    int same = 0;
-    for (const std::string& s : klass)
-        same += first->at(s).problem.given.d_model == reseeded->at(s).problem.given.d_model &&
-                first->at(s).problem.given.h == reseeded->at(s).problem.given.h &&
-                first->at(s).problem.given.bias.q == reseeded->at(s).problem.given.bias.q;
-    CHECK(same < 4);
-}
-
-TEST_CASE("distinct: true gives every student different answers, or says why it cannot", "[generate]") {
-    // d_model from 256 to 1,664 in steps of 128: 12 values, and the total 4 d^2 + 4 d grows with d, so 12
-    // students get 12 different totals.
-    std::vector<std::int64_t> widths;
-    for (std::int64_t d = 256; d <= 1664; d += 128)
-        widths.push_back(d);
-    const auto problem = varied({{"d_model", widths, {}}}, true);
-    const std::vector<std::string> klass{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"};
-    auto variants = assign_variants(problem, klass, "s");
-    REQUIRE(variants.has_value());
-    std::set<Count> totals;
-    for (const auto& [student, solved] : *variants)
-        totals.insert(solved.parts.front().answer.count);
-    CHECK(totals.size() == 12);
-
-    // Week 3's vary: 5 widths x 3 head counts x 2 bias flags = 30 variants (every h divides every width), but the
-    // total does not depend on h: 4 d^2 + 4 d with biases, 4 d^2 without, 10 different numbers (4 d^2 < 4 d^2 +
-    // 4 d < 4 (d + 1)^2, so no two coincide). Ten students get ten totals; an eleventh cannot.
-    const auto week3 = varied({{"d_model", {256, 384, 512, 768, 1024}, {}}, {"h", {4, 8, 16}, {}}, {"bias", {1, 0}, {}}},
-                              true);
-    const std::vector<std::string> ten{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
-    auto assigned = assign_variants(week3, ten, "fall-2026");
-    REQUIRE(assigned.has_value());
-    totals.clear();
-    for (const auto& [student, solved] : *assigned)
-        totals.insert(solved.parts.front().answer.count);
-    CHECK(totals.size() == 10);
-    std::vector<std::string> eleven = ten;
-    eleven.push_back("k");
-    auto error = assign_variants(week3, eleven, "fall-2026");
-    REQUIRE_FALSE(error.has_value());
-    CHECK(error.error().message == "distinct: true gives every student different answers, but part 'b' "
-                                   "(total_params) has only 10 different answers across the 30 variants of vary, "
-                                   "for 11 students: vary a given this part depends on");
 }
 
 TEST_CASE("varying a transformer's layers adds or removes whole layers", "[generate]") {

@@ -1,5 +1,7 @@
 #include <grade/class_reports.hpp>
 
+#include <grade/feedback.hpp>
+
 #include <render/answers.hpp>
 #include <render/charts.hpp>
 #include <render/html.hpp>
@@ -42,14 +44,6 @@ std::vector<std::pair<std::string, std::size_t>> most_given(std::vector<std::pai
     return top;
 }
 
-/// Students' ids stand here in a memoised feedback file until the file is given to a student: ids have no
-/// control characters, and nothing else in a feedback file does.
-constexpr std::string_view k_student_sentinel = "\x01\x02student\x02\x01";
-
-/// At most this many distinct feedback texts and whole files are kept per renderer; past it they are rendered
-/// each time, so an adversarial class of unique answers costs time, not memory.
-constexpr std::size_t k_cache_entries = 4096;
-
 /// Rows listed in the report's "Rows not graded"; results.jsonl lists every one.
 constexpr std::size_t k_report_rejected_rows = 1000;
 
@@ -76,127 +70,7 @@ std::string percent(std::size_t count, std::size_t of) {
     return of == 0 ? "0.0%" : fmt::format("{:.1f}%", 100.0 * static_cast<double>(count) / static_cast<double>(of));
 }
 
-/// A double as nlohmann::json writes it: the shortest text that reads back the same, with ".0" on whole numbers.
-std::string json_number(double value) { return nlohmann::json(value).dump(); }
-
-void replace_all(std::string& text, std::string_view from, std::string_view to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
-}
-
 } // namespace
-
-std::string json_string(std::string_view text) {
-    if (!is_valid_utf8(text)) // rare: let the library decide how each bad byte is replaced
-        return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::string out;
-    out.reserve(text.size() + 2);
-    out += '"';
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20)
-                out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-            else
-                out += c;
-        }
-    }
-    out += '"';
-    return out;
-}
-
-void ResultsLog::write(const RowResult& row) {
-    m_line.clear();
-    m_line += fmt::format("{{\"line\":{},\"outcome\":\"{}\",\"student\":", row.line, outcome_name(row.outcome));
-    m_line += json_string(row.student);
-    m_line += ",\"problem\":";
-    m_line += json_string(row.problem);
-    m_line += ",\"part\":";
-    m_line += json_string(row.part);
-    m_line += ",\"answer\":";
-    m_line += json_string(row.answer);
-    if (row.outcome == RowOutcome::graded) {
-        std::string* cached = nullptr;
-        if (auto table = m_verdicts.find(row.table); table != m_verdicts.end())
-            if (auto it = table->second.find(row.answer_id); it != table->second.end())
-                cached = &it->second;
-        // An answer its table did not keep gets a new number each time: it would never be looked up again.
-        if (!cached && m_cached < k_cached_verdicts && row.table->kept(row.answer_id)) {
-            cached = &m_verdicts[row.table][row.answer_id];
-            ++m_cached;
-        }
-        if (!cached) {
-            m_uncached.clear();
-            cached = &m_uncached;
-        }
-        std::string& verdict = *cached;
-        if (verdict.empty()) {
-            const Verdict& v = row.verdict(m_scratch);
-            std::string ids;
-            for (const Mistake* m : named_mistakes(v))
-                ids += (ids.empty() ? "" : ",") + json_string(m->id);
-            verdict = fmt::format(",\"status\":\"{}\",\"score\":{},\"points\":{},\"mistakes\":[{}]", status_name(v.status),
-                                  json_number(v.score), json_number(v.points), ids);
-            if (v.status == Status::unreadable)
-                verdict += ",\"reason\":" + json_string(v.unreadable_reason);
-        }
-        m_line += verdict;
-    } else {
-        m_line += ",\"reason\":";
-        m_line += json_string(row.reason);
-    }
-    m_line += "}\n";
-    m_out.write(m_line.data(), static_cast<std::streamsize>(m_line.size()));
-}
-
-Result<void> mark_superseded(std::istream& in, std::ostream& out, std::vector<Superseded> superseded) {
-    std::sort(superseded.begin(), superseded.end(),
-              [](const Superseded& a, const Superseded& b) { return a.row < b.row; });
-    auto next = superseded.begin();
-    std::string line;
-    for (std::uint64_t row = 0; std::getline(in, line); ++row) {
-        if (next != superseded.end() && next->row == row) {
-            const auto parsed = nlohmann::ordered_json::parse(line, nullptr, /*allow_exceptions=*/false);
-            if (parsed.is_discarded())
-                return fail("the results log being written is corrupt");
-            line = nlohmann::ordered_json{{"line", parsed["line"]},
-                                          {"outcome", outcome_name(RowOutcome::superseded)},
-                                          {"student", parsed["student"]},
-                                          {"problem", parsed["problem"]},
-                                          {"part", parsed["part"]},
-                                          {"answer", parsed["answer"]},
-                                          {"reason", fmt::format("superseded by the answer on line {}", next->by_line)}}
-                       .dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-            ++next;
-        }
-        line += '\n';
-        out.write(line.data(), static_cast<std::streamsize>(line.size()));
-    }
-    if (in.bad() || !out)
-        return fail("cannot write the results log");
-    return {};
-}
 
 void write_gradebook(const ClassResults& results, std::ostream& out) {
     std::vector<std::string> header{"student"};
@@ -219,95 +93,6 @@ void write_gradebook(const ClassResults& results, std::ostream& out) {
         row.push_back(max);
         out << csv_row(row);
     }
-}
-
-FeedbackRenderer::FeedbackRenderer(const ClassResults& results, const render::TemplateSet& templates, bool reveal)
-    : m_results(results), m_templates(templates), m_reveal(reveal) {}
-
-Result<const std::string*> FeedbackRenderer::part_feedback(const Answered& answered) {
-    const auto key = std::make_pair(answered.table, answered.answer_id);
-    if (const auto it = m_parts.find(key); it != m_parts.end())
-        return &it->second;
-    // The row's own variant: with seeded variants it differs from the spec's.
-    const solve::SolvedProblem& solved = answered.table->solved();
-    const solve::SolvedPart& part = answered.table->part();
-    auto feedback = explain(solved, part, answered.verdict(m_scratch), m_templates,
-                            effective_reveal(solved.problem, part.part, m_reveal));
-    if (!feedback)
-        return std::unexpected(feedback.error());
-    // An answer whose verdict the table did not keep is one nobody else gave, most likely: not worth a memo entry.
-    if (m_parts.size() >= k_cache_entries || !answered.table->kept(answered.answer_id)) {
-        m_overflow = std::move(feedback->text);
-        return &m_overflow;
-    }
-    return &m_parts.emplace(key, std::move(feedback->text)).first->second;
-}
-
-Result<std::string> FeedbackRenderer::render_whole(std::size_t i, std::string_view student) {
-    View problems = View::array();
-    for (std::size_t s = 0; s < m_results.scope().size(); ++s) {
-        const solve::SolvedProblem& p = m_results.problems()[m_results.scope()[s]];
-        View parts = View::array();
-        for (std::size_t k = 0; k < p.parts.size(); ++k) {
-            const spec::Part& part = p.parts[k].part;
-            View view{{"id", part.id},
-                      {"points", points_text(part.points)},
-                      {"one_point", part.points == 1.0},
-                      {"answered", false},
-                      {"feedback", ""}};
-            if (const Answered* a = m_results.answered(i, s, k)) {
-                auto text = part_feedback(*a);
-                if (!text)
-                    return std::unexpected(text.error());
-                view["answered"] = true;
-                view["feedback"] = **text;
-            }
-            parts.push_back(std::move(view));
-        }
-        problems.push_back(View{{"id", p.problem.id}, {"title", p.problem.title}, {"parts", std::move(parts)}});
-    }
-    View rejected = View::array();
-    for (const RejectedRow& row : m_results.rejected_of(i))
-        rejected.push_back(View{{"line", std::to_string(row.line)}, {"reason", row.reason}});
-    const bool has_rejected = !rejected.empty();
-    const View view{{"student", std::string(student)},
-                    {"problems", std::move(problems)},
-                    {"rejected", std::move(rejected)},
-                    {"has_rejected", has_rejected},
-                    {"total", points_text(m_results.total(i))},
-                    {"max", points_text(m_results.max_points())}};
-    auto text = m_templates.render("student_feedback", view);
-    if (!text)
-        return text;
-    return render::tidy_markdown(*text);
-}
-
-Result<std::string> FeedbackRenderer::render(std::size_t i) {
-    const std::string_view student = m_results.student(i);
-    if (!m_results.rejected_of(i).empty())
-        return render_whole(i, student);
-    // Everything in the file but the id follows from the answers that count, so students who gave the same
-    // answers share one rendering with a stand-in for the id.
-    std::string signature;
-    for (std::size_t s = 0; s < m_results.scope().size(); ++s)
-        for (std::size_t k = 0; k < m_results.problems()[m_results.scope()[s]].parts.size(); ++k) {
-            const Answered* a = m_results.answered(i, s, k);
-            signature += fmt::format("{}:{};", static_cast<const void*>(a ? a->table : nullptr), a ? a->answer_id : 0);
-        }
-    auto it = m_documents.find(signature);
-    if (it == m_documents.end()) {
-        auto text = render_whole(i, k_student_sentinel);
-        if (!text)
-            return text;
-        if (m_documents.size() >= k_cache_entries) {
-            replace_all(*text, k_student_sentinel, student);
-            return text;
-        }
-        it = m_documents.emplace(std::move(signature), std::move(*text)).first;
-    }
-    std::string out = it->second;
-    replace_all(out, k_student_sentinel, student);
-    return out;
 }
 
 Result<ClassReport> class_report(const ClassResults& results, const render::TemplateSet& templates,

@@ -1,7 +1,8 @@
 #include <serve/attempt_book.hpp>
 
+#include <grade/attempt_lines.hpp>
 #include <serve/attempt_log.hpp>
-#include <serve/json_input.hpp>
+#include <util/json_input.hpp>
 
 #include <fmt/format.h>
 
@@ -41,14 +42,14 @@ Result<std::size_t> AttemptBook::replay(const std::filesystem::path& log,
             }
             if (c == '\n')
                 break;
-            if (line.size() < k_max_attempt_line_bytes)
+            if (line.size() < grade::k_max_attempt_line_bytes)
                 line.push_back(static_cast<char>(c));
             else
                 oversized = true;
         }
         if (oversized || line.empty())
             continue;
-        auto object = parse_json_object(line, k_max_attempt_line_bytes);
+        auto object = parse_json_object(line, grade::k_max_attempt_line_bytes);
         if (!object)
             continue;
         std::string fields[5];

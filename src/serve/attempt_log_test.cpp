@@ -1,6 +1,8 @@
 // The attempt log's lines, written and read back as grade will read them.
 #include <serve/attempt_log.hpp>
 
+#include <grade/attempt_lines.hpp>
+
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -11,6 +13,8 @@
 #include <sys/resource.h>
 
 using namespace headcount::serve;
+using headcount::grade::AttemptLogStream;
+using headcount::grade::read_attempt_line;
 
 namespace {
 Attempt alice() {

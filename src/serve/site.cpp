@@ -1,6 +1,6 @@
 #include <serve/site.hpp>
 
-#include <serve/json_input.hpp>
+#include <util/json_input.hpp>
 
 #include <grade/verdict_json.hpp>
 #include <util/text.hpp>

@@ -1,4 +1,4 @@
-#include <cli/secret_option.hpp>
+#include <command/secret_option.hpp>
 
 #include <util/secret.hpp>
 
@@ -8,7 +8,7 @@
 #include <iterator>
 #include <optional>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 namespace {
 
@@ -58,4 +58,4 @@ Result<TokenSecret> command_token_secret(const std::string& option, const std::f
     return std::move(loaded->secret);
 }
 
-} // namespace headcount::cli
+} // namespace headcount::command

@@ -1,6 +1,5 @@
-#include <cli/problems.hpp>
+#include <command/problems.hpp>
 
-#include <generate/variants.hpp>
 #include <grade/mistakes.hpp>
 #include <spec/reader.hpp>
 #include <util/text.hpp>
@@ -10,7 +9,7 @@
 #include <cctype>
 #include <set>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments) {
     auto paths = spec::expand_spec_paths(arguments);
@@ -34,18 +33,6 @@ Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::
         solved.push_back(std::move(*result));
     }
     return solved;
-}
-
-Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& problems,
-                                    const std::vector<std::string>& roster, const std::string& seed) {
-    VariantTable table;
-    for (const solve::SolvedProblem& problem : problems) {
-        auto variants = generate::assign_variants(problem.problem, roster, seed);
-        if (!variants)
-            return std::unexpected(variants.error());
-        table.emplace(problem.problem.id, std::move(*variants));
-    }
-    return table;
 }
 
 Result<render::TemplateSet> load_templates(const std::string& dir) {
@@ -81,4 +68,4 @@ Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, c
                                              id, did_you_mean(id, ids), list)});
 }
 
-} // namespace headcount::cli
+} // namespace headcount::command

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace headcount::serve {
+namespace headcount {
 
 /// `text` as a JSON object no larger than `max_bytes` and nested at most 4 deep, or why not, as a phrase
 /// ("is not JSON", "is not a JSON object", "is longer than 8 KiB", "nests too deeply", "is not UTF-8").
@@ -21,4 +21,4 @@ std::expected<nlohmann::json, std::string> parse_json_object(std::string_view te
 std::expected<std::optional<std::string>, std::string> string_member(const nlohmann::json& object,
                                                                      std::string_view key);
 
-} // namespace headcount::serve
+} // namespace headcount

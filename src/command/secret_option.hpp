@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 /// --secret's help, the same for every command that has it.
 inline constexpr const char* k_secret_help =
@@ -20,4 +20,4 @@ inline constexpr const char* k_secret_help =
 /// on stderr saying where (never what). A file inside `out` (a folder students receive; empty: none) is refused.
 Result<TokenSecret> command_token_secret(const std::string& option, const std::filesystem::path& out);
 
-} // namespace headcount::cli
+} // namespace headcount::command

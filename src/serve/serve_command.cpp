@@ -1,8 +1,7 @@
-#include <cli/app.hpp>
-#include <cli/commands.hpp>
-#include <cli/problems.hpp>
-#include <cli/secret_option.hpp>
+#include <serve/serve_command.hpp>
 
+#include <command/problems.hpp>
+#include <command/secret_option.hpp>
 #include <generate/roster.hpp>
 #include <render/katex.hpp>
 #include <render/templates.hpp>
@@ -13,7 +12,7 @@
 #include <algorithm>
 #include <memory>
 
-namespace headcount::cli {
+namespace headcount::serve {
 
 namespace {
 
@@ -26,11 +25,11 @@ struct ServeCommandOptions {
     std::string katex;
     double student_rate = 30;
     double address_rate = 600;
-    serve::ServeOptions serve;
+    ServeOptions serve;
 };
 
 Result<int> run_serve(ServeCommandOptions& options) {
-    auto solved = load_and_solve(options.specs);
+    auto solved = command::load_and_solve(options.specs);
     if (!solved)
         return std::unexpected(solved.error());
     if (solved->empty())
@@ -44,7 +43,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
         if (loaded->empty())
             return std::unexpected(Error{options.roster, 0, 0, "the roster has no students"});
         roster = std::move(*loaded);
-        auto key = command_token_secret(options.secret, {});
+        auto key = command::command_token_secret(options.secret, {});
         if (!key)
             return std::unexpected(key.error());
         secret = std::move(*key);
@@ -60,10 +59,10 @@ Result<int> run_serve(ServeCommandOptions& options) {
                                "roster; without --roster nothing is limited\n",
                        limited->problem.id);
     }
-    auto classroom = serve::Classroom::open(std::move(*solved), std::move(roster), options.seed, std::move(secret));
+    auto classroom = Classroom::open(std::move(*solved), std::move(roster), options.seed, std::move(secret));
     if (!classroom)
         return std::unexpected(classroom.error());
-    auto templates = load_templates(options.templates);
+    auto templates = command::load_templates(options.templates);
     if (!templates)
         return std::unexpected(templates.error());
     options.serve.templates = options.templates;
@@ -71,14 +70,14 @@ Result<int> run_serve(ServeCommandOptions& options) {
     // A burst of a third of a minute's checks: a student may check every part of a problem in a row.
     options.serve.checks.per_student = {options.student_rate, std::max(1.0, options.student_rate / 3)};
     options.serve.checks.per_address = {options.address_rate, std::max(1.0, options.address_rate / 10)};
-    return serve::serve(*classroom, *templates, options.serve);
+    return serve(*classroom, *templates, options.serve);
 }
 
 } // namespace
 
-Command add_serve_command(CLI::App& app) {
+command::Command add_serve_command(CLI::App& app) {
     auto options = std::make_shared<ServeCommandOptions>();
-    CLI::App* serve = app.add_subcommand("serve", k_serve_description);
+    CLI::App* serve = app.add_subcommand("serve", command::k_serve_description);
     serve->add_option("specs", options->specs, "Problem specs (.yaml) or directories of them")->required();
     serve->add_option("--host", options->serve.host,
                       "Address to listen on (default 127.0.0.1; 0.0.0.0 for students on other machines)");
@@ -90,14 +89,15 @@ Command add_serve_command(CLI::App& app) {
                                      "link on their sheet");
     seed->needs(roster);
     roster->needs(seed);
-    serve->add_option("--secret", options->secret, std::string(k_secret_help) + " (used with --roster)")
+    serve->add_option("--secret", options->secret, std::string(command::k_secret_help) + " (used with --roster)")
         ->needs(roster);
     serve->add_option("--log", options->serve.log,
                       "Append one JSON line per check to this file (time, student, problem, part, answer, status, "
                       "mistakes), each written before its answer is sent");
     serve->add_option("--templates", options->templates,
-                      std::string(k_templates_help) + "; the pages are serve/*.mustache, their style and script "
-                      "serve/static/headcount.css and headcount.js");
+                      std::string(command::k_templates_help) +
+                          "; the pages are serve/*.mustache, their style and script serve/static/headcount.css and "
+                          "headcount.js");
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
     serve->add_option("--attempts", options->serve.attempts,
                       "Checks each student may make of each part, where the spec sets no attempts: (default: no "
@@ -128,11 +128,11 @@ Command add_serve_command(CLI::App& app) {
 }
 
 int serve_main(int argc, char** argv) {
-    CLI::App app{k_app_description, "headcount"};
+    CLI::App app{command::k_app_description, "headcount"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", k_version);
-    const std::vector<Command> commands{add_serve_command(app)};
-    return run_app(app, commands, argc, argv);
+    app.set_version_flag("--version", command::k_version);
+    const std::vector<command::Command> commands{add_serve_command(app)};
+    return command::run_app(app, commands, argc, argv);
 }
 
-} // namespace headcount::cli
+} // namespace headcount::serve

@@ -1,10 +1,11 @@
-#include <grade/class_reports.hpp>
+#include <grade/results_log.hpp>
 #include <grade/verdict_table.hpp>
 #include <solve/asks.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <random>
 #include <sstream>

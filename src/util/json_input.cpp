@@ -1,10 +1,10 @@
-#include <serve/json_input.hpp>
+#include <util/json_input.hpp>
 
 #include <util/text.hpp>
 
 #include <fmt/format.h>
 
-namespace headcount::serve {
+namespace headcount {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::expected<std::optional<std::string>, std::string> string_member(const nlohm
     return std::optional<std::string>(it->get<std::string>());
 }
 
-} // namespace headcount::serve
+} // namespace headcount

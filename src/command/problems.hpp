@@ -4,22 +4,14 @@
 #include <render/templates.hpp>
 #include <solve/asks.hpp>
 
-#include <map>
 #include <string>
 #include <vector>
 
-namespace headcount::cli {
+namespace headcount::command {
 
 /// Loads and solves every spec named (files or directories); the first bad one stops the run.
 /// Problem ids must be unique across the specs.
 Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::string>& arguments);
-
-/// Every student's variant of every problem: problem id -> student -> solved variant.
-using VariantTable = std::map<std::string, std::map<std::string, solve::SolvedProblem>>;
-
-/// Assigns each problem's variants to the roster under `seed` (see generate/variants.hpp).
-Result<VariantTable> class_variants(const std::vector<solve::SolvedProblem>& problems,
-                                    const std::vector<std::string>& roster, const std::string& seed);
 
 /// The built-in templates, with those in `dir` (when given) replacing the ones of the same name.
 Result<render::TemplateSet> load_templates(const std::string& dir);
@@ -27,4 +19,4 @@ Result<render::TemplateSet> load_templates(const std::string& dir);
 /// The part with this id, or an error listing the problem's parts (with a did-you-mean).
 Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id);
 
-} // namespace headcount::cli
+} // namespace headcount::command
