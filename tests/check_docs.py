@@ -60,7 +60,7 @@ for document in documents:
         printed = subprocess.run([binary, *args], capture_output=True, text=True)
         check(printed.returncode == 0, f"{name}: headcount {' '.join(args)} failed: {printed.stderr.strip()}")
         check(match.group(2) == printed.stdout,
-              f"{name}: the list under 'headcount {' '.join(args)}' differs from what it prints now: paste its output")
+              f"{name}: the list under 'headcount {' '.join(args)}' differs from what it prints now: run scripts/update-docs")
 
 readme_lines = (source / "README.md").read_text(encoding="utf-8").count("\n")
 check(readme_lines <= 150, f"README.md has {readme_lines} lines; the first screen a newcomer reads stays within 150")

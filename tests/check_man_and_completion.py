@@ -50,7 +50,8 @@ def offered_by_completion(command):
 
 exports = [f"export {name}" for name in re.findall(r"^  (\w+) +Write OUT/", subprocess.run(
     [binary, "export", "--help"], capture_output=True, text=True, check=True).stdout, re.M)]
-check(exports == ["export moodle", "export canvas", "export gradescope"], f"export --help lists {exports}")
+# The platforms shipped so far stay (a new one needs no edit here: the loop below checks its man page and completion).
+check({"export moodle", "export canvas", "export gradescope"} <= set(exports), f"export --help lists {exports}")
 for command in ["solve", "check", "grade", "generate", "answers", *exports, "serve", "templates export"]:
     options = options_of(command.split())
     check(len(options) >= 2, f"{command}: found no options in --help")

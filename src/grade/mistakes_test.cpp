@@ -171,8 +171,11 @@ TEST_CASE("an exact mistake value is a mistake, not a rounding", "[mistakes]") {
     CHECK(v.matches[0].mistakes[0]->id == "missing_biases");
 }
 
-TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
-    const std::set<std::string> expected{"missing_output_projection", "missing_biases", "missing_output_bias",
+// Mistake ids are a contract (specs name them in credit:, JSON and reports carry them): none of those shipped may
+// disappear or change its spelling. A new mistake adds an id without touching this list; mistakes.def's static
+// checks keep ids unique.
+TEST_CASE("every shipped mistake id is still in the catalogue", "[mistakes]") {
+    const std::set<std::string> shipped{"missing_output_projection", "missing_biases", "missing_output_bias",
                                          "bias_counted_once", "heads_times_full_matrices", "single_head_only",
                                          "output_projection_per_head", "output_projection_square",
                                          "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
@@ -189,8 +192,11 @@ TEST_CASE("the catalogue has the documented ids, each once", "[mistakes]") {
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));
-    CHECK(ids == expected);
-    CHECK(mistake_ids().size() == expected.size());
+    for (const std::string& id : shipped) {
+        INFO(id);
+        CHECK(ids.contains(id));
+    }
+    CHECK(ids.size() == mistake_ids().size()); // each once
 }
 
 TEST_CASE("every mistake has its feedback template", "[mistakes][catalogue]") {
