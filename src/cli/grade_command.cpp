@@ -51,9 +51,8 @@ Result<std::vector<std::size_t>> scope_of(const std::vector<solve::SolvedProblem
         const std::string id(list.substr(start, comma - start));
         const auto it = std::find(ids.begin(), ids.end(), id);
         if (it == ids.end())
-            return std::unexpected(Error{{}, 0, 0,
-                                         fmt::format("--problems names '{}', which none of the specs has{}",
-                                                     printable(id), did_you_mean(id, ids))});
+            return fail(fmt::format("--problems names '{}', which none of the specs has{}", printable(id),
+                                    did_you_mean(id, ids)));
         scope.push_back(static_cast<std::size_t>(it - ids.begin()));
         start = comma + 1;
     }

@@ -54,7 +54,7 @@ int run_app(CLI::App& app, const std::vector<Command>& commands, int argc, char*
                 }
                 return *result;
             } catch (const std::exception& e) {
-                print_error(Error{{}, 0, 0, fmt::format("internal error: {}", e.what())});
+                print_error(fail(fmt::format("internal error: {}", e.what())).error());
                 return k_exit_bad_input;
             }
         }

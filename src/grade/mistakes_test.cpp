@@ -217,17 +217,6 @@ spec::Problem model_problem(spec::MhaGivens attention, spec::ModelGivens model, 
     return p;
 }
 
-spec::ModelGivens gpt2() {
-    spec::ModelGivens m;
-    m.d_ff = 3072;
-    m.layers = 12;
-    m.vocab = 50257;
-    m.max_positions = 1024;
-    m.final_norm = true;
-    m.lm_head = spec::ModelGivens::Head::linear;
-    return m;
-}
-
 spec::ModelGivens bert() { return testing::bert_base(); }
 
 spec::ModelGivens llama(Count d_ff) {
@@ -253,7 +242,7 @@ spec::MhaGivens no_bias(Count d, Count h) {
 } // namespace
 
 TEST_CASE("whole-model mistakes are recognised on two models each", "[mistakes]") {
-    const auto gpt = model_problem(mha(768, 12), gpt2(), "model_params");     // right: 124,439,808
+    const auto gpt = model_problem(mha(768, 12), testing::gpt2_small(), "model_params");     // right: 124,439,808
     const auto bert_base = model_problem(mha(768, 12), bert(), "model_params"); // right: 109,482,240
     // tied_embeddings_counted_twice: GPT-2 + 50,257 x 768 = 163,037,184; with an MLM head (RoBERTa default config,
     // 109,514,298) + 30,522 x 768 = 132,955,194.

@@ -33,7 +33,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
     if (!solved)
         return std::unexpected(solved.error());
     if (solved->empty())
-        return std::unexpected(Error{{}, 0, 0, "no problem specs to serve"});
+        return fail("no problem specs to serve");
     std::vector<std::string> roster;
     std::optional<TokenSecret> secret;
     if (!options.roster.empty()) {
