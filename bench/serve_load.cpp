@@ -39,9 +39,13 @@ std::pair<long, long> memory_of(int pid) {
 /// A class's typical answers to week 3 (d_model 512, h 8, biases: qkv 787,968, total 1,050,624 as written):
 /// right ones in several forms, the catalogue's mistakes, roundings and unreadable text.
 const std::vector<std::pair<std::string, std::string>> k_answers = {
-    {"a", "787968"},   {"a", "786,432"},   {"a", "3*512*513"}, {"a", "0.79M"},     {"a", "262,656"},
-    {"b", "1050624"},  {"b", "1,048,576"}, {"b", "4*512*513"}, {"b", "1.05M"},     {"b", "8404992"},
-    {"b", "131776"},   {"b", "banana"},    {"b", "1050625"},   {"b", "4 \\times 512 \\times 513"},
+    {"a", "787968"},      {"a", "786,432"},
+    {"a", "3*512*513"},   {"a", "0.79M"},
+    {"a", "262,656"},     {"b", "1050624"},
+    {"b", "1,048,576"},   {"b", "4*512*513"},
+    {"b", "1.05M"},       {"b", "8404992"},
+    {"b", "131776"},      {"b", "banana"},
+    {"b", "1050625"},     {"b", "4 \\times 512 \\times 513"},
     {"b", "1.1 million"}, {"a", "three"}};
 
 } // namespace

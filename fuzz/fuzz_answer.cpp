@@ -23,9 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::require(shape.has_value() || is_valid_utf8(shape.error()), "a shape's reason is not UTF-8");
 
     // One part of one shipped problem per input, chosen by its size, covers every kind of answer over a corpus.
-    static const std::array<const solve::SolvedProblem*, 3> problems{
-        &fuzz::shipped_problem("week3-mha-params"), &fuzz::shipped_problem("mha-shapes-memory"),
-        &fuzz::shipped_problem("mha-flops-long-context")};
+    static const std::array<const solve::SolvedProblem*, 3> problems{&fuzz::shipped_problem("week3-mha-params"),
+                                                                     &fuzz::shipped_problem("mha-shapes-memory"),
+                                                                     &fuzz::shipped_problem("mha-flops-long-context")};
     std::size_t pick = size;
     for (const solve::SolvedProblem* problem : problems) {
         if (pick < problem->parts.size()) {

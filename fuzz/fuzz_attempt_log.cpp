@@ -30,8 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::require(row.line > last_line, "records are not in line order");
         last_line = row.line;
         if (!row.error.empty()) {
-            fuzz::require(row.fields.empty() && row.error.find('\n') == std::string::npos &&
-                              is_valid_utf8(row.error),
+            fuzz::require(row.fields.empty() && row.error.find('\n') == std::string::npos && is_valid_utf8(row.error),
                           "a rejected line's reason is not one UTF-8 line");
             continue;
         }

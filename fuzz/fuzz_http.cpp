@@ -53,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& [name, value] : head->fields)
         (void)accepts_gzip(value);
 
-    std::string canonical = head->method + " " + head->target + " HTTP/1." + std::to_string(head->minor_version) + "\r\n";
+    std::string canonical =
+        head->method + " " + head->target + " HTTP/1." + std::to_string(head->minor_version) + "\r\n";
     for (const auto& [name, value] : head->fields)
         canonical += name + ": " + value + "\r\n";
     canonical += "\r\n";

@@ -25,8 +25,9 @@ const solve::SolvedProblem& shipped_problem(std::string_view id) {
 }
 
 void require_logged_round_trip(const grade::LoggedSubmission& submission) {
-    const serve::Attempt attempt{{}, submission.student, submission.problem, submission.part, submission.answer,
-                                 "incorrect", 0, 1, {"missing_biases"}};
+    const serve::Attempt attempt{
+        {}, submission.student, submission.problem, submission.part, submission.answer, "incorrect", 0,
+        1,  {"missing_biases"}};
     std::string line = serve::attempt_line(attempt);
     require(line.find('\n') == line.size() - 1, "an attempt line is not exactly one line");
     line.pop_back();

@@ -30,8 +30,8 @@ TEST_CASE("check reads shapes in the forms students type and names shape mistake
     CHECK(symbols.out.find("Why: axis 1 is the symbol 'b'; write the shape with one whole number per axis, e.g. "
                            "(2, 4, 16, 8).") != std::string::npos);
 
-    const auto json = run_headcount(
-        {"check", k_shapes, "--part", "b", "--answer", "32x8x128x128", "--format", "json", "--reveal"});
+    const auto json =
+        run_headcount({"check", k_shapes, "--part", "b", "--answer", "32x8x128x128", "--format", "json", "--reveal"});
     REQUIRE(json.exit_code == 0);
     const auto doc = nlohmann::json::parse(json.out);
     CHECK(doc["value"] == nlohmann::json{32, 8, 128, 128}); // scores (b, h, n, n)
@@ -50,7 +50,8 @@ TEST_CASE("check accepts bytes in decimal and binary units and names unit mix-up
     CHECK(mixed.out.find("16,777,216") == std::string::npos);
     CHECK(mixed.out.find("Check which one your number is in") != std::string::npos);
     const auto revealed = run_headcount({"check", k_shapes, "--part", "d", "--answer", "16 MB", "--reveal"});
-    CHECK(revealed.out.find("The right value is 16,777,216 bytes (exactly 16 MiB, about 16.78 MB)") != std::string::npos);
+    CHECK(revealed.out.find("The right value is 16,777,216 bytes (exactly 16 MiB, about 16.78 MB)") !=
+          std::string::npos);
     // 8 x 16,777,216 = 134,217,728 = 128 MiB: bits per value used as bytes.
     CHECK(run_headcount({"check", k_shapes, "--part", "d", "--answer", "128 MiB"}).out.find("(`bits_for_bytes`)") !=
           std::string::npos);
@@ -76,8 +77,8 @@ TEST_CASE("the dominant term is a word, answered from the counts", "[e2e][check]
 TEST_CASE("key.csv holds shapes and words, and grade --key recovers each student's numbers from them",
           "[e2e][generate][shapes]") {
     const std::string dir = fresh_temp_dir("answer-types");
-    const auto made = run_headcount({"generate", k_shapes, "--roster", "tests/class/roster.csv", "--seed", "s1",
-                                     "--out", dir + "/set"});
+    const auto made = run_headcount(
+        {"generate", k_shapes, "--roster", "tests/class/roster.csv", "--seed", "s1", "--out", dir + "/set"});
     REQUIRE(made.exit_code == 0);
     const std::string key = read_text(dir + "/set/key.csv");
     // The spec has no vary:, so everyone's per-head Q is (32, 8, 128, 64), quoted for its commas.

@@ -19,8 +19,8 @@ namespace {
 /// The names of the *.mustache files in templates/FOLDER, without the extension.
 std::set<std::string> template_names(const std::string& folder) {
     std::set<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(source_dir()) / "templates" /
-                                                                 folder))
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(source_dir()) / "templates" / folder))
         if (entry.path().extension() == ".mustache")
             names.insert(entry.path().stem().string());
     return names;

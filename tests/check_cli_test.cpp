@@ -30,7 +30,8 @@ namespace {
 /// Week 3's block (d_model 512, h 8, biases) with a feedback policy, as an instructor would write it.
 std::string week3_with(const std::string& name, const std::string& policy_lines) {
     const std::string path = headcount::testing::fresh_temp_dir("policy-" + name) + "/week3.yaml";
-    std::ofstream(path) << "id: week3\ntitle: t\n" << policy_lines
+    std::ofstream(path) << "id: week3\ntitle: t\n"
+                        << policy_lines
                         << "given: {d_model: 512, h: 8}\nparts:\n  - {id: a, ask: qkv_params}\n"
                            "  - {id: b, ask: total_params}\n  - {id: c, ask: total_params, feedback: full}\n";
     return path;
@@ -65,16 +66,16 @@ TEST_CASE("check names the mistake; the reveal policy decides which numbers it s
     const auto refused = run_headcount({"check", bad, "--part", "b", "--answer", "1"});
     CHECK(refused.exit_code == 2);
     CHECK(refused.err == bad + ":3:11: feedback must be one of hints, gaps, full, got 'gap' (did you mean 'gaps'?)\n"
-                                 "    3 | feedback: gap\n"
-                                 "      |           ^\n");
+                               "    3 | feedback: gap\n"
+                               "      |           ^\n");
 }
 
 TEST_CASE("near misses and dimension parts get hints that fit them", "[e2e][check]") {
     // 1,050,623 is one short of 1,050,624: 0.0001% away, said only when gaps may be shown.
     const auto one_off = run_headcount({"check", k_week3, "--part", "b", "--answer", "1050623"});
     CHECK(one_off.out.find("It is close to the right value (within 5%)") != std::string::npos);
-    const auto gaps = run_headcount({"check", week3_with("near", "feedback: gaps\n"), "--part", "b", "--answer",
-                                     "1050623"});
+    const auto gaps =
+        run_headcount({"check", week3_with("near", "feedback: gaps\n"), "--part", "b", "--answer", "1050623"});
     CHECK(gaps.out.find("It is less than 0.1% away from the right value") != std::string::npos);
     // d_k = 4096 / 32 = 128 in mha-gqa; 32 matches no mistake and is no rounding of 128.
     const auto d_k = run_headcount({"check", "problems/mha-gqa.yaml", "--part", "a", "--answer", "32"});
@@ -133,8 +134,8 @@ TEST_CASE("part ids are read whatever their case", "[e2e][check]") {
 TEST_CASE("the article's formulas are flagged through the command line", "[e2e][check]") {
     // ../shared/seeds/001 with d 512, h 8, d_k 64, d_v 32: weights h(2 d d_k + d d_v) + d^2 = 917,504 plus
     // biases h(3 d_k + d_v) + d = 2,304 gives 919,808.
-    const auto run = run_headcount({"check", "problems/mha-dk-dv.yaml", "--part", "c", "--answer", "919808",
-                                    "--format", "json"});
+    const auto run =
+        run_headcount({"check", "problems/mha-dk-dv.yaml", "--part", "c", "--answer", "919808", "--format", "json"});
     const auto json = nlohmann::json::parse(run.out);
     REQUIRE(json["mistakes"].size() == 2);
     CHECK(json["mistakes"][0]["id"] == "output_projection_square");

@@ -92,8 +92,8 @@ TEST_CASE("export gradescope ships only a static x86-64 program", "[e2e][export]
     // /bin/sh is Debian's dash, linked dynamically like nearly every program of the system.
     const auto dynamic = run_headcount({"export", "gradescope", k_spec, "--out", dir, "--binary", "/bin/sh"});
     CHECK(dynamic.exit_code == 2);
-    CHECK(dynamic.err == "/bin/sh: is linked dynamically: it needs /lib64/ld-linux-x86-64.so.2 and shared libraries" +
-                             suffix);
+    CHECK(dynamic.err ==
+          "/bin/sh: is linked dynamically: it needs /lib64/ld-linux-x86-64.so.2 and shared libraries" + suffix);
     const auto script = run_headcount({"export", "gradescope", k_spec, "--out", dir, "--binary", "scripts/test"});
     CHECK(script.err == "scripts/test: is not a program (no ELF header)" + suffix);
     CHECK_FALSE(std::filesystem::exists(dir + "/autograder.zip"));
@@ -101,10 +101,10 @@ TEST_CASE("export gradescope ships only a static x86-64 program", "[e2e][export]
 
 TEST_CASE("generate's old spellings write what export writes, after a note that they moved", "[e2e][export]") {
     const std::string dir = fresh_temp_dir("export-moved");
-    for (const auto& [old_format, format, file] : {std::tuple{"moodle-xml", "moodle", "questions.xml"},
-                                                   std::tuple{"qti", "canvas", "qti.zip"}}) {
-        const auto now = run_headcount(
-            {"export", format, k_spec, "--variants", "5", "--seed", "s", "--out", dir + "/" + format});
+    for (const auto& [old_format, format, file] :
+         {std::tuple{"moodle-xml", "moodle", "questions.xml"}, std::tuple{"qti", "canvas", "qti.zip"}}) {
+        const auto now =
+            run_headcount({"export", format, k_spec, "--variants", "5", "--seed", "s", "--out", dir + "/" + format});
         const auto before = run_headcount({"generate", k_spec, "--variants", "5", "--seed", "s", "--out",
                                            dir + "/" + old_format, "--format", old_format});
         REQUIRE(now.exit_code == 0);

@@ -8,9 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdlib>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -26,8 +26,8 @@ namespace {
 const std::vector<std::string> k_class{"alice", "bob", "chen", "dana", "eve"}; // tests/class/roster.csv
 
 std::vector<std::string> generate_args(const std::string& out, const std::string& seed = "fall-2026") {
-    return {"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed", seed,
-            "--out", out};
+    return {"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed", seed, "--out",
+            out};
 }
 
 /// The value in a problem sheet's givens table for the row whose symbol is `symbol`.
@@ -79,8 +79,8 @@ TEST_CASE("generate is deterministic, and a key answer is what solve gives for t
         const auto json = nlohmann::json::parse(solved.out);
         for (const auto& part : json["parts"]) {
             const std::string row = student + ",week3-mha-params," + part["id"].get<std::string>() + "," +
-                                    std::to_string(part["answer"].get<long long>()) + ",parameters," + d_model +
-                                    "," + h + "," + (bias ? "true" : "false") + "\n";
+                                    std::to_string(part["answer"].get<long long>()) + ",parameters," + d_model + "," +
+                                    h + "," + (bias ? "true" : "false") + "\n";
             CHECK(key.find(row) != std::string::npos); // the key's givens are the sheet's numbers
         }
     }
@@ -123,11 +123,13 @@ TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are k
     const char* config = std::getenv("XDG_CONFIG_HOME");
     REQUIRE(config != nullptr);
     const fs::path default_secret = fs::path(config) / "headcount" / "token-secret";
-    const auto run = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv",
-                                    "--seed", "fall-2026", "--out", dir + "/out", "--serve-url", "https://hc.example.edu"});
+    const auto run =
+        run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed",
+                       "fall-2026", "--out", dir + "/out", "--serve-url", "https://hc.example.edu"});
     REQUIRE(run.exit_code == 0);
     REQUIRE(fs::exists(default_secret));
-    CHECK((fs::status(default_secret).permissions() & (fs::perms::group_all | fs::perms::others_all)) == fs::perms::none);
+    CHECK((fs::status(default_secret).permissions() & (fs::perms::group_all | fs::perms::others_all)) ==
+          fs::perms::none);
     const std::string secret_text = read_text(default_secret.string());
     const std::string secret = secret_text.substr(0, secret_text.find('\n'));
     REQUIRE(secret.size() == 64);
@@ -153,9 +155,9 @@ TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are k
     // A secret kept in the folder students receive, a short one and a shared one are refused.
     fs::create_directories(dir + "/out2");
     const std::string inside = headcount::testing::write_secret(dir + "/out2");
-    const auto refused = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster",
-                                        "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out2", "--serve-url",
-                                        "https://hc.example.edu", "--secret", inside});
+    const auto refused =
+        run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv", "--seed",
+                       "s", "--out", dir + "/out2", "--serve-url", "https://hc.example.edu", "--secret", inside});
     CHECK(refused.exit_code == 2);
     CHECK(refused.err == inside + ": the token secret must not be inside the output folder " + dir +
                              "/out2, which students receive: keep it elsewhere\n");
@@ -165,9 +167,12 @@ TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are k
     fs::create_directories(course);
     std::filesystem::copy_file(source_dir() + "/problems/week3-mha-params.yaml", course + "/week3.yaml");
     std::filesystem::copy_file(source_dir() + "/tests/class/roster.csv", course + "/roster.csv");
-    for (const auto& [out, secret] : std::vector<std::pair<std::string, std::string>>{
-             {".", "secret7"}, {"o11", "o11/secret"}, {course + "/o12", "o12/secret"}, {"out2", "./out2//secret"},
-             {"out3/", "out3/sub/../secret"}}) {
+    for (const auto& [out, secret] :
+         std::vector<std::pair<std::string, std::string>>{{".", "secret7"},
+                                                          {"o11", "o11/secret"},
+                                                          {course + "/o12", "o12/secret"},
+                                                          {"out2", "./out2//secret"},
+                                                          {"out3/", "out3/sub/../secret"}}) {
         INFO(out << " " << secret);
         const auto relative = run_headcount({"generate", "week3.yaml", "--roster", "roster.csv", "--seed", "s", "--out",
                                              out, "--serve-url", "https://hc.example.edu", "--secret", secret},
@@ -179,8 +184,8 @@ TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are k
     std::ofstream(dir + "/short") << "fall-2026\n";
     fs::permissions(dir + "/short", fs::perms::owner_read | fs::perms::owner_write);
     const auto too_short = run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster",
-                                          "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out3", "--serve-url",
-                                          "https://hc.example.edu", "--secret", dir + "/short"});
+                                          "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out3",
+                                          "--serve-url", "https://hc.example.edu", "--secret", dir + "/short"});
     CHECK(too_short.exit_code == 2);
     CHECK(too_short.err == dir + "/short: the token secret is 9 bytes; it must be at least 32 (delete the file to have "
                                  "a new one made, which changes every student's link)\n");
@@ -196,16 +201,16 @@ TEST_CASE("answers reads a student's answers file into the grader's submissions"
     CHECK(read_text(dir + "/sub.csv") == "student,problem,part,answer\nbob,week3-mha-params,a,\"786,432\"\n"
                                          "bob,week3-mha-params,b,1.05e6\n");
     // Two problems: a part must say which problem it answers.
-    auto two = run_headcount({"answers", "problems/week3-mha-params.yaml", "problems/mha-no-bias.yaml",
-                              "--submission", dir + "/answers.yaml", "--student", "bob", "--out", dir + "/x.csv"});
+    auto two = run_headcount({"answers", "problems/week3-mha-params.yaml", "problems/mha-no-bias.yaml", "--submission",
+                              dir + "/answers.yaml", "--student", "bob", "--out", dir + "/x.csv"});
     CHECK(two.exit_code == 2);
     CHECK(two.err == "answers.yaml:1: this assignment has 2 problems: name the problem of part 'a' (a problem "
                      "column, or the problem id as a key)\n");
     fs::create_directories(dir + "/twice");
     std::ofstream(dir + "/twice/answers.csv") << "part,answer\na,1\nA,2\na,3\n";
-    auto twice = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/twice",
-                                "--student", "bob", "--out", dir + "/x.csv", "--gradescope-results",
-                                dir + "/results.json"});
+    auto twice =
+        run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/twice", "--student", "bob",
+                       "--out", dir + "/x.csv", "--gradescope-results", dir + "/results.json"});
     CHECK(twice.exit_code == 2);
     CHECK(twice.err == "answers.csv:4: part 'a' is answered twice\n");
     const auto results = nlohmann::json::parse(read_text(dir + "/results.json"));
@@ -213,8 +218,8 @@ TEST_CASE("answers reads a student's answers file into the grader's submissions"
     CHECK(results["output"].get<std::string>().starts_with(
         "Your submission could not be graded: answers.csv:4: part 'a' is answered twice"));
     fs::create_directories(dir + "/empty");
-    auto none = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/empty",
-                               "--student", "bob", "--out", dir + "/x.csv"});
+    auto none = run_headcount({"answers", "problems/week3-mha-params.yaml", "--submission", dir + "/empty", "--student",
+                               "bob", "--out", dir + "/x.csv"});
     CHECK(none.err == dir + "/empty: the submission has no answers.csv or answers.yaml (it is empty)\n");
 }
 
@@ -229,16 +234,16 @@ TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate
 
     std::ofstream(dir + "/none.yaml") << "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [3, 5, 7]}\n"
                                          "parts: [{id: a, ask: d_k}]\n";
-    auto none = run_headcount({"generate", dir + "/none.yaml", "--roster", "tests/class/roster.csv", "--seed", "s",
-                               "--out", dir + "/out"});
+    auto none = run_headcount(
+        {"generate", dir + "/none.yaml", "--roster", "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out"});
     CHECK(none.exit_code == 2);
     CHECK(none.err == dir + "/none.yaml: none of the 3 combinations in vary is a valid problem (for example, h must "
                             "divide d_model when d_k and d_v are not given)\n");
 
     std::ofstream(dir + "/few.yaml") << "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [4, 8]}\n"
                                         "distinct: true\nparts: [{id: a, ask: d_k}]\n";
-    auto few = run_headcount({"generate", dir + "/few.yaml", "--roster", "tests/class/roster.csv", "--seed", "s",
-                              "--out", dir + "/out"});
+    auto few = run_headcount(
+        {"generate", dir + "/few.yaml", "--roster", "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out"});
     CHECK(few.exit_code == 2);
     // h 4 or 8 at d_model 512: d_k is 128 or 64, two answers for the roster's five students.
     CHECK(few.err == dir + "/few.yaml:6:22: distinct: true gives every student different answers, but part 'a' "
@@ -271,16 +276,16 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
     submissions += "dana,week3-mha-params,b,4*1024^2\n";
     std::ofstream(dir + "/answers.csv") << submissions;
 
-    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2026", "--student", "bob",
-                         "--part", "b", "--answer", bob_b})
+    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2026", "--student", "bob", "--part",
+                         "b", "--answer", bob_b})
               .exit_code == 0);
-    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2027", "--student", "bob",
-                         "--part", "b", "--answer", bob_b})
+    CHECK(run_headcount({"check", "problems/week3-mha-params.yaml", "--seed", "fall-2027", "--student", "bob", "--part",
+                         "b", "--answer", bob_b})
               .exit_code != 2);
 
-    const auto graded = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                       dir + "/answers.csv", "--out", dir + "/graded", "--seed", "fall-2026",
-                                       "--roster", "tests/class/roster.csv"});
+    const auto graded =
+        run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/answers.csv", "--out",
+                       dir + "/graded", "--seed", "fall-2026", "--roster", "tests/class/roster.csv"});
     REQUIRE(graded.exit_code == 0);
     const std::string gradebook = read_text(dir + "/graded/gradebook.csv");
     for (const std::string_view student : {"alice", "bob", "chen", "eve"})
@@ -308,9 +313,9 @@ TEST_CASE("check and grade use each student's own numbers", "[e2e][generate]") {
               .exit_code == 2); // --seed needs --roster
 
     // The same grading from the key alone: each student's numbers are recovered from their key answers.
-    const auto from_key = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                         dir + "/answers.csv", "--out", dir + "/by-key", "--key",
-                                         dir + "/set/key.csv"});
+    const auto from_key =
+        run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/answers.csv", "--out",
+                       dir + "/by-key", "--key", dir + "/set/key.csv"});
     REQUIRE(from_key.exit_code == 0);
     CHECK(read_text(dir + "/by-key/gradebook.csv") == gradebook);
     CHECK(read_text(dir + "/by-key/feedback/dana.md") == dana);

@@ -29,8 +29,8 @@ std::vector<nlohmann::json> jsonl(const std::string& text) {
 
 TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][grade]") {
     const std::string out = fresh_temp_dir("grade") + "/out";
-    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                    "tests/class/submissions.csv", "--out", out});
+    const auto run = run_headcount(
+        {"grade", "problems/week3-mha-params.yaml", "--submissions", "tests/class/submissions.csv", "--out", out});
     REQUIRE(run.exit_code == 0);
     // The file has 24 records after its header (one spans two lines): 14 graded, 1 superseded (eve's first
     // answer), 8 rejected: two unsafe ids, a Windows device name, an unknown problem, an unknown part, a stray
@@ -54,7 +54,8 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
     // Scores by hand: part a is 2 points, part b 3. alice both right (5); dana a right, b 1.05M rounded at half
     // credit (2 + 1.5); eve's resubmission 4 x 512 x 513 is right (3); bob no biases twice (0).
     const std::string gradebook = read_text(out + "/gradebook.csv");
-    CHECK(gradebook.starts_with("student,week3-mha-params/a,week3-mha-params/b,total,max\nalice,2,3,5,5\nbob,0,0,0,5\n"));
+    CHECK(
+        gradebook.starts_with("student,week3-mha-params/a,week3-mha-params/b,total,max\nalice,2,3,5,5\nbob,0,0,0,5\n"));
     CHECK(gradebook.find("\ndana,2,1.5,3.5,5\n") != std::string::npos);
     CHECK(gradebook.find("\neve,0,3,3,5\n") != std::string::npos);
     CHECK(gradebook.find("passwd") == std::string::npos);
@@ -75,8 +76,9 @@ TEST_CASE("grade accounts for every row and writes the class's files", "[e2e][gr
     CHECK(report.find("| 25 | student id 'CON' is the Windows device name CON |") != std::string::npos);
 
     CHECK(gradebook.find("\nhana,0,0,0,5\n") != std::string::npos);
-    CHECK(read_text(out + "/feedback/hana.md").find("- line 17: unknown problem 'week3-mha-param' (did you mean "
-                                                    "'week3-mha-params'?)") != std::string::npos);
+    CHECK(read_text(out + "/feedback/hana.md")
+              .find("- line 17: unknown problem 'week3-mha-param' (did you mean "
+                    "'week3-mha-params'?)") != std::string::npos);
     // kim's answer spans two lines in the CSV; in her feedback it stays one line inside a code span, so typed
     // text cannot add lines (a fake verdict or total) to the file.
     CHECK(read_text(out + "/feedback/kim.md").find("Your answer: `1,050,624 with a newline`\n") != std::string::npos);
@@ -91,8 +93,8 @@ TEST_CASE("grade neutralises spreadsheet formulas in ids", "[e2e][grade]") {
     const std::string dir = fresh_temp_dir("grade-formula");
     std::ofstream(dir + "/class.csv") << "student,problem,part,answer\n@SUM(A1),week3-mha-params,a,787968\n"
                                          "+alice,week3-mha-params,a,787968\n";
-    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv",
-                                    "--out", dir + "/out"});
+    const auto run = run_headcount(
+        {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv", "--out", dir + "/out"});
     REQUIRE(run.exit_code == 0);
     const std::string gradebook = read_text(dir + "/out/gradebook.csv");
     CHECK(gradebook.find("\n'+alice,2,0,2,5\n") != std::string::npos);
@@ -102,14 +104,15 @@ TEST_CASE("grade neutralises spreadsheet formulas in ids", "[e2e][grade]") {
 TEST_CASE("grade rejects a file without the required columns, and writes nothing", "[e2e][grade]") {
     const std::string dir = fresh_temp_dir("grade-header");
     std::ofstream(dir + "/class.csv") << "name,problem,part,answer\nalice,week3-mha-params,a,1\n";
-    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv",
-                                    "--out", dir + "/out"});
+    const auto run = run_headcount(
+        {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv", "--out", dir + "/out"});
     CHECK(run.exit_code == 2);
     CHECK(run.err == dir + "/class.csv:1: the header has no 'student' column; it needs student, problem, part and "
                            "answer\n");
     CHECK_FALSE(fs::exists(dir + "/out"));
-    CHECK(run_headcount({"grade", "problems", "--submissions", dir + "/missing.csv", "--out", dir + "/out"}).exit_code ==
-          2);
+    CHECK(
+        run_headcount({"grade", "problems", "--submissions", dir + "/missing.csv", "--out", dir + "/out"}).exit_code ==
+        2);
 }
 
 TEST_CASE("grade says an empty submissions file has nothing to grade yet, and writes nothing", "[e2e][grade]") {
@@ -118,11 +121,12 @@ TEST_CASE("grade says an empty submissions file has nothing to grade yet, and wr
     for (const char* name : {"attempts.jsonl", "class.csv"}) {
         INFO(name);
         std::ofstream(dir + "/" + name) << (name[0] == 'a' ? "" : "\n  \n");
-        const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                        dir + "/" + name, "--out", dir + "/out"});
+        const auto run = run_headcount(
+            {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/" + name, "--out", dir + "/out"});
         CHECK(run.exit_code == 2);
-        CHECK(run.err == dir + "/" + name + ": the file is empty: there is nothing to grade yet (serve's attempt log "
-                                            "stays empty until a student checks an answer)\n");
+        CHECK(run.err == dir + "/" + name +
+                             ": the file is empty: there is nothing to grade yet (serve's attempt log "
+                             "stays empty until a student checks an answer)\n");
         CHECK_FALSE(fs::exists(dir + "/out"));
     }
 }
@@ -130,8 +134,8 @@ TEST_CASE("grade says an empty submissions file has nothing to grade yet, and wr
 TEST_CASE("grade --format gradescope writes one student's results.json", "[e2e][grade]") {
     const std::string dir = fresh_temp_dir("gradescope");
     std::ofstream(dir + "/submission.csv") << "student,problem,part,answer\nalice,week3-mha-params,b,1048576\n";
-    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                    dir + "/submission.csv", "--out", dir + "/results", "--format", "gradescope"});
+    const auto run = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/submission.csv",
+                                    "--out", dir + "/results", "--format", "gradescope"});
     REQUIRE(run.exit_code == 0);
     const auto json = nlohmann::json::parse(read_text(dir + "/results/results.json"));
     CHECK(json["score"] == 0.0);

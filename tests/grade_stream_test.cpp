@@ -75,8 +75,8 @@ TEST_CASE("grading gives the same bytes whatever the number of threads", "[e2e][
 TEST_CASE("grade covers the problems that were submitted, or those --problems names", "[e2e][grade][stream]") {
     const std::string dir = fresh_temp_dir("scope");
     // problems/ has 23 specs; the sample class answers only week3-mha-params.
-    REQUIRE(run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out",
-                           dir + "/submitted"})
+    REQUIRE(run_headcount(
+                {"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out", dir + "/submitted"})
                 .exit_code == 0);
     const std::string gradebook = read_text(dir + "/submitted/gradebook.csv");
     CHECK(gradebook.substr(0, gradebook.find('\n')) == "student,week3-mha-params/a,week3-mha-params/b,total,max");
@@ -89,8 +89,8 @@ TEST_CASE("grade covers the problems that were submitted, or those --problems na
     CHECK_FALSE(fs::exists(dir + "/named"));
 
     // mha-gqa is named but nobody answered it: it is in the gradebook with 0s.
-    REQUIRE(run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out",
-                           dir + "/named", "--problems", "week3-mha-params,mha-gqa"})
+    REQUIRE(run_headcount({"grade", "problems", "--submissions", "tests/class/submissions.csv", "--out", dir + "/named",
+                           "--problems", "week3-mha-params,mha-gqa"})
                 .exit_code == 0);
     const std::string named = read_text(dir + "/named/gradebook.csv");
     CHECK(named.substr(0, named.find('\n')) ==
@@ -115,9 +115,8 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
         // One worker, and more workers than cores: each stops at its own first failure, and the run as a whole.
         for (const char* threads : {"1", "5"}) {
             INFO("threads " << threads);
-            const auto failed = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv,
-                                               "--out", out, "--templates", templates, "--reveal", "--threads",
-                                               threads});
+            const auto failed = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", csv, "--out",
+                                               out, "--templates", templates, "--reveal", "--threads", threads});
             CHECK(failed.exit_code == 2);
             CHECK(failed.err.find("unknown variable 'no_such_value'") != std::string::npos);
             CHECK(tree(out) == before);
@@ -127,9 +126,9 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
     }
     SECTION("a new run replaces the whole set, stale students' files included") {
         std::ofstream(dir + "/two.csv") << "student,problem,part,answer\nzoe,week3-mha-params,a,787968\n";
-        REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out",
-                               out})
-                    .exit_code == 0);
+        REQUIRE(
+            run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/two.csv", "--out", out})
+                .exit_code == 0);
         const auto after = tree(out);
         // zoe's feedback, gradebook, results, report and the score chart (no mistakes), and two folders' markers.
         CHECK(after.size() == 7);
@@ -146,8 +145,8 @@ TEST_CASE("results appear whole or not at all", "[e2e][grade][stream]") {
         std::ofstream(dir + "/other.csv") << "student,problem,part,answer\nzoe,week3-mha-params,a,787968\n";
         fs::remove_all(out + "/feedback");
         std::ofstream(out + "/feedback") << "mine";
-        const auto refused = run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions",
-                                            dir + "/other.csv", "--out", out});
+        const auto refused = run_headcount(
+            {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/other.csv", "--out", out});
         CHECK(refused.exit_code == 2);
         CHECK(refused.err == out + "/feedback: exists and is not a folder; move it away\n");
         CHECK(read_text(out + "/feedback") == "mine");
@@ -173,8 +172,8 @@ TEST_CASE("results.jsonl marks a resubmitted answer superseded, in input order",
     std::ofstream(dir + "/c.csv") << "student,problem,part,answer\nann,week3-mha-params,b,1\n"
                                      "ann,week3-mha-params,a,787968\nann,week3-mha-params,b,2\n"
                                      "ann,week3-mha-params,b,1050624\n";
-    REQUIRE(run_headcount({"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/c.csv", "--out",
-                           dir + "/out"})
+    REQUIRE(run_headcount(
+                {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/c.csv", "--out", dir + "/out"})
                 .exit_code == 0);
     std::istringstream lines(read_text(dir + "/out/results.jsonl"));
     std::vector<nlohmann::json> rows;
@@ -189,7 +188,7 @@ TEST_CASE("results.jsonl marks a resubmitted answer superseded, in input order",
     CHECK(rows[3]["outcome"] == "graded");
     CHECK(rows[3]["status"] == "correct");
     CHECK(read_text(dir + "/out/gradebook.csv") == "student,week3-mha-params/a,week3-mha-params/b,total,max\n"
-                                                    "ann,2,3,5,5\n");
+                                                   "ann,2,3,5,5\n");
 }
 
 TEST_CASE("grade --html writes the report and feedback as pages, with the charts drawn inside", "[e2e][grade][html]") {
@@ -252,7 +251,7 @@ TEST_CASE("a class whose answers do not repeat grades past the verdict table's b
         CHECK(files == first);
     }
     const std::string gradebook = first.at("gradebook.csv");
-    CHECK(gradebook.find("\nlate-right,0,3,3,5\n") != std::string::npos);   // part a unanswered, b right
+    CHECK(gradebook.find("\nlate-right,0,3,3,5\n") != std::string::npos); // part a unanswered, b right
     CHECK(gradebook.find("\nlate-mistake,0,0,0,5\n") != std::string::npos);
     CHECK(gradebook.find("\ns4999,0,0,0,5\n") != std::string::npos);
     const std::string results = first.at("results.jsonl");

@@ -24,9 +24,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 }
 
 /// Lines of a Markdown text that start a GFM table: a header row followed by a |---| delimiter row.
-std::size_t markdown_tables(const std::string& markdown) {
-    return count(markdown, "\n|---");
-}
+std::size_t markdown_tables(const std::string& markdown) { return count(markdown, "\n|---"); }
 
 /// Whether the page asks for anything from the network: every src= and href= must be a relative path or data.
 bool fetches_remotely(const std::string& html) {
@@ -57,8 +55,8 @@ TEST_CASE("solve --format html prints one standalone page", "[e2e][html]") {
 
 TEST_CASE("solve --format html --out writes pages that share KaTeX", "[e2e][html]") {
     const std::string out = fresh_temp_dir("solve-html") + "/pages";
-    const auto run = run_headcount({"solve", "problems/week3-mha-params.yaml", "problems/mha-gqa.yaml", "--format",
-                                    "html", "--out", out});
+    const auto run = run_headcount(
+        {"solve", "problems/week3-mha-params.yaml", "problems/mha-gqa.yaml", "--format", "html", "--out", out});
     REQUIRE(run.exit_code == 0);
     CHECK(run.err == "headcount: wrote 2 files to " + out + " (and KaTeX, which the pages use, in katex/)\n");
     const std::string page = read_text(out + "/week3-mha-params.html");
@@ -91,9 +89,7 @@ TEST_CASE("a title with markup is text in the page", "[e2e][html]") {
     spec.replace(spec.find("title: Parameters of a multi-head attention block"),
                  std::string("title: Parameters of a multi-head attention block").size(),
                  "title: \"<script>alert(1)</script> & more\"");
-    {
-        std::ofstream(dir + "/evil.yaml") << spec;
-    }
+    { std::ofstream(dir + "/evil.yaml") << spec; }
     const auto run = run_headcount({"solve", dir + "/evil.yaml", "--format", "html"});
     REQUIRE(run.exit_code == 0);
     CHECK(run.out.find("<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; more</title>") != std::string::npos);

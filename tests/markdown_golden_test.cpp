@@ -31,7 +31,7 @@ Blocks parse_blocks(const std::string& markdown) {
     cmark_parser_attach_syntax_extension(parser.get(), cmark_find_syntax_extension("table"));
     cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
     std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(cmark_parser_finish(parser.get()),
-                                                                      cmark_node_free);
+                                                                     cmark_node_free);
     Blocks blocks;
     std::unique_ptr<cmark_iter, decltype(&cmark_iter_free)> iter(cmark_iter_new(document.get()), cmark_iter_free);
     for (cmark_event_type event; (event = cmark_iter_next(iter.get())) != CMARK_EVENT_DONE;) {

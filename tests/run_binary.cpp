@@ -63,8 +63,9 @@ RunResult run_headcount(const std::vector<std::string>& args, const std::string&
     const pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        if (::chdir(cwd.empty() ? HEADCOUNT_SOURCE_DIR : cwd.c_str()) != 0 || !::freopen(in_path.c_str(), "rb", stdin) ||
-            !::freopen(out_path.c_str(), "wb", stdout) || !::freopen(err_path.c_str(), "wb", stderr))
+        if (::chdir(cwd.empty() ? HEADCOUNT_SOURCE_DIR : cwd.c_str()) != 0 ||
+            !::freopen(in_path.c_str(), "rb", stdin) || !::freopen(out_path.c_str(), "wb", stdout) ||
+            !::freopen(err_path.c_str(), "wb", stderr))
             ::_exit(127);
         std::vector<char*> argv;
         std::string binary = HEADCOUNT_BINARY;

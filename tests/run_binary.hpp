@@ -14,7 +14,8 @@ struct RunResult {
 };
 
 /// Runs `headcount ARGS...` with the repository root (or `cwd`) as working directory and `input` on stdin.
-RunResult run_headcount(const std::vector<std::string>& args, const std::string& input = "", const std::string& cwd = "");
+RunResult run_headcount(const std::vector<std::string>& args, const std::string& input = "",
+                        const std::string& cwd = "");
 
 /// Reads a whole file (for golden files and outputs); fails the test if it cannot be read.
 std::string read_text(const std::string& path);
@@ -31,8 +32,8 @@ inline constexpr const char* k_test_secret = "4f1c0e9a7b2d58e3c6a1f0b94d7e2c8a5b
 /// Writes k_test_secret and a newline to DIR/secret with mode 0600, as `headcount` makes one; returns its path.
 std::string write_secret(const std::string& dir);
 
-/// A student's token as docs/operations.md defines it, computed with OpenSSL's HMAC (a second implementation of Nettle's):
-/// the first 32 hex digits of HMAC-SHA-256 keyed by `secret` over "headcount-token-v2" NUL seed NUL student.
+/// A student's token as docs/operations.md defines it, computed with OpenSSL's HMAC (a second implementation of
+/// Nettle's): the first 32 hex digits of HMAC-SHA-256 keyed by `secret` over "headcount-token-v2" NUL seed NUL student.
 std::string openssl_token(const std::string& secret, const std::string& seed, const std::string& student);
 
 } // namespace headcount::testing

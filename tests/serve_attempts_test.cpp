@@ -20,7 +20,8 @@ namespace {
 
 /// Week 3 with `attempts: 3` on part (b), in DIR/week3.yaml.
 std::string limited_spec(const std::string& dir) {
-    std::string text = headcount::testing::read_text(headcount::testing::source_dir() + "/problems/week3-mha-params.yaml");
+    std::string text =
+        headcount::testing::read_text(headcount::testing::source_dir() + "/problems/week3-mha-params.yaml");
     const auto at = text.find("ask: total_params");
     REQUIRE(at != std::string::npos);
     const auto line_start = text.rfind('\n', at) + 1;
@@ -46,8 +47,12 @@ Class make_class(const std::string& name) {
 }
 
 httplib::Result check_as(int port, const std::string& student, const std::string& part, const std::string& answer) {
-    const json body{{"problem", "week3-mha-params"}, {"part", part}, {"answer", answer}, {"student", student},
-                    {"token", headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall-2026", student)}};
+    const json body{
+        {"problem", "week3-mha-params"},
+        {"part", part},
+        {"answer", answer},
+        {"student", student},
+        {"token", headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall-2026", student)}};
     return httplib::Client("127.0.0.1", port).Post("/api/check", body.dump(), "application/json");
 }
 
@@ -56,8 +61,8 @@ httplib::Result check_as(int port, const std::string& student, const std::string
 TEST_CASE("serve counts a student's checks of a part against its attempts: and says how many are left",
           "[e2e][serve][attempts]") {
     const Class c = make_class("attempts");
-    const std::vector<std::string> args{c.spec, "--seed", "fall-2026", "--roster", c.roster, "--secret", c.secret,
-                                        "--log", c.log};
+    const std::vector<std::string> args{c.spec,     "--seed", "fall-2026", "--roster", c.roster,
+                                        "--secret", c.secret, "--log",     c.log};
     {
         ServeProcess server(args);
         // Three different wrong numbers use the three checks; the page and each reply say what is left.
@@ -90,15 +95,17 @@ TEST_CASE("serve counts a student's checks of a part against its attempts: and s
         CHECK(json::parse(check_as(server.port(), "bob", "b", "1")->body)["checks_left"] == 2);
 
         // The form says so too, without JavaScript and in the fragment the script asks for.
-        const std::string identity = "student=alice&token=" + headcount::testing::openssl_token(
-                                                                  headcount::testing::k_test_secret, "fall-2026", "alice");
+        const std::string identity =
+            "student=alice&token=" +
+            headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall-2026", "alice");
         httplib::Client client("127.0.0.1", server.port());
         auto page = client.Get(("/p/week3-mha-params?" + identity).c_str());
         REQUIRE(page);
         CHECK(page->body.find("0 of 3 checks left for this part.") != std::string::npos);
-        auto bob_page = client.Get(("/p/week3-mha-params?student=bob&token=" +
-                                    headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall-2026", "bob"))
-                                       .c_str());
+        auto bob_page =
+            client.Get(("/p/week3-mha-params?student=bob&token=" +
+                        headcount::testing::openssl_token(headcount::testing::k_test_secret, "fall-2026", "bob"))
+                           .c_str());
         CHECK(bob_page->body.find("2 of 3 checks left for this part.") != std::string::npos);
         auto refused = client.Post("/p/week3-mha-params/check", identity + "&part=b&answer=77&fragment=1",
                                    "application/x-www-form-urlencoded");

@@ -67,8 +67,8 @@ TEST_CASE("serve answers a check with what check --format json prints", "[e2e][s
         CHECK(json::parse(res->body) == json::parse(cli.out));
     }
     // The shape a client can rely on, for a named mistake (4 x 512^2: the biases left out).
-    const json body = json::parse(post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"},
-                                                             {"answer", "1048576"}})->body);
+    const json body = json::parse(
+        post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1048576"}})->body);
     CHECK(body["status"] == "incorrect");
     CHECK(body["correct"] == false);
     CHECK(body["points"] == 3.0);
@@ -120,7 +120,8 @@ TEST_CASE("serve's pages, problem list and health check", "[e2e][serve]") {
     auto font = client.Get("/static/katex/fonts/KaTeX_Main-Regular.woff2");
     REQUIRE(font);
     CHECK(font->status == 200);
-    CHECK(font->body.size() == std::filesystem::file_size("/usr/share/javascript/katex/fonts/KaTeX_Main-Regular.woff2"));
+    CHECK(font->body.size() ==
+          std::filesystem::file_size("/usr/share/javascript/katex/fonts/KaTeX_Main-Regular.woff2"));
 }
 
 TEST_CASE("serve's API refuses malformed checks with a reason", "[e2e][serve]") {
@@ -152,28 +153,31 @@ TEST_CASE("serve's API refuses malformed checks with a reason", "[e2e][serve]") 
 TEST_CASE("serve caps answers, bodies and headers with 413 and 431, and refuses unbounded bodies", "[e2e][serve]") {
     ServeProcess server({"problems"});
     // An answer of 1,025 bytes: over the 1,024-byte cap.
-    auto long_answer = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"},
-                                                  {"answer", std::string(1025, '1')}});
+    auto long_answer =
+        post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", std::string(1025, '1')}});
     REQUIRE(long_answer);
     CHECK(long_answer->status == 413);
     CHECK(json::parse(long_answer->body)["error"] ==
           "This answer is 1,025 bytes long; answers are at most 1,024 bytes.");
     // A body over 8 KiB is refused before it is read, with the limit in the reason.
-    auto big = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"},
-                                          {"answer", "1"}, {"padding", std::string(20000, 'x')}});
+    auto big = post_check(
+        server.port(),
+        {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}, {"padding", std::string(20000, 'x')}});
     REQUIRE(big);
     CHECK(big->status == 413);
     CHECK(contains(big->body, "requests are at most 8,192 bytes"));
     CHECK(big->get_header_value("Connection") == "close");
 
     const std::string head = "POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n";
-    const std::string chunked = raw_exchange(server.port(), head + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n");
+    const std::string chunked =
+        raw_exchange(server.port(), head + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n0\r\n\r\n");
     CHECK(chunked.starts_with("HTTP/1.1 411 "));
-    const std::string gzip = raw_exchange(server.port(), head + "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd");
+    const std::string gzip =
+        raw_exchange(server.port(), head + "Content-Encoding: gzip\r\nContent-Length: 4\r\n\r\nabcd");
     CHECK(gzip.starts_with("HTTP/1.1 415 "));
     CHECK(contains(gzip, "Compressed request bodies are not accepted."));
-    const std::string headers = raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " +
-                                                                std::string(20000, 'a') + "\r\n\r\n");
+    const std::string headers =
+        raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(20000, 'a') + "\r\n\r\n");
     CHECK(headers.starts_with("HTTP/1.1 431 "));
     // A request line without an end is cut off at the budget rather than buffered.
     const std::string endless = raw_exchange(server.port(), "GET /" + std::string(200000, 'a'));
@@ -201,7 +205,10 @@ TEST_CASE("serve limits checks per address and per student with 429 and Retry-Af
         ServeProcess server({"problems", "--seed", seed, "--roster", roster("rate"), "--secret", secret("rate"),
                              "--student-rate", "3"});
         const auto as = [&](const std::string& student) {
-            return json{{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}, {"student", student},
+            return json{{"problem", "week3-mha-params"},
+                        {"part", "b"},
+                        {"answer", "1"},
+                        {"student", student},
                         {"token", token_of(seed, student)}};
         };
         CHECK(post_check(server.port(), as("alice"))->status == 200);
@@ -217,11 +224,13 @@ TEST_CASE("serve serves its own files only: no traversal, encoded or not", "[e2e
     ServeProcess server({"problems"});
     for (const std::string path :
          {"/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static/..%2f..%2fetc%2fpasswd",
-          "/static/katex/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static/%252e%252e/etc/passwd", "/static//etc/passwd",
-          "/static/katex/fonts/../../../../../../etc/passwd", "/static/katex/katex.mjs", "/static/..\\..\\etc\\passwd",
-          "/static/katex/fonts/", "/etc/passwd", "/../templates/solution.mustache", "/static/../problems/week3-mha-params.yaml"}) {
+          "/static/katex/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static/%252e%252e/etc/passwd",
+          "/static//etc/passwd", "/static/katex/fonts/../../../../../../etc/passwd", "/static/katex/katex.mjs",
+          "/static/..\\..\\etc\\passwd", "/static/katex/fonts/", "/etc/passwd", "/../templates/solution.mustache",
+          "/static/../problems/week3-mha-params.yaml"}) {
         INFO(path);
-        const std::string response = raw_exchange(server.port(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        const std::string response =
+            raw_exchange(server.port(), "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
         CHECK(response.starts_with("HTTP/1.1 404 "));
         CHECK_FALSE(contains(response, "root:"));
         CHECK_FALSE(contains(response, "d_model:"));
@@ -258,8 +267,8 @@ TEST_CASE("serve lets a student open only their own variant, with the token of t
     CHECK(home->status == 200);
     CHECK(contains(home->body, "href=\"/p/week3-mha-params?student=alice&amp;token=" + alice + "\""));
     // Alice's numbers, as check --seed --student prints them.
-    const auto cli = run_headcount({"check", k_week3, "--seed", seed, "--student", "alice", "--part", "b",
-                                    "--answer", "1", "--format", "json"});
+    const auto cli = run_headcount(
+        {"check", k_week3, "--seed", seed, "--student", "alice", "--part", "b", "--answer", "1", "--format", "json"});
     const json givens = json::parse(cli.out)["variant"]["givens"];
     auto page = client.Get(("/p/week3-mha-params?student=alice&token=" + alice).c_str());
     REQUIRE(page);
@@ -268,32 +277,41 @@ TEST_CASE("serve lets a student open only their own variant, with the token of t
     CHECK(contains(page->body, "<td class=\"num\">" + std::to_string(givens["d_model"].get<long>()) + "</td>"));
 
     // What a student can compute from a sheet: the seed is printed on every one, and it used to key the tokens.
-    const std::string seed_keyed = headcount::hmac_sha256_hex(seed, std::string("headcount-token-v1\0bob", 22)).substr(0, 32);
+    const std::string seed_keyed =
+        headcount::hmac_sha256_hex(seed, std::string("headcount-token-v1\0bob", 22)).substr(0, 32);
     CHECK(client.Get(("/p/week3-mha-params?student=bob&token=" + seed_keyed).c_str())->status == 403);
-    CHECK(post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"},
-                                     {"student", "bob"}, {"token", seed_keyed}})->status == 403);
-    CHECK(client.Get(("/p/week3-mha-params?student=bob&token=" + headcount::testing::openssl_token(seed, seed, "bob"))
-                         .c_str())->status == 403);
+    CHECK(post_check(server.port(), {{"problem", "week3-mha-params"},
+                                     {"part", "b"},
+                                     {"answer", "1"},
+                                     {"student", "bob"},
+                                     {"token", seed_keyed}})
+              ->status == 403);
+    CHECK(client
+              .Get(("/p/week3-mha-params?student=bob&token=" + headcount::testing::openssl_token(seed, seed, "bob"))
+                       .c_str())
+              ->status == 403);
     CHECK_FALSE(contains(server.err(), headcount::testing::k_test_secret));
 
     std::string altered = alice;
     altered.back() = altered.back() == '0' ? '1' : '0';
-    for (const std::string& query : std::vector<std::string>{"?student=alice&token=" + bob, "?student=bob&token=" + alice, "?student=alice",
-                                    "?student=mallory&token=" + alice, "?token=" + alice,
-                                    "?student=alice&token=" + altered}) {
+    for (const std::string& query : std::vector<std::string>{
+             "?student=alice&token=" + bob, "?student=bob&token=" + alice, "?student=alice",
+             "?student=mallory&token=" + alice, "?token=" + alice, "?student=alice&token=" + altered}) {
         INFO(query);
         CHECK(client.Get(("/p/week3-mha-params" + query).c_str())->status == 403);
         CHECK(client.Get(("/" + query).c_str())->status == 403);
     }
     CHECK(client.Get("/")->status == 200); // a welcome that asks for the link
-    auto wrong = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"},
-                                            {"student", "alice"}, {"token", bob}});
+    auto wrong = post_check(
+        server.port(),
+        {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}, {"student", "alice"}, {"token", bob}});
     REQUIRE(wrong);
     CHECK(wrong->status == 403);
     auto anonymous = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}});
     CHECK(anonymous->status == 403);
-    auto right = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"},
-                                            {"student", "alice"}, {"token", alice}});
+    auto right = post_check(
+        server.port(),
+        {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", "1"}, {"student", "alice"}, {"token", alice}});
     REQUIRE(right);
     CHECK(right->status == 200);
     CHECK(json::parse(right->body)["student"] == "alice");
@@ -332,8 +350,9 @@ TEST_CASE("serve logs every check before answering, in a form grade can read", "
     const std::string token = token_of(seed, "bob");
     std::vector<std::string> statuses;
     for (const std::string answer : {"12", "1048576"}) {
-        auto res = post_check(server.port(), {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", answer},
-                                              {"student", "bob"}, {"token", token}});
+        auto res = post_check(
+            server.port(),
+            {{"problem", "week3-mha-params"}, {"part", "b"}, {"answer", answer}, {"student", "bob"}, {"token", token}});
         REQUIRE(res->status == 200);
         statuses.push_back(json::parse(res->body)["status"]);
     }
@@ -354,8 +373,8 @@ TEST_CASE("serve logs every check before answering, in a form grade can read", "
     // grade reads the same file as submissions: bob's later attempt at (b) supersedes the first. Whether 1,048,576 is
     // right follows from bob's givens by hand: the block's total is 4 d_model^2 weights plus 4 d_model biases
     // when bias is true (../shared/seeds, week 3).
-    const auto variant = json::parse(run_headcount({"check", k_week3, "--seed", seed, "--student", "bob", "--part",
-                                                    "b", "--answer", "1", "--format", "json"})
+    const auto variant = json::parse(run_headcount({"check", k_week3, "--seed", seed, "--student", "bob", "--part", "b",
+                                                    "--answer", "1", "--format", "json"})
                                          .out)["variant"]["givens"];
     const long d = variant["d_model"].get<long>();
     const long total = 4 * d * d + (variant["bias"].get<bool>() ? 4 * d : 0);
@@ -363,8 +382,7 @@ TEST_CASE("serve logs every check before answering, in a form grade can read", "
     const auto graded = run_headcount({"grade", k_week3, "--seed", seed, "--roster", roster("log-grade"),
                                        "--submissions", dir + "/attempts.jsonl", "--out", dir + "/out"});
     REQUIRE(graded.exit_code == 0);
-    CHECK(graded.err == "headcount: 2 rows in: 1 graded, 0 rejected, 1 superseded; 1 student; wrote " + dir +
-                            "/out\n");
+    CHECK(graded.err == "headcount: 2 rows in: 1 graded, 0 rejected, 1 superseded; 1 student; wrote " + dir + "/out\n");
     CHECK(read_text(dir + "/out/gradebook.csv") ==
           "student,week3-mha-params/a,week3-mha-params/b,total,max\nbob,0," + b_score + "," + b_score + ",5\n");
     CHECK(contains(read_text(dir + "/out/results.jsonl"), "\"reason\":\"superseded by the answer on line 2\""));
@@ -374,14 +392,16 @@ TEST_CASE("grade reads an attempt log line by line, and says which lines it coul
     const std::string dir = headcount::testing::fresh_temp_dir("attempts-hostile");
     std::ofstream(dir + "/attempts.jsonl")
         << R"({"time":"2026-11-22T09:15:02.345Z","student":"alice","problem":"week3-mha-params","part":"a",)"
-        << R"("answer":"786,432","status":"incorrect","score":0,"points":2,"mistakes":[]})" << "\n\n"
-        << R"({"student":null,"problem":"week3-mha-params","part":"b","answer":"1"})" << "\n"
+        << R"("answer":"786,432","status":"incorrect","score":0,"points":2,"mistakes":[]})"
+        << "\n\n"
+        << R"({"student":null,"problem":"week3-mha-params","part":"b","answer":"1"})"
+        << "\n"
         << "not json at all\n"
-        << std::string(20000, 'x') << "\n"
+        << std::string(20000, 'x')
+        << "\n"
         // The last line has no line break (a server killed mid-write leaves it so); it is still read.
         << R"j({"student":"alice","problem":"week3-mha-params","part":"b","answer":"4*(512^2+512)"})j";
-    const auto run = run_headcount({"grade", k_week3, "--submissions", dir + "/attempts.jsonl", "--out",
-                                    dir + "/out"});
+    const auto run = run_headcount({"grade", k_week3, "--submissions", dir + "/attempts.jsonl", "--out", dir + "/out"});
     REQUIRE(run.exit_code == 0);
     // Week 3 by hand: (a) Q, K, V with biases is 3(512^2 + 512) = 787,968, so 786,432 (no biases) is wrong; (b) is
     // 4(512^2 + 512), typed as that expression. Line 2 is blank and not a row.
@@ -400,7 +420,8 @@ TEST_CASE("serve drains on SIGTERM: the request in flight is answered and logged
     const std::string body = R"({"problem":"week3-mha-params","part":"b","answer":"1048576"})";
     const int fd = headcount::testing::connect_loopback(server.port());
     const std::string head = "POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                             "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+                             "Content-Length: " +
+                             std::to_string(body.size()) + "\r\n\r\n";
     const std::string first = head + body.substr(0, 10);
     REQUIRE(::send(fd, first.data(), first.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(first.size()));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -438,7 +459,8 @@ TEST_CASE("serve refuses to start without what it needs, with one line saying wh
     // A secret anyone could guess is no secret: 9 bytes (the seed's length, say) are refused, and not quoted.
     const std::string dir = headcount::testing::fresh_temp_dir("short-secret-file");
     std::ofstream(dir + "/secret") << "fall-2026\n";
-    std::filesystem::permissions(dir + "/secret", std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    std::filesystem::permissions(dir + "/secret",
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
     const auto short_secret = run_headcount({"serve", k_week3, "--port", "0", "--seed", "fall-2026", "--roster",
                                              roster("short-secret"), "--secret", dir + "/secret"});
     CHECK(short_secret.exit_code == 2);

@@ -5,9 +5,9 @@
 
 #include <arpa/inet.h>
 #include <chrono>
-#include <filesystem>
 #include <csignal>
 #include <fcntl.h>
+#include <filesystem>
 #include <netinet/in.h>
 #include <poll.h>
 #include <regex>

@@ -127,8 +127,9 @@ TEST_CASE("serve never reads a GET's body as a request of its own", "[e2e][serve
     // The body of this GET is a whole second request: a lenient server answers it too, which lets a client smuggle
     // requests past a proxy that frames them as one.
     const std::string smuggled = "GET /api/problems HTTP/1.1\r\nHost: x\r\n\r\n";
-    const std::string raw = raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: " +
-                                                            std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled);
+    const std::string raw =
+        raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(smuggled.size()) +
+                                        "\r\n\r\n" + smuggled);
     const auto all = responses(raw);
     REQUIRE(all.size() == 1);
     CHECK(all.front().status == 400);
@@ -136,20 +137,21 @@ TEST_CASE("serve never reads a GET's body as a request of its own", "[e2e][serve
     CHECK(all.front().body.find("A GET or HEAD request has no body.") != std::string::npos);
     // A GET announcing 100,000 bytes it never sends is refused at once, not waited for.
     const auto start = std::chrono::steady_clock::now();
-    CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")).status ==
-          400);
+    CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n"))
+              .status == 400);
     CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(4));
     // A chunked GET is refused the same way.
     CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
-                                                    "0\r\n\r\n")).status == 400);
+                                                    "0\r\n\r\n"))
+              .status == 400);
 }
 
 TEST_CASE("serve refuses framing that two readers could take two ways", "[e2e][serve][http]") {
     ServeProcess server({k_week3});
     const std::string length = std::to_string(k_check_body.size());
     SECTION("two Content-Lengths that disagree; the same one twice is fine") {
-        const auto two = only_response(raw_exchange(server.port(), check_head("Content-Length: " + length +
-                                                                              "\r\nContent-Length: 5\r\n\r\n" + k_check_body)));
+        const auto two = only_response(raw_exchange(
+            server.port(), check_head("Content-Length: " + length + "\r\nContent-Length: 5\r\n\r\n" + k_check_body)));
         CHECK(two.status == 400);
         CHECK(two.body == "{\"error\":\"The request has two Content-Lengths that disagree.\"}\n");
         CHECK(only_response(raw_exchange(server.port(), check_head("Content-Length: " + length + ", " + length +
@@ -160,30 +162,37 @@ TEST_CASE("serve refuses framing that two readers could take two ways", "[e2e][s
         // "%31%39%30" decodes to "190": header values are never decoded.
         for (const std::string value : {"%31%39%30", "+60", "60 60", "0x3c", "-1", ""}) {
             INFO(value);
-            CHECK(only_response(raw_exchange(server.port(), check_head("Content-Length: " + value + "\r\n\r\n" +
-                                                                       k_check_body))).status == 400);
+            CHECK(only_response(
+                      raw_exchange(server.port(), check_head("Content-Length: " + value + "\r\n\r\n" + k_check_body)))
+                      .status == 400);
         }
     }
     SECTION("a space before a field's colon, a folded line, a bare LF, a control character") {
-        for (const std::string& head : std::vector<std::string>{check_head("Transfer-Encoding : chunked\r\nContent-Length: " + length + "\r\n\r\n"),
-              check_head("X-Note: a\r\n Transfer-Encoding: chunked\r\nContent-Length: " + length + "\r\n\r\n"),
-              check_head("Transfer-Encoding:\r\n chunked\r\nContent-Length: " + length + "\r\n\r\n"),
-              "GET / HTTP/1.1\nHost: x\n\n", "GET / HTTP/1.1\r\nHost: x\r\nX-A: b\x01" "c\r\n\r\n",
-              "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", "GET / HTTP/1.1\r\n\r\n",
-              "GET  / HTTP/1.1\r\nHost: x\r\n\r\n", "GET / HTTP/1.1 \r\nHost: x\r\n\r\n"}) {
+        for (const std::string& head : std::vector<std::string>{
+                 check_head("Transfer-Encoding : chunked\r\nContent-Length: " + length + "\r\n\r\n"),
+                 check_head("X-Note: a\r\n Transfer-Encoding: chunked\r\nContent-Length: " + length + "\r\n\r\n"),
+                 check_head("Transfer-Encoding:\r\n chunked\r\nContent-Length: " + length + "\r\n\r\n"),
+                 "GET / HTTP/1.1\nHost: x\n\n",
+                 "GET / HTTP/1.1\r\nHost: x\r\nX-A: b\x01"
+                 "c\r\n\r\n",
+                 "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", "GET / HTTP/1.1\r\n\r\n",
+                 "GET  / HTTP/1.1\r\nHost: x\r\n\r\n", "GET / HTTP/1.1 \r\nHost: x\r\n\r\n"}) {
             INFO(head);
             const auto r = only_response(raw_exchange(server.port(), head + k_check_body));
             CHECK(r.status == 400);
             CHECK(field(r, "connection") == "close");
         }
-        const auto folded = only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\n\r\n"));
+        const auto folded =
+            only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-A: b\r\n c\r\n\r\n"));
         CHECK(folded.body == "{\"error\":\"Folded header lines are not accepted.\"}\n");
         const auto spaced = only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-A : b\r\n\r\n"));
-        CHECK(spaced.body == "{\"error\":\"The header name 'X-A ' is malformed (no space may come before its colon).\"}\n");
+        CHECK(spaced.body ==
+              "{\"error\":\"The header name 'X-A ' is malformed (no space may come before its colon).\"}\n");
     }
     SECTION("a Transfer-Encoding with a Content-Length, and HTTP/2 over a plain socket") {
         CHECK(only_response(raw_exchange(server.port(), check_head("Transfer-Encoding: chunked\r\nContent-Length: " +
-                                                                   length + "\r\n\r\n" + k_check_body))).status == 400);
+                                                                   length + "\r\n\r\n" + k_check_body)))
+                  .status == 400);
         CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/2.0\r\nHost: x\r\n\r\n")).status == 505);
     }
 }
@@ -193,8 +202,9 @@ TEST_CASE("serve sends a static file once, whatever ranges are asked for", "[e2e
     std::string ranges = "bytes=0-";
     for (int i = 1; i < 1000; ++i)
         ranges += ",0-";
-    const auto r = only_response(raw_exchange(server.port(), "GET /static/headcount.css HTTP/1.1\r\nHost: x\r\nRange: " +
-                                                                 ranges + "\r\nConnection: close\r\n\r\n"));
+    const auto r =
+        only_response(raw_exchange(server.port(), "GET /static/headcount.css HTTP/1.1\r\nHost: x\r\nRange: " + ranges +
+                                                      "\r\nConnection: close\r\n\r\n"));
     CHECK(r.status == 200);
     CHECK(r.body == read_file(headcount::testing::source_dir() + "/templates/serve/static/headcount.css"));
     CHECK_FALSE(r.fields.contains("content-range"));
@@ -229,8 +239,9 @@ TEST_CASE("serve compresses static files once, and only as the client accepts", 
         CHECK(get(accept).body == r.body);
     }
     // A HEAD says how long the body would be and sends none.
-    const auto head = only_response(raw_exchange(server.port(), "HEAD /static/katex/katex.min.js HTTP/1.1\r\nHost: x\r\n"
-                                                                "Connection: close\r\n\r\n"));
+    const auto head =
+        only_response(raw_exchange(server.port(), "HEAD /static/katex/katex.min.js HTTP/1.1\r\nHost: x\r\n"
+                                                  "Connection: close\r\n\r\n"));
     CHECK(field(head, "content-length") == std::to_string(original.size()));
     CHECK(head.body.empty());
 }
@@ -241,15 +252,18 @@ TEST_CASE("serve enforces the header limits docs/operations.md states, with 414 
     std::string big;
     for (int i = 0; i < 3; ++i)
         big += "X-Pad-" + std::to_string(i) + ": " + std::string(6000, 'a') + "\r\n";
-    const auto too_many_bytes = only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\n" + big + "\r\n"));
+    const auto too_many_bytes =
+        only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\n" + big + "\r\n"));
     CHECK(too_many_bytes.status == 431);
     // 16,000 bytes of headers are within it.
-    CHECK(only_response(raw_exchange(server.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " +
-                                                        std::string(7000, 'a') + "\r\nX-Pad-2: " + std::string(7000, 'a') +
-                                                        "\r\nConnection: close\r\n\r\n")).status == 200);
+    CHECK(only_response(raw_exchange(server.port(),
+                                     "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: " + std::string(7000, 'a') +
+                                         "\r\nX-Pad-2: " + std::string(7000, 'a') + "\r\nConnection: close\r\n\r\n"))
+              .status == 200);
     // One header line over 8 KiB, whether it ends or never does.
-    CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(8300, 'a') +
-                                                        "\r\n\r\n")).status == 431);
+    CHECK(only_response(
+              raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(8300, 'a') + "\r\n\r\n"))
+              .status == 431);
     CHECK(only_response(raw_exchange(server.port(), "GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(9000, 'a')))
               .status == 431);
     // A request line over 8 KiB is an address too long.
@@ -348,9 +362,10 @@ TEST_CASE("one client address may have 64 connections open, and the next is told
 
 TEST_CASE("serve answers pipelined requests in order, and a HEAD it refuses without a body", "[e2e][serve][http]") {
     ServeProcess server({k_week3});
-    const auto all = responses(raw_exchange(server.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
-                                                           "GET /api/problems HTTP/1.1\r\nHost: x\r\n\r\n"
-                                                           "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    const auto all =
+        responses(raw_exchange(server.port(), "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+                                              "GET /api/problems HTTP/1.1\r\nHost: x\r\n\r\n"
+                                              "GET /nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
     REQUIRE(all.size() == 3);
     CHECK(all[0].body == "{\"status\":\"ok\"}\n");
     CHECK(all[1].body.starts_with("{\"problems\":["));
@@ -367,7 +382,8 @@ TEST_CASE("serve answers pipelined requests in order, and a HEAD it refuses with
     CHECK(old.starts_with("HTTP/1.1 200 "));
     const int fd = headcount::testing::connect_loopback(server.port());
     send_all(fd, "POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n"
-                 "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n");
+                 "Connection: close\r\nContent-Length: " +
+                     std::to_string(body.size()) + "\r\n\r\n");
     char interim[64] = {};
     pollfd p{fd, POLLIN, 0};
     REQUIRE(::poll(&p, 1, 3000) == 1);

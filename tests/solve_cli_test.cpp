@@ -90,8 +90,8 @@ TEST_CASE("solve --format json gives integer answers", "[e2e]") {
         CHECK(json["id"] == "week3-mha-params");
         CHECK(json["title"] == "Parameters of a multi-head attention block");
         REQUIRE(json["parts"].size() == 2);
-        CHECK(json["parts"][0] == nlohmann::json{{"id", "a"}, {"ask", "qkv_params"}, {"answer", 787968},
-                                                 {"unit", "parameters"}});
+        CHECK(json["parts"][0] ==
+              nlohmann::json{{"id", "a"}, {"ask", "qkv_params"}, {"answer", 787968}, {"unit", "parameters"}});
         CHECK(json["parts"][1]["answer"].is_number_integer());
         CHECK(json["parts"][1]["answer"] == 1050624);
     }
@@ -118,7 +118,8 @@ TEST_CASE("solve --out writes one file per problem", "[e2e]") {
 
 TEST_CASE("bad input exits 2 with one line saying why (and the source line under it) and no output", "[e2e]") {
     const std::string dir = fresh_temp_dir("bad-input");
-    std::ofstream(dir + "/typo.yaml") << "id: p\ntitle: t\ngiven:\n  d_model: 512\n  hh: 8\nparts: [{id: a, ask: d_k}]\n";
+    std::ofstream(dir + "/typo.yaml")
+        << "id: p\ntitle: t\ngiven:\n  d_model: 512\n  hh: 8\nparts: [{id: a, ask: d_k}]\n";
 
     SECTION("a misspelt key") {
         const auto run = run_headcount({"solve", dir + "/typo.yaml"});

@@ -37,7 +37,8 @@ TEST_CASE("templates export writes the built-in templates, the same bytes as the
     CHECK(run_headcount({"templates", "export", dir, "--force"}).exit_code == 0);
 }
 
-TEST_CASE("a folder given to --templates with one edited template changes only that part of the output", "[e2e][templates]") {
+TEST_CASE("a folder given to --templates with one edited template changes only that part of the output",
+          "[e2e][templates]") {
     const std::string dir = fresh_temp_dir("override");
     fs::create_directories(dir + "/mha");
     std::ofstream(dir + "/mha/total_params.mustache") << "Total: **{{part.answer}}** parameters, by my template.\n";

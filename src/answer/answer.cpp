@@ -45,9 +45,8 @@ Step AnswerParser::suffixes(Value value) {
         const WordMeaning scale = classify_word(peek().text, m_unit);
         if (scale.kind == WordKind::ambiguous_prefix) {
             const char prefix = static_cast<char>(std::toupper(static_cast<unsigned char>(peek().text[0])));
-            return std::unexpected(
-                fmt::format("'{}' at position {} is ambiguous for bytes: write {}B or {}iB", peek().text,
-                            peek().position, prefix, prefix));
+            return std::unexpected(fmt::format("'{}' at position {} is ambiguous for bytes: write {}B or {}iB",
+                                               peek().text, peek().position, prefix, prefix));
         }
         if (scale.kind == WordKind::scale) {
             advance();
@@ -64,15 +63,14 @@ Step AnswerParser::suffixes(Value value) {
     if (unit.kind == WordKind::bits_unit)
         return std::unexpected(
             m_unit == AnswerUnit::count
-                ? fmt::format("this part's answer is a count, not bits ('{}' at position {})", word.text,
-                              word.position)
-                : fmt::format("'{}' at position {} is bits; this answer is in bytes (1 byte = 8 bits)",
-                              word.text, word.position));
+                ? fmt::format("this part's answer is a count, not bits ('{}' at position {})", word.text, word.position)
+                : fmt::format("'{}' at position {} is bits; this answer is in bytes (1 byte = 8 bits)", word.text,
+                              word.position));
     if (unit.kind != WordKind::bytes_unit)
         return value;
     if (m_unit == AnswerUnit::count)
-        return std::unexpected(fmt::format("this part's answer is a count, not bytes ('{}' at position {})",
-                                           word.text, word.position));
+        return std::unexpected(
+            fmt::format("this part's answer is a count, not bytes ('{}' at position {})", word.text, word.position));
     if (!m_unit_text.empty())
         return std::unexpected(fmt::format("a second unit '{}' at position {}", word.text, word.position));
     advance();

@@ -32,7 +32,7 @@ struct ParsedAnswer {
     /// significant_figures is 0. Lets a grader accept exactly the values that round to what was written.
     double resolution = 0;
     /// The student marked it as approximate: ≈ ≃ ~ or about, approx, approximately, roughly, around.
-    bool literal = false;         ///< a single number as written (1,050,000; 1.05M), not the result of arithmetic
+    bool literal = false; ///< a single number as written (1,050,000; 1.05M), not the result of arithmetic
     bool approximate = false;
     /// The unit as typed, normalised: "", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB".
     std::string unit;
@@ -47,12 +47,12 @@ inline constexpr int k_max_answer_depth = 32;
 /// failure ("the number is too large", "unexpected 'x' at position 5", "empty answer", "answer longer than
 /// 200 bytes"). Positions are 1-based characters, not bytes. A division must come out whole; "B" is billion
 /// for counts and byte for bytes; magnitudes past INT64_MAX are refused even when not whole.
-std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text,
-                                                      AnswerUnit unit = AnswerUnit::count);
+std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, AnswerUnit unit = AnswerUnit::count);
 
 /// Reads a tensor shape: (32, 8, 128, 128), [32,8,128,128], 32x8x128x128, 32 × 8 × 128 × 128, or PyTorch's
 /// torch.Size([32, 8, 128, 128]); a trailing comma is allowed, as in Python's (4096,). Commas separate axes, so an
-/// axis has no thousands separator; an axis may be an expression (2*64). Untrusted input: fails with a short reason, never throws.
+/// axis has no thousands separator; an axis may be an expression (2*64). Untrusted input: fails with a short reason,
+/// never throws.
 std::expected<solve::Shape, std::string> parse_shape(std::string_view text);
 
 /// Reads which of `choices` an answer names, by its word or a synonym, ignoring case, punctuation and filler

@@ -203,9 +203,8 @@ TEST_CASE("division must come out whole", "[answer]") {
 }
 
 TEST_CASE("count nouns and harmless decoration", "[answer]") {
-    for (const char* text :
-         {"1,050,624 parameters", "1050624 params", "1050624 Weights", "  1050624  ", "1050624.", "=1050624",
-          "= 4*(512^2+512)", "1,050,624 parameters.", "\t1050624\n"}) {
+    for (const char* text : {"1,050,624 parameters", "1050624 params", "1050624 Weights", "  1050624  ", "1050624.",
+                             "=1050624", "= 4*(512^2+512)", "1,050,624 parameters.", "\t1050624\n"}) {
         INFO(text);
         CHECK(whole(text) == 1'050'624);
     }
@@ -214,10 +213,10 @@ TEST_CASE("count nouns and harmless decoration", "[answer]") {
 
 TEST_CASE("TeX as students paste it from their notes", "[answer]") {
     // 4·512·513 = 4·262,656 = 1,050,624 (by hand: 512·513 = 262,656; ×4 = 1,050,624), in the TeX forms of issue 9.
-    for (const char* text : {"4 \\times 512 \\times 513", "4\\cdot 512\\cdot 513", "$4 \\times 262{,}656$",
-                             "\\( 4 \\cdot 262656 \\)", "\\[4 \\cdot 262\\,656\\]", "$$1{,}050{,}624$$",
-                             "4 \\cdot (512^{2} + 512)", "4\\left(512^2+512\\right)", "\\frac{4202496}{4}",
-                             "1\\,050\\,624", "1{,}050{,}624 \\text{ parameters}", "4 \\ast 262656"}) {
+    for (const char* text :
+         {"4 \\times 512 \\times 513", "4\\cdot 512\\cdot 513", "$4 \\times 262{,}656$", "\\( 4 \\cdot 262656 \\)",
+          "\\[4 \\cdot 262\\,656\\]", "$$1{,}050{,}624$$", "4 \\cdot (512^{2} + 512)", "4\\left(512^2+512\\right)",
+          "\\frac{4202496}{4}", "1\\,050\\,624", "1{,}050{,}624 \\text{ parameters}", "4 \\ast 262656"}) {
         INFO(text);
         CHECK(whole(text) == 1'050'624);
     }
@@ -232,10 +231,10 @@ TEST_CASE("TeX as students paste it from their notes", "[answer]") {
 }
 
 TEST_CASE("products written as on paper, and words after the number", "[answer]") {
-    CHECK(whole("4(512^2+512)") == 1'050'624);      // 4 · 262,656
-    CHECK(whole("(512+1)(512)") == 262'656);        // 513 · 512
+    CHECK(whole("4(512^2+512)") == 1'050'624);     // 4 · 262,656
+    CHECK(whole("(512+1)(512)") == 262'656);       // 513 · 512
     CHECK(whole("2·512²·4 + 4·512") == 2'099'200); // 2,097,152 + 2,048
-    CHECK(whole("3(512·512 + 512)") == 787'968);    // 3 · 262,656
+    CHECK(whole("3(512·512 + 512)") == 787'968);   // 3 · 262,656
     for (const char* text : {"1,050,624 parameters total", "1050624 params", "1,050,624 learnable parameters",
                              "1050624 weights and biases", "1,050,624 in total", "1,050,624 parameters in all."}) {
         INFO(text);

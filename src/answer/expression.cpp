@@ -33,8 +33,8 @@ std::string AnswerParser::unexpected_here() const {
 }
 
 std::string AnswerParser::too_deep() const {
-    return fmt::format("the expression is nested too deeply (more than {} levels) at position {}",
-                       k_max_answer_depth, peek().position);
+    return fmt::format("the expression is nested too deeply (more than {} levels) at position {}", k_max_answer_depth,
+                       peek().position);
 }
 
 Step AnswerParser::expression() {
@@ -68,8 +68,7 @@ Step AnswerParser::term() {
                 return std::unexpected(describe(quotient.error()));
             // A count is whole; 513/2 is more likely a slip than an answer, so it is refused, not rounded.
             if (quotient->den != 1)
-                return std::unexpected(
-                    fmt::format("the division at position {} is not a whole number", op.position));
+                return std::unexpected(fmt::format("the division at position {} is not a whole number", op.position));
             left = Value{*quotient, std::nullopt, false, false};
             continue;
         }
@@ -135,8 +134,7 @@ Step AnswerParser::raise(Value base) {
     if (!exponent_value)
         return exponent_value;
     if (exponent_value->exact.den != 1)
-        return std::unexpected(
-            fmt::format("the exponent at position {} is not a whole number", exponent_position));
+        return std::unexpected(fmt::format("the exponent at position {} is not a whole number", exponent_position));
     auto result = detail::power(base.exact, exponent_value->exact.num);
     if (!result)
         return std::unexpected(describe(result.error()));

@@ -79,7 +79,7 @@ TEST_CASE("garbage is refused with a reason that points at it", "[answer]") {
     CHECK(reason("4(512") == "missing ')' for the '(' at position 2");
     CHECK(reason("4()") == "unexpected ')' at position 3");
     CHECK(reason("4 \\sqrt{2}") == "unexpected '\\sqrt' at position 3: headcount reads \\times, \\cdot, \\frac{a}{b}, "
-                                    "^{...} and {,} in TeX");
+                                   "^{...} and {,} in TeX");
     CHECK(reason("1.05 10") == "unexpected '10' at position 6");
     CHECK(reason("1050624 apples") == "unexpected 'apples' at position 9");
     // Positions count characters: × is two bytes, but q is the seventh character.
@@ -110,11 +110,11 @@ TEST_CASE("odd but valid answers", "[answer]") {
 
 TEST_CASE("random strings of tricky characters never throw", "[answer]") {
     // Not a proof, but it walks paths the hand-written cases miss; the seed is fixed so failures reproduce.
-    const std::string_view pieces[] = {
-        "1",   "0",     "9",    ".",      ",",      "_",         " ",          "e",      "E",      "-",
-        "+",   "*",     "**",   "^",      "/",      "(",         ")",          "x",      "M",      "B",
-        "KiB", "mb",    "Mb",   "\u2009", "\u00D7", "\u2212",    "\u2076",     "\u207B", "\u2248", "~",
-        "=",   "about", "\xff", "\xc3",   "0x",     "999999999", "parameters", "bn"};
+    const std::string_view pieces[] = {"1",      "0",      "9",      ".",         ",",          "_",  " ",  "e",
+                                       "E",      "-",      "+",      "*",         "**",         "^",  "/",  "(",
+                                       ")",      "x",      "M",      "B",         "KiB",        "mb", "Mb", "\u2009",
+                                       "\u00D7", "\u2212", "\u2076", "\u207B",    "\u2248",     "~",  "=",  "about",
+                                       "\xff",   "\xc3",   "0x",     "999999999", "parameters", "bn"};
     std::mt19937 random(20240611);
     std::uniform_int_distribution<std::size_t> pick(0, std::size(pieces) - 1);
     std::uniform_int_distribution<int> length(0, 40);

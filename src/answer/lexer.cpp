@@ -175,13 +175,11 @@ std::expected<std::vector<Token>, std::string> Lexer::run() {
             push(*kind, m_i, m_i + length);
             m_i += length;
         } else if (c == 0) {
-            return std::unexpected(
-                fmt::format("the answer contains a NUL byte at position {}", position(m_i)));
+            return std::unexpected(fmt::format("the answer contains a NUL byte at position {}", position(m_i)));
         } else if (c < 0x20 || c == 0x7F) {
             return std::unexpected(fmt::format("unexpected control character at position {}", position(m_i)));
         } else {
-            return std::unexpected(
-                fmt::format("unexpected '{}' at position {}", slice(m_i, m_i + 1), position(m_i)));
+            return std::unexpected(fmt::format("unexpected '{}' at position {}", slice(m_i, m_i + 1), position(m_i)));
         }
         if (m_tokens.size() > tokens) {
             m_tokens[tokens].spaced = m_spaced;
@@ -211,10 +209,9 @@ std::expected<void, std::string> Lexer::number() {
         const int digit = static_cast<int>(at(m_i) - U'0');
         if (!append_digit(literal.digits, digit))
             return std::unexpected(
-                fraction
-                    ? fmt::format("the number at position {} has too many digits after the decimal point",
-                                  position(start))
-                    : fmt::format("the number at position {} is too large", position(start)));
+                fraction ? fmt::format("the number at position {} has too many digits after the decimal point",
+                                       position(start))
+                         : fmt::format("the number at position {} is too large", position(start)));
         seen_nonzero = seen_nonzero || digit != 0;
         literal.significant += seen_nonzero ? 1 : 0;
         literal.decimals += fraction ? 1 : 0;
@@ -247,17 +244,15 @@ std::expected<void, std::string> Lexer::number() {
                 return ok;
         const char32_t c = at(m_i);
         if ((c == ',' || c == '_') && is_digit(at(m_i + 1)))
-            return std::unexpected(fmt::format(
-                "group separators are not accepted after the decimal point (position {})", position(m_i)));
+            return std::unexpected(
+                fmt::format("group separators are not accepted after the decimal point (position {})", position(m_i)));
         if (c == '.' && is_digit(at(m_i + 1)))
             return std::unexpected(fmt::format("a second decimal point at position {}", position(m_i)));
     }
 
-    if (m_i == start + 1 && at(start) == '0' && (at(m_i) == 'x' || at(m_i) == 'X') &&
-        is_hex_digit(at(m_i + 1)))
-        return std::unexpected(
-            fmt::format("hexadecimal numbers are not accepted (position {}): write the number in decimal",
-                        position(start)));
+    if (m_i == start + 1 && at(start) == '0' && (at(m_i) == 'x' || at(m_i) == 'X') && is_hex_digit(at(m_i + 1)))
+        return std::unexpected(fmt::format(
+            "hexadecimal numbers are not accepted (position {}): write the number in decimal", position(start)));
     if (at(m_i) == 'e' || at(m_i) == 'E')
         if (auto ok = exponent(literal); !ok)
             return ok;
@@ -292,9 +287,8 @@ std::expected<void, std::string> Lexer::group_separator(std::size_t group_digits
     while (is_digit(at(m_i + length + following)))
         ++following;
     if (style != 0 && style != separator_style(c))
-        return std::unexpected(
-            fmt::format("the group separator {} at position {} differs from the one before it",
-                        separator_name(c), position(m_i)));
+        return std::unexpected(fmt::format("the group separator {} at position {} differs from the one before it",
+                                           separator_name(c), position(m_i)));
     if (group_digits > 3 || following != 3)
         return std::unexpected(
             fmt::format("the group separator {} at position {} must sit between groups of three digits",
@@ -314,8 +308,8 @@ std::expected<void, std::string> Lexer::exponent(NumberLiteral& literal) {
     if (!is_digit(at(j))) {
         if (j == m_i + 1 && is_letter(at(j)))
             return {}; // a word such as "EB" follows the number, not an exponent
-        return std::unexpected(fmt::format("the exponent after '{}' at position {} has no digits",
-                                           slice(m_i, m_i + 1), position(m_i)));
+        return std::unexpected(
+            fmt::format("the exponent after '{}' at position {} has no digits", slice(m_i, m_i + 1), position(m_i)));
     }
     int value = 0;
     for (; is_digit(at(j)); ++j)
@@ -344,10 +338,10 @@ std::expected<void, std::string> Lexer::command() {
     m_i = end;
     static constexpr auto k_times = std::to_array<std::string_view>({"times", "cdot", "ast", "cross"});
     static constexpr auto k_approx = std::to_array<std::string_view>({"approx", "simeq", "sim"});
-    static constexpr auto k_ignored = std::to_array<std::string_view>({
-        "left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle"});
-    static constexpr auto k_text = std::to_array<std::string_view>({
-        "text", "mathrm", "textrm", "mbox", "operatorname", "mathit", "textit"});
+    static constexpr auto k_ignored = std::to_array<std::string_view>(
+        {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle"});
+    static constexpr auto k_text =
+        std::to_array<std::string_view>({"text", "mathrm", "textrm", "mbox", "operatorname", "mathit", "textit"});
     const auto in = [&](const auto& names) { return std::find(names.begin(), names.end(), name) != names.end(); };
     if (in(k_times))
         push(TokenKind::times, start, m_i);

@@ -4,8 +4,8 @@
 
 #include <answer/answer.hpp>
 #include <answer/lexer.hpp>
-#include <answer/words.hpp>
 #include <answer/rational.hpp>
+#include <answer/words.hpp>
 
 #include <expected>
 #include <optional>

@@ -107,17 +107,16 @@ RationalResult power(const Rational& base, Wide exponent) {
     Wide num = 1, den = 1, num_square = factor.num, den_square = factor.den;
     while (true) {
         if (exponent % 2 != 0) {
-            if (__builtin_mul_overflow(num, num_square, &num) ||
-                __builtin_mul_overflow(den, den_square, &den) || magnitude(num) > k_rational_limit ||
-                den > k_rational_limit)
+            if (__builtin_mul_overflow(num, num_square, &num) || __builtin_mul_overflow(den, den_square, &den) ||
+                magnitude(num) > k_rational_limit || den > k_rational_limit)
                 return std::unexpected(overflow);
         }
         exponent /= 2;
         if (exponent == 0)
             break;
         if (__builtin_mul_overflow(num_square, num_square, &num_square) ||
-            __builtin_mul_overflow(den_square, den_square, &den_square) ||
-            magnitude(num_square) > k_rational_limit || den_square > k_rational_limit)
+            __builtin_mul_overflow(den_square, den_square, &den_square) || magnitude(num_square) > k_rational_limit ||
+            den_square > k_rational_limit)
             return std::unexpected(overflow);
     }
     return Rational{num, den};

@@ -9,8 +9,7 @@ namespace headcount::answer::detail {
 __extension__ typedef __int128 Wide;
 
 /// Largest magnitude a numerator or denominator may reach (10^36), leaving headroom below the 128-bit limit.
-inline constexpr Wide k_rational_limit =
-    static_cast<Wide>(1'000'000'000'000'000'000) * 1'000'000'000'000'000'000;
+inline constexpr Wide k_rational_limit = static_cast<Wide>(1'000'000'000'000'000'000) * 1'000'000'000'000'000'000;
 
 /// Why an exact operation has no result: a numerator or a denominator grew past k_rational_limit, or x/0.
 enum class RationalError { too_large, too_small, division_by_zero };

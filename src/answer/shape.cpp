@@ -87,16 +87,18 @@ std::expected<solve::Shape, std::string> parse_shape(std::string_view text) {
     } else {
         items = split_by_times(s);
         if (items.size() == 1 && !bracketed)
-            return std::unexpected(parse_answer(s, AnswerUnit::count)
-                                       ? fmt::format("this is one number, not a shape; {}", k_shape_hint)
-                                       : fmt::format("no axes found: separate them with commas or x; {}", k_shape_hint));
+            return std::unexpected(
+                parse_answer(s, AnswerUnit::count)
+                    ? fmt::format("this is one number, not a shape; {}", k_shape_hint)
+                    : fmt::format("no axes found: separate them with commas or x; {}", k_shape_hint));
     }
     solve::Shape shape;
     for (std::size_t i = 0; i < items.size(); ++i) {
         const std::string_view item = trim(items[i]);
         if (item.empty())
             return std::unexpected(fmt::format("axis {} is empty; {}", i + 1, k_shape_hint));
-        if (std::all_of(item.begin(), item.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }))
+        if (std::all_of(item.begin(), item.end(),
+                        [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }))
             return std::unexpected(fmt::format("axis {} is the symbol '{}'; {}", i + 1, printable(item), k_shape_hint));
         auto axis = parse_answer(item, AnswerUnit::count);
         if (!axis || !axis->integer || *axis->integer <= 0)
@@ -131,8 +133,8 @@ std::expected<std::size_t, std::string> parse_choice(std::string_view text, std:
     // A negation or a comparison turns a word around ("not attention", "attention is smaller"): ask for the word.
     for (std::string_view turn : {"not", "no", "isn", "doesn", "don", "never", "less", "smaller", "fewer", "than"})
         if (std::find(words.begin(), words.end(), turn) != words.end())
-            return std::unexpected(fmt::format("'{}' makes the answer hard to read for sure; answer with one of: {}",
-                                               turn, listed));
+            return std::unexpected(
+                fmt::format("'{}' makes the answer hard to read for sure; answer with one of: {}", turn, listed));
     std::string joined = "_";
     for (const std::string& w : words)
         joined += w + "_";

@@ -61,10 +61,9 @@ std::string choice_reason(std::string_view text) {
 TEST_CASE("shapes in every documented form", "[answer][shape]") {
     // The attention weights of b 32, h 8, n 128: (b, h, n, n).
     const Shape weights{32, 8, 128, 128};
-    for (const char* text :
-         {"(32, 8, 128, 128)", "[32,8,128,128]", "32x8x128x128", "32 × 8 × 128 × 128",
-          "torch.Size([32, 8, 128, 128])", "  (32, 8, 128, 128)  ", "[ 32 , 8 , 128 , 128 ]",
-          "32 x 8 x 128 x 128", "32X8X128X128", "TORCH.SIZE([32, 8, 128, 128])"}) {
+    for (const char* text : {"(32, 8, 128, 128)", "[32,8,128,128]", "32x8x128x128", "32 × 8 × 128 × 128",
+                             "torch.Size([32, 8, 128, 128])", "  (32, 8, 128, 128)  ", "[ 32 , 8 , 128 , 128 ]",
+                             "32 x 8 x 128 x 128", "32X8X128X128", "TORCH.SIZE([32, 8, 128, 128])"}) {
         INFO(text);
         CHECK(shape(text) == weights);
     }
@@ -173,13 +172,9 @@ TEST_CASE("the shape parser never throws: fixed-seed random bytes and mutated sh
     }
     // Mutations of valid shapes: replace, insert or delete a byte, or splice in a piece that means something
     // here.
-    const std::string_view seeds[] = {"(32, 8, 128, 128)",
-                                      "[32,8,128,128]",
-                                      "32x8x128x128",
-                                      "32 × 8 × 128 × 128",
-                                      "torch.Size([32, 8, 128, 128])",
-                                      "(4096,)",
-                                      "(2*64, 8)"};
+    const std::string_view seeds[] = {
+        "(32, 8, 128, 128)", "[32,8,128,128]", "32x8x128x128", "32 × 8 × 128 × 128", "torch.Size([32, 8, 128, 128])",
+        "(4096,)",           "(2*64, 8)"};
     const std::string_view pieces[] = {"(",           ")",    "[",
                                        "]",           ",",    "x",
                                        "×",           "*",    "^",
@@ -265,8 +260,7 @@ TEST_CASE("choices that name none or several are refused", "[answer][choice]") {
     // Every refusal lists the words that would be read.
     CHECK_THAT(choice_reason("banana"), Contains("projections, attention, equal"));
     // An overlong answer is refused before it is read, even when it names a choice.
-    CHECK(choice_reason("attention" + std::string(k_max_answer_bytes, ' ')) ==
-          "answer longer than 200 bytes");
+    CHECK(choice_reason("attention" + std::string(k_max_answer_bytes, ' ')) == "answer longer than 200 bytes");
     // Invalid UTF-8 and NUL bytes are never read as letters: they split "atten" from "tion".
     CHECK_FALSE(choice_reason("\xff\xfe").empty());
     CHECK_THAT(choice_reason(std::string("atten\0tion", 10)), Contains("names none"));

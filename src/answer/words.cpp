@@ -58,13 +58,12 @@ constexpr std::array k_byte_units{
     ByteUnit{"tib", "tebibyte", k_kibi* k_kibi* k_kibi* k_kibi, "TiB"},
 };
 
-constexpr auto k_bit_names = std::to_array<std::string_view>({
-    "bit", "kbit", "mbit", "gbit", "tbit", "kibit", "mibit", "gibit", "tibit", "kilobit", "megabit",
-    "gigabit", "terabit"});
+constexpr auto k_bit_names =
+    std::to_array<std::string_view>({"bit", "kbit", "mbit", "gbit", "tbit", "kibit", "mibit", "gibit", "tibit",
+                                     "kilobit", "megabit", "gigabit", "terabit"});
 // Singular forms: "biases" loses its s to "biase".
-constexpr auto k_count_nouns = std::to_array<std::string_view>({
-    "parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable", "dimension", "dim",
-    "element"});
+constexpr auto k_count_nouns = std::to_array<std::string_view>(
+    {"parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable", "dimension", "dim", "element"});
 constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
@@ -74,8 +73,8 @@ constexpr std::array k_flop_scales{
     Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
     Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
 };
-constexpr auto k_approx_words = std::to_array<std::string_view>({
-    "about", "approx", "approximately", "roughly", "around"});
+constexpr auto k_approx_words =
+    std::to_array<std::string_view>({"about", "approx", "approximately", "roughly", "around"});
 
 template <class Table> const Entry* find(const Table& table, std::string_view lower) {
     const auto it = std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.word == lower; });
@@ -84,8 +83,8 @@ template <class Table> const Entry* find(const Table& table, std::string_view lo
 
 /// The byte unit whose `spelling` (&ByteUnit::symbol or &ByteUnit::name) is `lower`, or nullptr.
 const ByteUnit* find_byte_unit(std::string_view ByteUnit::*spelling, std::string_view lower) {
-    const auto it = std::find_if(k_byte_units.begin(), k_byte_units.end(),
-                                 [&](const ByteUnit& u) { return u.*spelling == lower; });
+    const auto it =
+        std::find_if(k_byte_units.begin(), k_byte_units.end(), [&](const ByteUnit& u) { return u.*spelling == lower; });
     return it == k_byte_units.end() ? nullptr : &*it;
 }
 
@@ -128,8 +127,7 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
         return {WordKind::bytes_unit, u->factor, u->unit};
     if (const ByteUnit* u = find_byte_unit(&ByteUnit::symbol, lower)) {
         // Networking writes bits as Mb and Gb; a student typing all lower case has not thought about it.
-        const bool has_upper =
-            std::any_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+        const bool has_upper = std::any_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
         if (has_upper && word.back() == 'b')
             return {WordKind::bits_unit, 1, ""};
         return {WordKind::bytes_unit, u->factor, u->unit};

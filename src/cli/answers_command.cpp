@@ -64,10 +64,11 @@ Result<std::string> roster_id_for(const std::string& email, const std::string& r
         if (email_column ? ascii_lowered(field(*email_column)) == ascii_lowered(email) : field(*student) == email)
             return field(*student);
     }
-    return std::unexpected(Error{roster_path, 0, 0, fmt::format("no student on the roster has the email '{}'{}",
-                                                                printable(email),
-                                                                email_column ? "" : " (the roster has no email column, "
-                                                                                    "so ids must be emails)")});
+    return std::unexpected(Error{roster_path, 0, 0,
+                                 fmt::format("no student on the roster has the email '{}'{}", printable(email),
+                                             email_column ? ""
+                                                          : " (the roster has no email column, "
+                                                            "so ids must be emails)")});
 }
 
 Result<std::string> student_of(const AnswersOptions& options) {
@@ -126,8 +127,8 @@ Result<int> run_answers(const AnswersOptions& options) {
     auto result = convert(options);
     if (!result && !options.results.empty()) {
         // Gradescope shows the student this file, so the reason must be theirs to fix: it names their file only.
-        if (auto ok = write_file_atomic(options.results,
-                                        generate::unreadable_submission_results(result.error().to_string()));
+        if (auto ok =
+                write_file_atomic(options.results, generate::unreadable_submission_results(result.error().to_string()));
             !ok)
             return std::unexpected(ok.error());
     }
@@ -141,16 +142,19 @@ Command add_answers_command(CLI::App& app) {
     CLI::App* answers = app.add_subcommand("answers", "Read one student's answers file (answers.csv or answers.yaml) "
                                                       "into a submissions CSV for `headcount grade`.");
     answers->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
-    answers->add_option("--submission", options->submission,
-                        "The answers file, or a folder holding one (answers.csv, answers.yaml or answers.yml)")
+    answers
+        ->add_option("--submission", options->submission,
+                     "The answers file, or a folder holding one (answers.csv, answers.yaml or answers.yml)")
         ->required();
-    answers->add_option("--out", options->out, "The submissions CSV to write (student,problem,part,answer)")->required();
+    answers->add_option("--out", options->out, "The submissions CSV to write (student,problem,part,answer)")
+        ->required();
     auto* student = answers->add_option("--student", options->student, "The student's id");
     auto* metadata = answers->add_option("--gradescope-metadata", options->metadata,
                                          "Gradescope's submission_metadata.json: the student is users[0].email");
     student->excludes(metadata);
-    answers->add_option("--roster", options->roster,
-                        "With --gradescope-metadata: map the email to the roster's student id through its email column");
+    answers->add_option(
+        "--roster", options->roster,
+        "With --gradescope-metadata: map the email to the roster's student id through its email column");
     answers->add_option("--gradescope-results", options->results,
                         "When the submission cannot be read, also write Gradescope's results.json here, with the "
                         "reason for the student and no points");

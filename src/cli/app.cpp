@@ -27,8 +27,8 @@ namespace {
     std::vector<std::filesystem::path> tried;
     if (!ec) {
         for (const std::filesystem::path& candidate :
-             {self.parent_path() / "headcount-serve", self.parent_path().parent_path() / "libexec" / "headcount" /
-                                                          "headcount-serve"}) {
+             {self.parent_path() / "headcount-serve",
+              self.parent_path().parent_path() / "libexec" / "headcount" / "headcount-serve"}) {
             tried.push_back(candidate);
             if (::access(candidate.c_str(), X_OK) == 0) {
                 ::execv(candidate.c_str(), argv);
@@ -37,8 +37,9 @@ namespace {
             }
         }
     }
-    fmt::print(stderr, "headcount: serve is not installed with this headcount (looked for {}); it is built unless "
-                       "CMake's HEADCOUNT_SERVE is OFF\n",
+    fmt::print(stderr,
+               "headcount: serve is not installed with this headcount (looked for {}); it is built unless "
+               "CMake's HEADCOUNT_SERVE is OFF\n",
                tried.empty() ? std::string("headcount-serve") : tried.front().string());
     std::exit(k_exit_bad_input);
 }
@@ -53,8 +54,8 @@ int headcount_main(int argc, char** argv) {
     app.set_version_flag("--version", k_version);
     using Add = Command (*)(CLI::App&);
     static constexpr std::pair<std::string_view, Add> k_commands[] = {
-        {"solve", add_solve_command},     {"check", add_check_command},     {"grade", add_grade_command},
-        {"generate", add_generate_command}, {"answers", add_answers_command}, {"export", add_export_command},
+        {"solve", add_solve_command},         {"check", add_check_command},        {"grade", add_grade_command},
+        {"generate", add_generate_command},   {"answers", add_answers_command},    {"export", add_export_command},
         {"templates", add_templates_command}, {"catalogue", add_catalogue_command}};
     // `headcount COMMAND ...` builds only that command's options: a student's check pays for one command, not
     // seven (what it prints, --help included, is the same).

@@ -54,7 +54,8 @@ std::string givens_line(const nlohmann::ordered_json& givens, const CheckOptions
     std::string list;
     for (const auto& [key, value] : givens.items())
         list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", key,
-                            value.is_boolean() ? (value.get<bool>() ? "true" : "false") : with_thousands(value.get<Count>()));
+                            value.is_boolean() ? (value.get<bool>() ? "true" : "false")
+                                               : with_thousands(value.get<Count>()));
     if (list.empty())
         return fmt::format("Checked with seed '{}' for '{}': this problem gives every student the same numbers.\n\n",
                            printable(options.seed), printable(options.student));
@@ -82,12 +83,13 @@ Result<int> run_check(const CheckOptions& options) {
                 return std::unexpected(loaded.error());
             roster = std::move(*loaded);
         } else if (chosen->problem.distinct) {
-            return std::unexpected(Error{options.spec, 0, 0, "this problem gives every student distinct numbers, "
-                                                             "which depend on the whole class: pass --roster too"});
+            return std::unexpected(Error{options.spec, 0, 0,
+                                         "this problem gives every student distinct numbers, "
+                                         "which depend on the whole class: pass --roster too"});
         }
         if (std::find(roster.begin(), roster.end(), options.student) == roster.end())
-            return std::unexpected(Error{options.roster, 0, 0,
-                                         fmt::format("student '{}' is not on the roster", options.student)});
+            return std::unexpected(
+                Error{options.roster, 0, 0, fmt::format("student '{}' is not on the roster", options.student)});
         // Only this student's variant is solved, whatever the roster's size (distinct: true assigns the class's
         // variants, not solves them).
         auto table = generate::ClassVariants::seeded(*solved, roster, options.seed);
@@ -115,7 +117,8 @@ Result<int> run_check(const CheckOptions& options) {
     if (options.format == "json") {
         auto json = grade::verdict_json(problem, **part, verdict, *feedback, reveal);
         if (variants)
-            json["variant"] = {{"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};
+            json["variant"] = {
+                {"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};
         fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } else {
         fmt::print("{}{}", variants ? givens_line(variant_givens(problem), options) : std::string(), feedback->text);
@@ -130,8 +133,11 @@ Command add_check_command(CLI::App& app) {
     CLI::App* check = app.add_subcommand("check", "Check one answer to one part, and name the mistake behind it.");
     check->add_option("spec", options->spec, "The problem spec (.yaml)")->required();
     check->add_option("--part", options->part, "The part's id, e.g. b")->required();
-    check->add_option("--answer", options->answer, "Your answer as you would write it: 270900, 3*300*301, 3(300^2+300), 0.27M, 3 \\times 90{,}300; bytes as "
-                      "300 KiB; a shape as (2, 4, 16, 16); or the word asked for")
+    check
+        ->add_option(
+            "--answer", options->answer,
+            "Your answer as you would write it: 270900, 3*300*301, 3(300^2+300), 0.27M, 3 \\times 90{,}300; bytes as "
+            "300 KiB; a shape as (2, 4, 16, 16); or the word asked for")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");

@@ -114,8 +114,9 @@ Result<Files> document_files(const std::vector<solve::SolvedProblem>& problems, 
 /// note that it moved): generate's own checks, then the export.
 Result<int> run_moved_export(const GenerateOptions& options) {
     const std::string_view moved_to = options.format == "qti" ? "canvas" : "moodle";
-    fmt::print(stderr, "headcount: `generate --format {}` is now `headcount export {}`, with the same options; the "
-                       "old spelling goes in the next release\n",
+    fmt::print(stderr,
+               "headcount: `generate --format {}` is now `headcount export {}`, with the same options; the "
+               "old spelling goes in the next release\n",
                options.format, moved_to);
     if (!options.secret.empty() && options.serve_url.empty())
         return fail("--secret keys the links --serve-url prints: give both, or neither");
@@ -198,21 +199,23 @@ Command add_generate_command(CLI::App& app) {
     CLI::App* generate = app.add_subcommand("generate", "Generate a different, reproducible variant of each problem "
                                                         "for every student, with solutions and an answer key.");
     generate->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
-    generate->add_option("--roster", options->roster,
-                         "CSV with a 'student' column (other columns ignored)");
-    generate->add_option("--seed", options->seed,
-                         "The class seed (any text, e.g. fall-2026); the same seed gives the same numbers")
+    generate->add_option("--roster", options->roster, "CSV with a 'student' column (other columns ignored)");
+    generate
+        ->add_option("--seed", options->seed,
+                     "The class seed (any text, e.g. fall-2026); the same seed gives the same numbers")
         ->required();
     generate->add_option("--out", options->out, "Output directory")->required();
-    generate->add_option("--format", options->format,
-                         "markdown (default): OUT/STUDENT/problems.md and solutions.md, OUT/key.csv, OUT/problems.md; "
-                         "html: the same set as printable web pages (problems.html, solutions.html) with the math "
-                         "typeset by KaTeX, copied once into OUT/katex/; "
-                         "moodle-xml and qti: moved to `headcount export moodle` and `headcount export canvas` "
-                         "(accepted in this release, with a note)")
+    generate
+        ->add_option("--format", options->format,
+                     "markdown (default): OUT/STUDENT/problems.md and solutions.md, OUT/key.csv, OUT/problems.md; "
+                     "html: the same set as printable web pages (problems.html, solutions.html) with the math "
+                     "typeset by KaTeX, copied once into OUT/katex/; "
+                     "moodle-xml and qti: moved to `headcount export moodle` and `headcount export canvas` "
+                     "(accepted in this release, with a note)")
         ->check(CLI::IsMember({"markdown", "html", "moodle-xml", "qti"}));
-    generate->add_option("--variants", options->variants,
-                         "moodle-xml and qti (moved to `headcount export`): N variants of each problem in the bank")
+    generate
+        ->add_option("--variants", options->variants,
+                     "moodle-xml and qti (moved to `headcount export`): N variants of each problem in the bank")
         ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
     generate->add_flag("--solutions-in-bank", options->solutions_in_bank,
                        "qti (moved to `headcount export canvas`): each variant's worked solution in the quiz");

@@ -127,8 +127,8 @@ Result<int> run_grade(const GradeOptions& options) {
     const grade::ClassResults results = grader.finish();
 
     if (gradescope) {
-        if (auto ok = grade::write_gradescope_results(results, *templates, options.reveal, options.out,
-                                                      options.submissions);
+        if (auto ok =
+                grade::write_gradescope_results(results, *templates, options.reveal, options.out, options.submissions);
             !ok)
             return std::unexpected(ok.error());
     } else {
@@ -151,40 +151,48 @@ Result<int> run_grade(const GradeOptions& options) {
 
 Command add_grade_command(CLI::App& app) {
     auto options = std::make_shared<GradeOptions>();
-    CLI::App* grade = app.add_subcommand("grade", "Grade a class's answers (a CSV or serve's attempt log) and write gradebook, feedback "
-                                                  "and a class report.");
+    CLI::App* grade = app.add_subcommand(
+        "grade", "Grade a class's answers (a CSV or serve's attempt log) and write gradebook, feedback "
+                 "and a class report.");
     grade->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
-    grade->add_option("--submissions", options->submissions,
-                      "CSV with a header row and columns student, problem, part, answer (others ignored), or the "
-                      "attempt log of `headcount serve --log` (each student's latest attempt at a part counts)")
+    grade
+        ->add_option("--submissions", options->submissions,
+                     "CSV with a header row and columns student, problem, part, answer (others ignored), or the "
+                     "attempt log of `headcount serve --log` (each student's latest attempt at a part counts)")
         ->required();
-    grade->add_option("--out", options->out,
-                      "Output directory: gradebook.csv, results.jsonl, report.md, feedback/STUDENT.md "
-                      "(with --format gradescope: results.json)")
+    grade
+        ->add_option("--out", options->out,
+                     "Output directory: gradebook.csv, results.jsonl, report.md, feedback/STUDENT.md "
+                     "(with --format gradescope: results.json)")
         ->required();
-    grade->add_option("--format", options->format,
-                      "class (default): files for the whole class; gradescope: one student's results.json")
+    grade
+        ->add_option("--format", options->format,
+                     "class (default): files for the whole class; gradescope: one student's results.json")
         ->check(CLI::IsMember({"class", "gradescope"}));
     grade->add_option("--problems", options->problems,
                       "Grade these problems (ids, comma-separated); default: those the submissions name (gradescope: "
                       "every spec given)");
-    grade->add_option("--feedback", options->feedback,
-                      "files (default): a feedback file per student; none: only gradebook, results and report")
+    grade
+        ->add_option("--feedback", options->feedback,
+                     "files (default): a feedback file per student; none: only gradebook, results and report")
         ->check(CLI::IsMember({"files", "none"}));
     grade->add_flag("--html", options->html,
                     "Also write report.html and feedback/STUDENT.html: printable pages with the math typeset by KaTeX "
                     "(copied into OUT/katex) and the charts drawn in them");
-    grade->add_option("--threads", options->threads, "Threads that write feedback files (default: the machine's "
-                                                     "cores, at most 8); the files are the same for any number")
+    grade
+        ->add_option("--threads", options->threads,
+                     "Threads that write feedback files (default: the machine's "
+                     "cores, at most 8); the files are the same for any number")
         ->check(CLI::Range(1u, 64u));
     auto* seed = grade->add_option("--seed", options->seed,
                                    "Grade each student against their own variant from `headcount generate --seed`");
     auto* roster = grade->add_option("--roster", options->roster, "The roster the variants were generated for");
     seed->needs(roster);
     roster->needs(seed);
-    grade->add_option("--key", options->key,
-                      "Grade each student against their row of a key.csv from `headcount generate` (instead of "
-                      "--seed and --roster); their numbers are recovered from the spec's variants")
+    grade
+        ->add_option("--key", options->key,
+                     "Grade each student against their row of a key.csv from `headcount generate` (instead of "
+                     "--seed and --roster); their numbers are recovered from the spec's variants")
         ->excludes(seed);
     grade->add_flag("--reveal", options->reveal,
                     "Feedback in full, expected values included, whatever the specs' feedback policy (default: each "

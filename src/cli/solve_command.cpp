@@ -28,7 +28,7 @@ Result<int> run_solve(const SolveOptions& options) {
 
     // Render everything before writing anything: a template error must not leave half the files behind.
     std::vector<std::pair<std::string, std::string>> documents; // file name, content
-    OutputFiles extra;                                           // files the documents use (KaTeX), relative
+    OutputFiles extra;                                          // files the documents use (KaTeX), relative
     render::TemplateSet templates;
     if (options.format != "json") {
         auto loaded = load_templates(options.templates);
@@ -100,12 +100,14 @@ Command add_solve_command(CLI::App& app) {
     auto options = std::make_shared<SolveOptions>();
     CLI::App* solve = app.add_subcommand("solve", "Solve problem specs exactly and print worked solutions.");
     solve->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
-    solve->add_option("--format", options->format,
-                      "markdown: worked solutions (default); html: the same as a printable web page with the math "
-                      "typeset (KaTeX inside the page, or in OUT/katex/ with --out); json: the answers only")
+    solve
+        ->add_option("--format", options->format,
+                     "markdown: worked solutions (default); html: the same as a printable web page with the math "
+                     "typeset (KaTeX inside the page, or in OUT/katex/ with --out); json: the answers only")
         ->check(CLI::IsMember({"markdown", "html", "json"}));
-    solve->add_option("--out", options->out, "Write one file per problem (ID.md, ID.html or ID.json) into this "
-                                             "directory instead of printing");
+    solve->add_option("--out", options->out,
+                      "Write one file per problem (ID.md, ID.html or ID.json) into this "
+                      "directory instead of printing");
     solve->add_option("--templates", options->templates, k_templates_help);
     solve->footer("Exit status: 0 solved, 2 bad input or usage (the reason is printed on stderr).");
     return {solve, [options] { return run_solve(*options); }};

@@ -30,14 +30,15 @@ Result<int> run_export(const TemplatesOptions& options) {
         for (const auto& [path, _] : files) {
             std::error_code ec;
             if (fs::exists(path, ec))
-                return std::unexpected(Error{path.string(), 0, 0,
-                                             "already exists; pass --force to overwrite the templates in " + options.dir});
+                return std::unexpected(Error{
+                    path.string(), 0, 0, "already exists; pass --force to overwrite the templates in " + options.dir});
         }
     }
     if (auto ok = write_files(files); !ok)
         return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: wrote {} templates to {}; edit any of them and pass --templates {} (the folder "
-                       "may keep only the ones you change)\n",
+    fmt::print(stderr,
+               "headcount: wrote {} templates to {}; edit any of them and pass --templates {} (the folder "
+               "may keep only the ones you change)\n",
                files.size(), options.dir, options.dir);
     return k_exit_ok;
 }

@@ -52,8 +52,9 @@ Result<TokenSecret> command_token_secret(const std::string& option, const std::f
     if (!loaded)
         return std::unexpected(loaded.error());
     if (loaded->source == SecretSource::created)
-        fmt::print(stderr, "headcount: made a new token secret in {} (keep it private; generate --serve-url and serve "
-                           "must use the same file)\n",
+        fmt::print(stderr,
+                   "headcount: made a new token secret in {} (keep it private; generate --serve-url and serve "
+                   "must use the same file)\n",
                    path.string());
     return std::move(loaded->secret);
 }

@@ -31,7 +31,8 @@ Result<std::vector<BankVariant>> only_variant(const spec::Problem& problem) {
 
 } // namespace
 
-Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, std::size_t count, std::string_view seed) {
+Result<std::vector<BankVariant>> drawn_variants(const spec::Problem& problem, std::size_t count,
+                                                std::string_view seed) {
     if (problem.vary.empty())
         return only_variant(problem);
     std::vector<BankVariant> out;

@@ -134,7 +134,7 @@ Result<const solve::SolvedProblem*> ClassVariants::variant(std::size_t problem, 
 }
 
 std::expected<const solve::SolvedProblem*, std::string> ClassVariants::find(std::size_t problem,
-                                                                           std::string_view student) const {
+                                                                            std::string_view student) const {
     const auto number = index(problem, student);
     if (!number)
         return std::unexpected(number.error());
@@ -183,11 +183,11 @@ Result<ClassVariants> ClassVariants::from_key(const std::vector<solve::SolvedPro
         if (row.fields.size() < needed)
             return std::unexpected(Error{file, row.line, 0, "this row has fewer columns than the header"});
         const std::string& problem_id = row.fields[column[1]];
-        const auto problem = std::find_if(problems.begin(), problems.end(),
-                                          [&](const auto& s) { return s.problem.id == problem_id; });
+        const auto problem =
+            std::find_if(problems.begin(), problems.end(), [&](const auto& s) { return s.problem.id == problem_id; });
         if (problem == problems.end())
-            return std::unexpected(Error{file, row.line, 0,
-                                         fmt::format("the key names problem '{}', which no spec given has", problem_id)});
+            return std::unexpected(Error{
+                file, row.line, 0, fmt::format("the key names problem '{}', which no spec given has", problem_id)});
         const auto p = static_cast<std::size_t>(problem - problems.begin());
         const auto part = std::find_if(problem->parts.begin(), problem->parts.end(),
                                        [&](const auto& s) { return s.part.id == row.fields[column[2]]; });

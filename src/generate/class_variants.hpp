@@ -54,7 +54,7 @@ class ClassVariants {
 
     /// `student`'s variant of problems[problem], solved (index, then variant). Valid as long as the table is.
     [[nodiscard]] std::expected<const solve::SolvedProblem*, std::string> find(std::size_t problem,
-                                                                              std::string_view student) const;
+                                                                               std::string_view student) const;
 
     /// The indices of problems[problem]'s variants that at least one student has, ascending, each once.
     [[nodiscard]] std::vector<std::uint32_t> handed_out(std::size_t problem) const;
@@ -74,8 +74,8 @@ class ClassVariants {
     };
     struct OfProblem {
         const solve::SolvedProblem* spec = nullptr;
-        std::vector<spec::Givens> givens;   ///< its valid variants, in order
-        std::vector<std::uint32_t> same_as; ///< per index, the first equal one; empty when no vary: list repeats
+        std::vector<spec::Givens> givens;    ///< its valid variants, in order
+        std::vector<std::uint32_t> same_as;  ///< per index, the first equal one; empty when no vary: list repeats
         bool drawn = false;                  ///< seeded without distinct: true: drawn from the seed and the id
         std::vector<std::uint32_t> assigned; ///< otherwise, per student row (k_unassigned: not in the key)
         std::unique_ptr<Solved> solved;

@@ -39,8 +39,8 @@ struct ExportOptionUse {
 /// format does not take stay empty).
 struct ExportRequest {
     const std::vector<solve::SolvedProblem>* problems = nullptr; ///< solved as written, in the order given
-    const render::TemplateSet* templates = nullptr;               ///< built-in, or overridden by `templates_dir`
-    std::filesystem::path out;                                    ///< the folder the files go into
+    const render::TemplateSet* templates = nullptr;              ///< built-in, or overridden by `templates_dir`
+    std::filesystem::path out;                                   ///< the folder the files go into
     std::string seed;
     std::string roster; ///< a roster CSV's path; empty: none
     std::size_t variants = 0;
@@ -59,15 +59,15 @@ struct ExportOutput {
 
 /// One export format: a row of the table.
 struct ExportFormat {
-    std::string_view name;     ///< `headcount export NAME`: the platform the file is imported into
-    std::string_view writes;   ///< the file written, under OUT: "questions.xml"
-    std::string_view summary;  ///< what the file is, after "Write OUT/questions.xml, "
-    std::string_view details;  ///< what else a user must know: how the platform takes it (for --help's footer)
+    std::string_view name;    ///< `headcount export NAME`: the platform the file is imported into
+    std::string_view writes;  ///< the file written, under OUT: "questions.xml"
+    std::string_view summary; ///< what the file is, after "Write OUT/questions.xml, "
+    std::string_view details; ///< what else a user must know: how the platform takes it (for --help's footer)
     std::span<const ExportOptionUse> options; ///< besides the specs, --out and --templates
     /// Why these options cannot go together (one line), before anything is read; nullopt when they can.
     std::optional<std::string> (*check)(const ExportRequest&);
     Result<ExportOutput> (*write)(const ExportRequest&); ///< the writer; assumes `check` passed
-    std::string_view source;   ///< the header that documents what the writer writes, for the reference
+    std::string_view source; ///< the header that documents what the writer writes, for the reference
 };
 
 /// The table: moodle, canvas, gradescope, in the order --help lists them.

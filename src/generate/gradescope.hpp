@@ -22,9 +22,9 @@ inline constexpr std::size_t k_max_program_bytes = 512 * 1024 * 1024;
 /// What goes into an autograder.
 struct AutograderInput {
     std::vector<std::pair<std::string, std::string>> specs; ///< file name in problems/ and the spec's bytes
-    std::string roster;              ///< the roster's bytes (roster.csv), empty without a seed
-    std::string seed;                ///< empty: everyone is graded against the specs as written
-    bool reveal = false;             ///< feedback in full, whatever the specs' reveal policy
+    std::string roster;                                     ///< the roster's bytes (roster.csv), empty without a seed
+    std::string seed;                                       ///< empty: everyone is graded against the specs as written
+    bool reveal = false;                                    ///< feedback in full, whatever the specs' reveal policy
     std::string program;             ///< the headcount program's bytes, as loaded_part leaves them
     std::filesystem::path templates; ///< --templates: the instructor's templates, sent along; empty: the built-in
 };

@@ -38,8 +38,8 @@ Result<std::string> notes_text(const solve::SolvedProblem& variant, const solve:
 
 /// The entry for `typed` when grade's verdict on it has status `wanted`, or nothing.
 Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
-                                             const std::string& typed, const solve::Answer& value,
-                                             grade::Status wanted, const render::TemplateSet& templates) {
+                                             const std::string& typed, const solve::Answer& value, grade::Status wanted,
+                                             const render::TemplateSet& templates) {
     const grade::Verdict verdict = grade::grade_answer(variant, part, typed);
     if (verdict.status != wanted || (wanted == grade::Status::incorrect && verdict.matches.empty()))
         return std::optional<PlatformAnswer>{};
@@ -61,8 +61,14 @@ Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant
 
 std::vector<std::string> shape_forms(const solve::Shape& shape) {
     auto joined = [&](std::string_view separator) { return fmt::format("{}", fmt::join(shape, separator)); };
-    return {"(" + joined(", ") + ")", "(" + joined(",") + ")", "[" + joined(", ") + "]", "[" + joined(",") + "]",
-            joined("x"),              joined(" x "),            joined("×"),              joined(" × "),
+    return {"(" + joined(", ") + ")",
+            "(" + joined(",") + ")",
+            "[" + joined(", ") + "]",
+            "[" + joined(",") + "]",
+            joined("x"),
+            joined(" x "),
+            joined("×"),
+            joined(" × "),
             "torch.Size([" + joined(", ") + "])"};
 }
 
@@ -75,8 +81,7 @@ std::string e_notation(Count value, int figures) {
     return fmt::format("{}e{}", mantissa, digits - 1);
 }
 
-Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant,
-                                                     const solve::SolvedPart& part,
+Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
                                                      const render::TemplateSet& templates) {
     const solve::Ask& ask = *part.ask;
     const bool is_count = ask.type() == solve::Ask::Type::count;
@@ -92,13 +97,14 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
         return {};
     };
 
-    if (auto ok = add(judged(variant, part, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates));
+    if (auto ok =
+            add(judged(variant, part, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates));
         !ok)
         return std::unexpected(ok.error());
     if (out.empty())
-        return std::unexpected(Error{variant.problem.file, 0, 0,
-                                     fmt::format("internal: grade does not accept part '{}''s own answer",
-                                                 part.part.id)});
+        return std::unexpected(
+            Error{variant.problem.file, 0, 0,
+                  fmt::format("internal: grade does not accept part '{}''s own answer", part.part.id)});
 
     std::vector<solve::Answer> wrong;
     for (const grade::Explanation& e : grade::explanations(variant.problem, ask, part.answer))

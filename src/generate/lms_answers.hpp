@@ -15,11 +15,11 @@ namespace headcount::generate {
 
 /// One value a student may type for a part, as grade judges it.
 struct PlatformAnswer {
-    solve::Answer value;      ///< a count, a shape, or a choice (the word's index)
+    solve::Answer value;                             ///< a count, a shape, or a choice (the word's index)
     grade::Status status = grade::Status::incorrect; ///< correct, rounded or incorrect
-    double credit = 0;        ///< the fraction of the part's points grade gives (0..1)
-    std::string typed;        ///< how it was typed when grade judged it (1050000 as "1.05e6" for a rounding)
-    std::string feedback;     ///< grade's words for it (Markdown): the mistakes named and explained, or the rounding
+    double credit = 0;                               ///< the fraction of the part's points grade gives (0..1)
+    std::string typed;    ///< how it was typed when grade judged it (1050000 as "1.05e6" for a rounding)
+    std::string feedback; ///< grade's words for it (Markdown): the mistakes named and explained, or the rounding
     std::vector<std::string> mistakes; ///< ids of the mistakes named, in grade's order
 };
 
@@ -29,8 +29,7 @@ struct PlatformAnswer {
 /// significant figures that grade calls rounded (typed in e-notation, which says how many figures were meant).
 /// A value equal to an earlier one is left out: grade reads it as the earlier one. Each entry's credit and feedback
 /// are what `grade_answer` and `explain` give for it typed that way. Errors come from the templates only.
-Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant,
-                                                     const solve::SolvedPart& part,
+Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
                                                      const render::TemplateSet& templates);
 
 /// The ways a student may type a shape, for platforms that match text: (32, 8, 128, 128), [32,8,128,128],

@@ -19,8 +19,7 @@ TEST_CASE("lms_html keeps TeX away from CommonMark and writes MathJax's delimite
     CHECK(lms_html("$$a < b$$") == "<p>\\[a &lt; b\\]</p>\n");
     CHECK(lms_html("a code span `$x$` and $y$") == "<p>a code span <code>$x$</code> and \\(y\\)</p>\n");
     CHECK(lms_html("costs $5 and $ 6") == "<p>costs $5 and $ 6</p>\n");
-    CHECK(lms_html("# Title\n\n<script>alert(1)</script>\n") ==
-          "<h3>Title</h3>\n<!-- raw HTML omitted -->\n");
+    CHECK(lms_html("# Title\n\n<script>alert(1)</script>\n") == "<h3>Title</h3>\n<!-- raw HTML omitted -->\n");
     CHECK(lms_html("| a | b |\n|---|--:|\n| 1 | 2 |\n").find("<td align=\"right\">2</td>") != std::string::npos);
 }
 
@@ -43,8 +42,7 @@ TEST_CASE("cloze_text keeps a spec's braces from opening or standing for a subqu
 TEST_CASE("canvas_text breaks up every bracket Canvas could take for a blank, and only those", "[lms]") {
     // Canvas puts a blank's box at the first "[name]" and its importer turns &#91; back into '[': markup is what
     // survives. In math, where markup would stop MathJax, an empty TeX group does the same.
-    CHECK(canvas_text("<h3>Counting [part_b] parameters</h3>") ==
-          "<h3>Counting <span>[</span>part_b] parameters</h3>");
+    CHECK(canvas_text("<h3>Counting [part_b] parameters</h3>") == "<h3>Counting <span>[</span>part_b] parameters</h3>");
     CHECK(canvas_text("<p>\\([part_b] + [x]\\) and \\[part_b]\\]</p>") ==
           "<p>\\([{}part_b] + [{}x]\\) and \\[{}part_b]\\]</p>");
     CHECK(canvas_text("<p><code>[a.b-c_1]</code> <img alt=\"see [part_a]\" src=\"x.png\" /></p>") ==

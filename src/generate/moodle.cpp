@@ -75,8 +75,8 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
             alternative(a.credit, number_text(n.number.value) + ":" + number_text(n.number.tolerance), feedback_of(a));
         }
         for (const std::size_t entry : numbers.dropped)
-            notes.push_back(fmt::format("{} ({}): {}", label, part.part.id,
-                                        with_thousands((*answers)[entry].value.count)));
+            notes.push_back(
+                fmt::format("{} ({}): {}", label, part.part.id, with_thousands((*answers)[entry].value.count)));
     }
     for (const PlatformAnswer& a : *answers) {
         if (ask.type() == solve::Ask::Type::shape)
@@ -90,7 +90,8 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
         // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
         for (std::size_t i = 0; i < ask.choices.size(); ++i) {
             const solve::Answer value{static_cast<Count>(i), {}};
-            if (std::none_of(answers->begin(), answers->end(), [&](const PlatformAnswer& a) { return a.value == value; }))
+            if (std::none_of(answers->begin(), answers->end(),
+                             [&](const PlatformAnswer& a) { return a.value == value; }))
                 alternative(0, cloze_escape(escape_xml(ask.choices[i].word)), catch_all(ask));
         }
     } else {
@@ -120,13 +121,13 @@ Result<std::string> question_html(const solve::SolvedProblem& variant, const ren
                       : "<p><strong>Your answers.</strong></p>\n";
     const int scale = weight_scale(variant);
     for (const solve::SolvedPart& part : variant.parts) {
-        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates,
-                               label, notes);
+        auto box = subquestion(variant, part, static_cast<int>(std::lround(part.part.points * scale)), templates, label,
+                               notes);
         if (!box)
             return std::unexpected(box.error());
         const std::string unit = part.ask->type() == solve::Ask::Type::count ? " " + std::string(part.ask->unit) : "";
-        html += fmt::format("<p>({}) {}{}</p>\n", cloze_text(escape_xml(part.part.id)), *box,
-                            cloze_text(escape_xml(unit)));
+        html +=
+            fmt::format("<p>({}) {}{}</p>\n", cloze_text(escape_xml(part.part.id)), *box, cloze_text(escape_xml(unit)));
     }
     return html;
 }
@@ -145,13 +146,26 @@ std::string cloze_escape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '}': out += "&#125;"; break;
-        case '{': out += "&#123;"; break;
-        case '~': out += "&#126;"; break;
-        case '#': out += "&#35;"; break;
-        case '\\': out += "&#92;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '}':
+            out += "&#125;";
+            break;
+        case '{':
+            out += "&#123;";
+            break;
+        case '~':
+            out += "&#126;";
+            break;
+        case '#':
+            out += "&#35;";
+            break;
+        case '\\':
+            out += "&#92;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -199,14 +213,13 @@ Result<MoodleBank> moodle_question_bank(const std::vector<ProblemBank>& banks, c
             if (!solution)
                 return std::unexpected(solution.error());
             const std::string givens = varying_givens_text(variant.solved);
-            xml += fmt::format("  <question type=\"cloze\">\n    <name>\n      <text>{}</text>\n    </name>\n"
-                               "{}{}    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
-                               "    <idnumber>{}-v{}</idnumber>\n  </question>\n",
-                               xml_cdata(fmt::format("{} v{}{}", problem.id, variant.number,
-                                                     givens.empty() ? "" : ": " + givens)),
-                               text_element("questiontext", *text, "    "),
-                               text_element("generalfeedback", lms_html(*solution), "    "), escape_xml(problem.id),
-                               variant.number);
+            xml += fmt::format(
+                "  <question type=\"cloze\">\n    <name>\n      <text>{}</text>\n    </name>\n"
+                "{}{}    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
+                "    <idnumber>{}-v{}</idnumber>\n  </question>\n",
+                xml_cdata(fmt::format("{} v{}{}", problem.id, variant.number, givens.empty() ? "" : ": " + givens)),
+                text_element("questiontext", *text, "    "),
+                text_element("generalfeedback", lms_html(*solution), "    "), escape_xml(problem.id), variant.number);
         }
     }
     xml += "</quiz>\n";

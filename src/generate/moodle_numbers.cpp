@@ -16,12 +16,8 @@ namespace {
 constexpr double k_moodle_epsilon = 1e-14;
 
 /// The whole numbers in `range`: [first, last] (first > last when there is none).
-double first_whole(const NumberRange& range) {
-    return range.lo_open ? std::floor(range.lo) + 1 : std::ceil(range.lo);
-}
-double last_whole(const NumberRange& range) {
-    return range.hi_open ? std::ceil(range.hi) - 1 : std::floor(range.hi);
-}
+double first_whole(const NumberRange& range) { return range.lo_open ? std::floor(range.lo) + 1 : std::ceil(range.lo); }
+double last_whole(const NumberRange& range) { return range.hi_open ? std::ceil(range.hi) - 1 : std::floor(range.hi); }
 
 bool holds(const NumberRange& range, double x) {
     return (range.lo_open ? x > range.lo : x >= range.lo) && (range.hi_open ? x < range.hi : x <= range.hi);
@@ -49,13 +45,11 @@ int digits_of(Count value) {
 
 /// `value` rounded half up at the place of its n-th figure under {sigfigs: n}, else `value` itself.
 Count band_centre(Count value, const spec::Tolerance& tolerance) {
-    const int below =
-        tolerance.kind == spec::Tolerance::Kind::sigfigs ? digits_of(value) - tolerance.sigfigs : 0;
+    const int below = tolerance.kind == spec::Tolerance::Kind::sigfigs ? digits_of(value) - tolerance.sigfigs : 0;
     if (below <= 0 || value == 0)
         return value;
     const Count place = power_of_ten(below);
-    const Count magnitude =
-        (std::abs(value) + place / 2) / place * place; // half away from zero, as std::round
+    const Count magnitude = (std::abs(value) + place / 2) / place * place; // half away from zero, as std::round
     return value < 0 ? -magnitude : magnitude;
 }
 
@@ -80,8 +74,7 @@ MoodleNumber fitted_answer(double centre, double reach, const NumberRange& allow
         return widest;
     // Shave off the least power of ten that keeps both ends inside, starting near Moodle's own allowance.
     const double allowance = k_moodle_epsilon * std::max(widest.tolerance, std::abs(widest.value));
-    for (double step = std::pow(10.0, std::floor(std::log10(allowance))); step < widest.tolerance;
-         step *= 10) {
+    for (double step = std::pow(10.0, std::floor(std::log10(allowance))); step < widest.tolerance; step *= 10) {
         const MoodleNumber shaved{widest.value, moodle_stored(widest.tolerance - step)};
         if (inside(shaved))
             return shaved;
@@ -103,8 +96,7 @@ double moodle_stored(double value) {
 std::pair<double, double> moodle_interval(MoodleNumber n) {
     const double value = moodle_stored(n.value);
     const double tolerance = std::abs(moodle_stored(n.tolerance));
-    const double allowance =
-        tolerance + k_moodle_epsilon * std::max({tolerance, std::abs(value), k_moodle_epsilon});
+    const double allowance = tolerance + k_moodle_epsilon * std::max({tolerance, std::abs(value), k_moodle_epsilon});
     return {value - allowance, value + allowance};
 }
 
@@ -191,9 +183,8 @@ ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spe
     for (bool changed = true; changed;) {
         changed = false;
         for (std::size_t j = 0; j < answers.size() && !changed; ++j) {
-            const auto first =
-                std::find_if(out.answers.begin(), out.answers.end(),
-                             [&](const ClozeNumber& a) { return accepts(a.number, value_of(j)); });
+            const auto first = std::find_if(out.answers.begin(), out.answers.end(),
+                                            [&](const ClozeNumber& a) { return accepts(a.number, value_of(j)); });
             if (first == out.answers.end() || first->entry == j || same(first->entry, j) ||
                 std::find(out.dropped.begin(), out.dropped.end(), j) != out.dropped.end())
                 continue;

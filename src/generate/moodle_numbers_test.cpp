@@ -65,10 +65,8 @@ TEST_CASE("grade's band for three significant figures is half-open, around the r
     CHECK(grade_band(1050624, k_exact).hi == 1050624);
 }
 
-TEST_CASE("the right answer at three significant figures: itself, then every whole number grade accepts",
-          "[lms]") {
-    const ClozeNumbers numbers =
-        cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);
+TEST_CASE("the right answer at three significant figures: itself, then every whole number grade accepts", "[lms]") {
+    const ClozeNumbers numbers = cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);
     REQUIRE(numbers.answers.size() == 2);
     CHECK(numbers.answers[0].number.value == 1050624);
     CHECK(numbers.answers[0].number.tolerance == 0);
@@ -118,11 +116,10 @@ TEST_CASE("each listed value reaches its own answer, bands stopping short of lat
 
 TEST_CASE("a value Moodle cannot tell from an earlier answer is left out and named", "[lms]") {
     // At 10^15 Moodle's allowance is 1e-14 * 10^15 = 10: the exact answer 10^15 holds 10^15 + 3 too.
-    const ClozeNumbers numbers =
-        cloze_numbers({entry(1'000'000'000'000'000, grade::Status::correct, 1, ""),
-                       entry(1'000'000'000'000'003, grade::Status::incorrect, 0, "A"),
-                       entry(1'000'000'000'000'050, grade::Status::incorrect, 0, "B")},
-                      k_exact);
+    const ClozeNumbers numbers = cloze_numbers({entry(1'000'000'000'000'000, grade::Status::correct, 1, ""),
+                                                entry(1'000'000'000'000'003, grade::Status::incorrect, 0, "A"),
+                                                entry(1'000'000'000'000'050, grade::Status::incorrect, 0, "B")},
+                                               k_exact);
     CHECK(numbers.dropped == std::vector<std::size_t>{1});
     REQUIRE(numbers.answers.size() == 2);
     CHECK(numbers.answers[1].entry == 2);

@@ -94,7 +94,8 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
     if (!wrong)
         return std::unexpected(wrong.error());
 
-    std::string html = canvas_text(lms_html(*sheet)) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
+    std::string html =
+        canvas_text(lms_html(*sheet)) + "<p><strong>Your answers.</strong> Type whole numbers as digits.</p>\n";
     std::string responses, conditions, answer_ids;
     double points = 0;
     for (std::size_t i = 0; i < solved.parts.size(); ++i) {
@@ -129,10 +130,10 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
                                   blank, first, 100.0 / static_cast<double>(solved.parts.size()));
     }
     const std::string givens = varying_givens_text(solved);
-    std::string xml = fmt::format("      <item ident=\"{}\" title=\"{}\">\n        <itemmetadata>\n          <qtimetadata>\n",
-                                  ident("item", name),
-                                  escape_xml(fmt::format("{} v{}{}", problem_id, variant.number,
-                                                         givens.empty() ? "" : ": " + givens)));
+    std::string xml = fmt::format(
+        "      <item ident=\"{}\" title=\"{}\">\n        <itemmetadata>\n          <qtimetadata>\n",
+        ident("item", name),
+        escape_xml(fmt::format("{} v{}{}", problem_id, variant.number, givens.empty() ? "" : ": " + givens)));
     xml += metadata_field("question_type", "fill_in_multiple_blanks_question");
     xml += metadata_field("points_possible", fmt::format("{}", points));
     xml += metadata_field("original_answer_ids", answer_ids);
@@ -253,13 +254,13 @@ Result<std::vector<ZipEntry>> qti_package(const std::vector<ProblemBank>& banks,
             points = item->points;
         }
         total += points;
-        sections += fmt::format("    <section ident=\"{}\" title=\"{}\">\n      <selection_ordering>\n"
-                                "        <selection>\n          <selection_number>1</selection_number>\n"
-                                "          <selection_extension>\n            <points_per_item>{}</points_per_item>\n"
-                                "          </selection_extension>\n        </selection>\n"
-                                "      </selection_ordering>\n{}    </section>\n",
-                                ident("group", assessment + '\0' + id), escape_xml(bank.problem->problem.title),
-                                points, items);
+        sections +=
+            fmt::format("    <section ident=\"{}\" title=\"{}\">\n      <selection_ordering>\n"
+                        "        <selection>\n          <selection_number>1</selection_number>\n"
+                        "          <selection_extension>\n            <points_per_item>{}</points_per_item>\n"
+                        "          </selection_extension>\n        </selection>\n"
+                        "      </selection_ordering>\n{}    </section>\n",
+                        ident("group", assessment + '\0' + id), escape_xml(bank.problem->problem.title), points, items);
     }
     const std::string xml =
         fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

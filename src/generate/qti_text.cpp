@@ -10,8 +10,8 @@ namespace {
 /// Whether `rest`, the text after a '[', reads as a blank's name and its ']'.
 bool names_a_blank(std::string_view rest) {
     std::size_t n = 0;
-    while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_' ||
-                               rest[n] == '-' || rest[n] == '.'))
+    while (n < rest.size() &&
+           (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_' || rest[n] == '-' || rest[n] == '.'))
         ++n;
     return n > 0 && n < rest.size() && rest[n] == ']';
 }

@@ -34,8 +34,8 @@ Result<std::vector<std::string>> parse_roster(std::string_view csv, const std::s
         if (!added && earlier->second.first == id)
             return std::unexpected(Error{file, record.line, 0, fmt::format("student '{}' is listed twice", id)});
         if (!added)
-            return std::unexpected(Error{
-                file, record.line, 0, collision_reason(id, earlier->second.first, earlier->second.second)});
+            return std::unexpected(
+                Error{file, record.line, 0, collision_reason(id, earlier->second.first, earlier->second.second)});
         students.push_back(id);
     }
     if (students.empty())

@@ -71,7 +71,8 @@ Result<std::string> sheet_header(const std::string& student, const std::string& 
         {"student", code_span(student)},
         {"seed", code_span(seed)},
         {"has_link", !serve_url.empty()},
-        {"link", serve_url.empty() || secret == nullptr ? std::string() : serve_link(serve_url, *secret, seed, student)},
+        {"link",
+         serve_url.empty() || secret == nullptr ? std::string() : serve_link(serve_url, *secret, seed, student)},
         {"check_command",
          code_span(fmt::format("headcount check PROBLEM.yaml --seed {} --student {} --part a --answer \"...\"",
                                shell_quote(seed), shell_quote(student)))}};

@@ -38,15 +38,15 @@ Result<std::optional<CsvRecord>> AttemptLogStream::next() {
             const int c = buffer->sbumpc();
             if (c == std::char_traits<char>::eof()) {
                 if (line.empty() && !oversized)
-                    return m_in.bad() ? Result<std::optional<CsvRecord>>(std::unexpected(
-                                            Error{m_file, m_line, 0, "cannot read the attempt log"}))
+                    return m_in.bad() ? Result<std::optional<CsvRecord>>(
+                                            std::unexpected(Error{m_file, m_line, 0, "cannot read the attempt log"}))
                                       : Result<std::optional<CsvRecord>>(std::nullopt);
                 break;
             }
             if (++m_bytes_read > m_max_bytes)
-                return std::unexpected(Error{m_file, m_line + 1, 0,
-                                             fmt::format("the file is larger than {} bytes; it is not an attempt log",
-                                                         m_max_bytes)});
+                return std::unexpected(
+                    Error{m_file, m_line + 1, 0,
+                          fmt::format("the file is larger than {} bytes; it is not an attempt log", m_max_bytes)});
             if (c == '\n')
                 ended = true;
             else if (line.size() <= k_max_attempt_line_bytes)

@@ -18,9 +18,13 @@ Result<std::unique_ptr<ClassFolder>> ClassFolder::open(const fs::path& out) {
     auto staging = Staging::create(out);
     if (!staging)
         return std::unexpected(staging.error());
-    for (const auto& [name, folder] : {std::pair<std::string, bool>{"results.jsonl", false}, {"gradebook.csv", false},
-                                       {"report.md", false}, {"charts", true}, {"feedback", true},
-                                       {"report.html", false}, {"katex", true}})
+    for (const auto& [name, folder] : {std::pair<std::string, bool>{"results.jsonl", false},
+                                       {"gradebook.csv", false},
+                                       {"report.md", false},
+                                       {"charts", true},
+                                       {"feedback", true},
+                                       {"report.html", false},
+                                       {"katex", true}})
         if (auto ok = staging->may_replace(name, folder); !ok)
             return std::unexpected(ok.error());
     std::unique_ptr<ClassFolder> folder(new ClassFolder(out, std::move(*staging)));

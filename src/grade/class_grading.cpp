@@ -69,7 +69,8 @@ double ClassResults::max_points() const {
 
 ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants,
                          std::vector<std::size_t> scope)
-    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false), m_scope(std::move(scope)) {
+    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false),
+      m_scope(std::move(scope)) {
     std::sort(m_scope.begin(), m_scope.end());
     std::uint32_t base = 0;
     for (std::size_t p = 0; p < problems.size(); ++p) {
@@ -160,7 +161,7 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     ++m_results.rows;
     const auto field = [&](std::size_t i) {
         return m_column[i] < m_record.fields.size() ? std::string_view(m_record.fields[m_column[i]])
-                                                     : std::string_view();
+                                                    : std::string_view();
     };
     // Spaces after commas ("alice, week3, a") are common in hand-made CSVs and never part of an id; neither are
     // the no-break spaces a spreadsheet or a web page leaves around one (trim_id).
@@ -183,8 +184,8 @@ const RowResult& ClassGrader::add(CsvRecord record) {
         else if (m_results.m_ids[known->second] == m_current.student)
             student = known->second;
         else
-            collision = collision_reason(m_current.student, m_results.m_ids[known->second],
-                                         m_first_line[known->second]);
+            collision =
+                collision_reason(m_current.student, m_results.m_ids[known->second], m_first_line[known->second]);
     }
     if (!m_record.error.empty()) {
         reject(student, "malformed row: " + m_record.error);
@@ -216,7 +217,8 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     }
     const std::size_t problem = problem_it->second;
     if (!m_scope.empty() && !std::binary_search(m_scope.begin(), m_scope.end(), problem)) {
-        reject(student, fmt::format("problem '{}' is not among those graded (--problems)", m_problems[problem].problem.id));
+        reject(student,
+               fmt::format("problem '{}' is not among those graded (--problems)", m_problems[problem].problem.id));
         return m_current;
     }
     m_named[problem] = true;
@@ -281,8 +283,8 @@ ClassResults ClassGrader::finish() {
                 scope.push_back(p);
     ClassResults& out = m_results;
     out.m_scope = std::move(scope);
-    std::vector<std::size_t> column_of_part(m_part_base.empty() ? 0 : m_part_base.back() + m_problems.back().parts.size(),
-                                            SIZE_MAX);
+    std::vector<std::size_t> column_of_part(
+        m_part_base.empty() ? 0 : m_part_base.back() + m_problems.back().parts.size(), SIZE_MAX);
     for (std::size_t s = 0; s < out.m_scope.size(); ++s) {
         const std::size_t p = out.m_scope[s];
         out.m_part_offset.push_back(out.m_columns);

@@ -50,8 +50,8 @@ struct Superseded {
 
 /// A student's own variant of problem number `problem` (seeded, or recovered from a key), or the reason it is
 /// unknown ("student 'x' is not on the roster, ...").
-using VariantLookup =
-    std::function<std::expected<const solve::SolvedProblem*, std::string>(std::size_t problem, std::string_view student)>;
+using VariantLookup = std::function<std::expected<const solve::SolvedProblem*, std::string>(std::size_t problem,
+                                                                                            std::string_view student)>;
 
 /// One student's answer to one part: the table and the answer in it.
 struct Answered {
@@ -97,13 +97,13 @@ class ClassResults {
     std::vector<std::size_t> m_scope;
     std::vector<std::size_t> m_part_offset; ///< per scope problem: its first column in a student's row of m_grid
     std::size_t m_columns = 0;
-    std::vector<std::string_view> m_ids;  ///< by student number (first seen first)
-    std::vector<std::uint32_t> m_order;   ///< student numbers sorted by id
-    std::vector<Answered> m_grid;         ///< students (in m_order) x columns
+    std::vector<std::string_view> m_ids; ///< by student number (first seen first)
+    std::vector<std::uint32_t> m_order;  ///< student numbers sorted by id
+    std::vector<Answered> m_grid;        ///< students (in m_order) x columns
     std::vector<RejectedRow> m_rejected;
-    std::vector<std::uint32_t> m_rejected_next;    ///< per rejected row: the same student's next one, or none
-    std::vector<std::uint32_t> m_first_rejected;   ///< per student number
-    std::deque<std::unique_ptr<char[]>> m_arena;   ///< the students' ids
+    std::vector<std::uint32_t> m_rejected_next;  ///< per rejected row: the same student's next one, or none
+    std::vector<std::uint32_t> m_first_rejected; ///< per student number
+    std::deque<std::unique_ptr<char[]>> m_arena; ///< the students' ids
     std::vector<std::unique_ptr<VerdictTable>> m_tables_keepalive; ///< what m_grid points into
     bool m_per_student = false;
 };
@@ -130,7 +130,7 @@ class ClassGrader {
     ClassResults finish();
 
   private:
-    struct Slot { ///< a student's latest answer to one part; slots of a student are linked
+    struct Slot {               ///< a student's latest answer to one part; slots of a student are linked
         std::uint32_t part = 0; ///< global part number (m_part_base[problem] + part index)
         std::uint32_t table = 0;
         std::uint32_t answer = 0;
@@ -140,7 +140,7 @@ class ClassGrader {
     };
     static constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
 
-    std::string_view keep(std::string_view text); ///< a copy in the ids' arena
+    std::string_view keep(std::string_view text);                         ///< a copy in the ids' arena
     std::uint32_t new_student(std::string_view id, std::string_view key); ///< numbered, first seen on this row
     std::uint32_t table_for(const solve::SolvedProblem& variant, std::size_t part);
     void reject(std::uint32_t student, std::string reason);
@@ -150,7 +150,7 @@ class ClassGrader {
     std::array<std::size_t, 4> m_column{};
     std::size_t m_needed = 0, m_header_size = 0;
     std::unordered_map<std::string_view, std::size_t> m_problem_index; ///< by id, and by id in lower case
-    std::deque<std::string> m_folded_ids;                               ///< what the lower-case keys view
+    std::deque<std::string> m_folded_ids;                              ///< what the lower-case keys view
     std::vector<std::uint32_t> m_part_base;
     std::vector<bool> m_named; ///< per problem: some row named it
     std::vector<std::size_t> m_scope;

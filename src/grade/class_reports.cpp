@@ -115,8 +115,8 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
     View buckets = View::array();
     std::vector<render::ChartBar> bins;
     for (int b = 0; b <= 10; ++b)
-        bins.push_back({b == 10 ? "100%" : fmt::format("{}–{}%", 10 * b, 10 * b + 9),
-                        in_bucket[static_cast<std::size_t>(b)]});
+        bins.push_back(
+            {b == 10 ? "100%" : fmt::format("{}–{}%", 10 * b, 10 * b + 9), in_bucket[static_cast<std::size_t>(b)]});
     const auto add_chart = [&](std::string name, std::string svg) {
         const std::string token = fmt::format("hcchart{}x", report.charts.size());
         figures.push_back({token, "<figure>" + svg + "</figure>"});
@@ -135,7 +135,7 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
     double sum = 0;
     for (double t : totals)
         sum += t;
-    const double median = totals.empty() ? 0
+    const double median = totals.empty()      ? 0
                           : totals.size() % 2 ? totals[totals.size() / 2]
                                               : (totals[totals.size() / 2 - 1] + totals[totals.size() / 2]) / 2;
 
@@ -161,7 +161,7 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
                     by_mistake[std::string(m->id)] += count;
                 if (v.status == Status::incorrect && v.matches.empty()) {
                     unexplained += count;
-                    unexplained_values.emplace_back(v.read       ? render::answer_text(*part.ask, *v.read)
+                    unexplained_values.emplace_back(v.read     ? render::answer_text(*part.ask, *v.read)
                                                     : v.parsed ? fmt::format("{:.6g}", v.parsed->value)
                                                                : v.answer,
                                                     count);
@@ -181,7 +181,8 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
             for (const auto& [key, count] : given)
                 add(key.first->verdict(key.second, scratch), count);
             std::vector<std::pair<std::string, std::size_t>> ranked(by_mistake.begin(), by_mistake.end());
-            std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+            std::stable_sort(ranked.begin(), ranked.end(),
+                             [](const auto& a, const auto& b) { return a.second > b.second; });
             View mistakes = View::array();
             std::vector<render::ChartBar> bars;
             for (const auto& [id, count] : ranked) {
@@ -192,32 +193,41 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
                 bars.push_back({std::string(find_mistake(id)->title), count});
             }
             // Ids are letters, digits, '-', '_' and '.': safe in a file name.
-            const View mistake_chart = bars.empty() ? View{{"file", ""}, {"token", ""}}
-                                                    : add_chart(fmt::format("{}-{}", p.problem.id, part.part.id),
-                                                                render::frequency_chart_svg(
-                                                                    bars, answered,
-                                                                    fmt::format("Mistakes in {}, part ({})",
-                                                                                p.problem.id, part.part.id)));
+            const View mistake_chart =
+                bars.empty() ? View{{"file", ""}, {"token", ""}}
+                             : add_chart(fmt::format("{}-{}", p.problem.id, part.part.id),
+                                         render::frequency_chart_svg(
+                                             bars, answered,
+                                             fmt::format("Mistakes in {}, part ({})", p.problem.id, part.part.id)));
             const auto values = most_given(std::move(unexplained_values), 5);
             View common = View::array();
             for (std::size_t i = 0; i < values.size() && i < 5; ++i)
                 common.push_back(View{{"value", values[i].first},
                                       {"students", std::to_string(values[i].second)},
                                       {"last", i + 1 == values.size() || i + 1 == 5}});
-            part_views.push_back(View{
-                {"problem", p.problem.id}, {"id", part.part.id}, {"ask", std::string(part.ask->id)},
-                {"per_student", results.per_student_variants()},
-                {"points", points_text(part.part.points)}, {"one_point", part.part.points == 1.0},
-                {"expected", render::answer_text(*part.ask, part.answer)},
-                {"unit", std::string(part.ask->unit)},
-                {"has_unit", part.ask->type() == solve::Ask::Type::count}, {"answered", std::to_string(answered)},
-                {"students", std::to_string(students)}, {"correct", std::to_string(correct)},
-                {"correct_share", percent(correct, answered)}, {"rounded", std::to_string(rounded)},
-                {"incorrect", std::to_string(incorrect)}, {"unreadable", std::to_string(unreadable)},
-                {"mistakes", mistakes}, {"has_mistakes", !mistakes.empty()},
-                {"unexplained", std::to_string(unexplained)}, {"has_unexplained", unexplained > 0},
-                {"unexplained_share", percent(unexplained, answered)}, {"common_unexplained", common},
-                {"chart", mistake_chart}});
+            part_views.push_back(View{{"problem", p.problem.id},
+                                      {"id", part.part.id},
+                                      {"ask", std::string(part.ask->id)},
+                                      {"per_student", results.per_student_variants()},
+                                      {"points", points_text(part.part.points)},
+                                      {"one_point", part.part.points == 1.0},
+                                      {"expected", render::answer_text(*part.ask, part.answer)},
+                                      {"unit", std::string(part.ask->unit)},
+                                      {"has_unit", part.ask->type() == solve::Ask::Type::count},
+                                      {"answered", std::to_string(answered)},
+                                      {"students", std::to_string(students)},
+                                      {"correct", std::to_string(correct)},
+                                      {"correct_share", percent(correct, answered)},
+                                      {"rounded", std::to_string(rounded)},
+                                      {"incorrect", std::to_string(incorrect)},
+                                      {"unreadable", std::to_string(unreadable)},
+                                      {"mistakes", mistakes},
+                                      {"has_mistakes", !mistakes.empty()},
+                                      {"unexplained", std::to_string(unexplained)},
+                                      {"has_unexplained", unexplained > 0},
+                                      {"unexplained_share", percent(unexplained, answered)},
+                                      {"common_unexplained", common},
+                                      {"chart", mistake_chart}});
         }
     }
 

@@ -21,9 +21,9 @@ void write_gradebook(const ClassResults& results, std::ostream& out);
 
 /// The class summary and its pictures.
 struct ClassReport {
-    std::string markdown; ///< report.md, linking the charts as charts/NAME.svg
+    std::string markdown;                                    ///< report.md, linking the charts as charts/NAME.svg
     std::vector<std::pair<std::string, std::string>> charts; ///< file name in charts/, SVG
-    std::string html;     ///< report.html with the charts inside it, when asked for
+    std::string html;                                        ///< report.html with the charts inside it, when asked for
 };
 
 /// The class summary (templates/report.mustache): score distribution, and per part the outcomes and the mistakes

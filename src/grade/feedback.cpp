@@ -67,7 +67,8 @@ View shape_hints(const Verdict& verdict) {
     const bool rank_differs = given.size() != right.size();
     std::sort(given.begin(), given.end());
     std::sort(right.begin(), right.end());
-    return View{{"rank_differs", rank_differs}, {"given_rank", given.size()}, {"reordered", !rank_differs && given == right}};
+    return View{
+        {"rank_differs", rank_differs}, {"given_rank", given.size()}, {"reordered", !rank_differs && given == right}};
 }
 
 /// One line per explanation, "missing_output_projection + missing_biases", for collisions.
@@ -235,9 +236,9 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"explained", verdict.status == Status::rounded || !verdict.matches.empty()},
         {"one_explanation", verdict.status == Status::rounded || verdict.matches.size() == 1},
         {"several", verdict.matches.size() > 1},
-        {"several_with_pairs", verdict.matches.size() > 1 &&
-                                   std::any_of(verdict.matches.begin(), verdict.matches.end(),
-                                               [](const Explanation& e) { return e.mistakes.size() > 1; })},
+        {"several_with_pairs",
+         verdict.matches.size() > 1 && std::any_of(verdict.matches.begin(), verdict.matches.end(),
+                                                   [](const Explanation& e) { return e.mistakes.size() > 1; })},
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
         {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
         {"near_miss", verdict.near_miss.has_value()},

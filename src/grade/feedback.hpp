@@ -21,8 +21,8 @@ struct MistakeNote {
 
 /// A verdict put into words.
 struct Feedback {
-    std::string text;                ///< the whole verdict as the student reads it (Markdown)
-    std::vector<MistakeNote> notes;  ///< every mistake named, each once, in the order they were found
+    std::string text;               ///< the whole verdict as the student reads it (Markdown)
+    std::vector<MistakeNote> notes; ///< every mistake named, each once, in the order they were found
 };
 
 /// Renders the feedback for `verdict` under a reveal policy (see render/hints.hpp): `hints` names the mistakes

@@ -81,12 +81,9 @@ Result<std::string> FeedbackRenderer::render_whole(std::size_t i, std::string_vi
     for (const RejectedRow& row : m_results.rejected_of(i))
         rejected.push_back(View{{"line", std::to_string(row.line)}, {"reason", row.reason}});
     const bool has_rejected = !rejected.empty();
-    const View view{{"student", std::string(student)},
-                    {"problems", std::move(problems)},
-                    {"rejected", std::move(rejected)},
-                    {"has_rejected", has_rejected},
-                    {"total", points_text(m_results.total(i))},
-                    {"max", points_text(m_results.max_points())}};
+    const View view{{"student", std::string(student)},          {"problems", std::move(problems)},
+                    {"rejected", std::move(rejected)},          {"has_rejected", has_rejected},
+                    {"total", points_text(m_results.total(i))}, {"max", points_text(m_results.max_points())}};
     auto text = m_templates.render("student_feedback", view);
     if (!text)
         return text;

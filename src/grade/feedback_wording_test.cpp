@@ -142,8 +142,8 @@ std::vector<Seam> seams(std::string_view text, const Words& vocabulary) {
 solve::SolvedProblem every_ask(const std::string& yaml, std::string_view biases,
                                const std::optional<spec::Tolerance>& tolerance) {
     const std::vector<std::string_view> asks = solve::ask_ids(), mistakes = grade::mistake_ids();
-    auto problem = spec::parse_problem(fmt::format(fmt::runtime(yaml), biases), "wording.yaml",
-                                       spec::Vocabulary{asks, mistakes});
+    auto problem =
+        spec::parse_problem(fmt::format(fmt::runtime(yaml), biases), "wording.yaml", spec::Vocabulary{asks, mistakes});
     INFO((problem ? std::string() : problem.error().to_string()));
     REQUIRE(problem.has_value());
     problem->parts.clear();
@@ -177,8 +177,7 @@ std::set<std::string> answers_for(const grade::MistakeTable& table) {
     if (ask.type() == solve::Ask::Type::count && right.count >= 100) {
         // Two significant figures with a scale (a rounding), and a number no mistake gives (7,919 is prime).
         const int exponent = static_cast<int>(std::floor(std::log10(static_cast<double>(right.count))));
-        answers.insert(fmt::format("{:.1f}e{}", static_cast<double>(right.count) / std::pow(10.0, exponent),
-                                   exponent));
+        answers.insert(fmt::format("{:.1f}e{}", static_cast<double>(right.count) / std::pow(10.0, exponent), exponent));
         answers.insert(std::to_string(right.count + 7919));
     } else if (ask.type() == solve::Ask::Type::shape) {
         solve::Shape reversed(right.shape.rbegin(), right.shape.rend()), longer = right.shape;
@@ -224,9 +223,9 @@ parts: [{{id: a, ask: d_k}}]
 std::string seams_in_every_text(const char* yaml) {
     const render::TemplateSet templates = render::TemplateSet::builtin();
     const Words base = base_vocabulary();
-    const std::optional<spec::Tolerance> tolerances[] = {
-        std::nullopt, spec::Tolerance{spec::Tolerance::Kind::relative, 0.01, 0},
-        spec::Tolerance{spec::Tolerance::Kind::sigfigs, 0, 3}};
+    const std::optional<spec::Tolerance> tolerances[] = {std::nullopt,
+                                                         spec::Tolerance{spec::Tolerance::Kind::relative, 0.01, 0},
+                                                         spec::Tolerance{spec::Tolerance::Kind::sigfigs, 0, 3}};
     std::map<std::string, std::string> failures;
     for (const std::string_view biases : {"true", "false", "{q: true, k: false, v: true, o: false}"})
         for (const auto& tolerance : tolerances) {

@@ -80,7 +80,8 @@ bool within_tolerance(const ParsedAnswer& answer, Count value, const spec::Toler
 
 /// One mistake explains an answer more simply than two: keeps pairs only when no single mistake matches.
 void keep_simplest(Verdict& verdict) {
-    if (std::any_of(verdict.matches.begin(), verdict.matches.end(), [](const Explanation& e) { return e.mistakes.size() == 1; }))
+    if (std::any_of(verdict.matches.begin(), verdict.matches.end(),
+                    [](const Explanation& e) { return e.mistakes.size() == 1; }))
         std::erase_if(verdict.matches, [](const Explanation& e) { return e.mistakes.size() > 1; });
 }
 

@@ -21,16 +21,16 @@ std::string_view status_name(Status status);
 /// Everything the grader concluded about one answer.
 struct Verdict {
     Status status = Status::unreadable;
-    std::string answer;                  ///< as typed
-    std::optional<ParsedAnswer> parsed;  ///< a count ask's answer, read; unset when unreadable or not a count
-    std::optional<solve::Answer> read;   ///< what the answer denotes when it is exact: a whole count, a shape
-                                         ///< or a choice; unset when unreadable or not a whole number
-    std::string unreadable_reason;       ///< why the answer could not be read
+    std::string answer;                 ///< as typed
+    std::optional<ParsedAnswer> parsed; ///< a count ask's answer, read; unset when unreadable or not a count
+    std::optional<solve::Answer> read;  ///< what the answer denotes when it is exact: a whole count, a shape
+                                        ///< or a choice; unset when unreadable or not a whole number
+    std::string unreadable_reason;      ///< why the answer could not be read
     solve::Answer expected;
-    double points = 0;                   ///< the part's points
-    double score = 0;                    ///< points earned: all, a mistake's credit share, or 0
-    std::vector<Explanation> matches;    ///< for incorrect: every explanation whose value the answer equals
-    std::optional<double> near_miss;     ///< for unexplained wrong answers within 5%: the relative difference
+    double points = 0;                ///< the part's points
+    double score = 0;                 ///< points earned: all, a mistake's credit share, or 0
+    std::vector<Explanation> matches; ///< for incorrect: every explanation whose value the answer equals
+    std::optional<double> near_miss;  ///< for unexplained wrong answers within 5%: the relative difference
 };
 
 /// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued

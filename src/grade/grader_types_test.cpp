@@ -63,8 +63,8 @@ TEST_CASE("bytes: the exact count, or the right value in binary or decimal units
     REQUIRE(solved.parts[0].answer.count == 16'777'216);
     // 16.8 MB is 16,777,216 to three figures (16,750,000 .. 16,850,000), 16.78 MB to four (16,775,000 ..
     // 16,785,000).
-    for (const char* answer : {"16777216", "16,777,216 bytes", "2^24 B", "16 MiB", "16 mebibytes",
-                               "16384 KiB", "16.8 MB", "16.78 MB", "16.777216 MB"}) {
+    for (const char* answer : {"16777216", "16,777,216 bytes", "2^24 B", "16 MiB", "16 mebibytes", "16384 KiB",
+                               "16.8 MB", "16.78 MB", "16.777216 MB"}) {
         INFO(answer);
         const auto v = verdict_of(solved, answer);
         CHECK(v.status == Status::correct);
@@ -119,14 +119,13 @@ TEST_CASE("bytes: bits for bytes, values for bytes, bits as a unit", "[grader][b
 TEST_CASE("bytes: the KV cache's own mistakes", "[grader][bytes]") {
     // d_model 512, h 8, d_k 64, d_v 32, batch 2, n 10, fp32: 2 x 10 x 8 x (64 + 32) x 4 = 61,440 bytes; keys
     // only 2 x 10 x 8 x 64 x 4 = 40,960.
-    const auto block = one_part("d_model: 512, h: 8, d_k: 64, d_v: 32, batch: 2, seq_len: 10, dtype: fp32",
-                                "memory.kv_cache");
+    const auto block =
+        one_part("d_model: 512, h: 8, d_k: 64, d_v: 32, batch: 2, seq_len: 10, dtype: fp32", "memory.kv_cache");
     CHECK(verdict_of(block, "61440").status == Status::correct);
     CHECK(named(verdict_of(block, "40960")) == Ids{"kv_cache_missing_factor_2"});
     // Grouped-query: d_model 4096, h 32, 8 KV heads (d_k 128), one sequence of 4,096 tokens in fp16: 4,096 x
     // 8 x 256 x 2 = 16,777,216 bytes for one layer. With h = 32 KV heads instead: 67,108,864 = 64 MiB.
-    const auto gqa =
-        one_part("d_model: 4096, h: 32, n_kv_heads: 8, seq_len: 4096, dtype: fp16", "memory.kv_cache");
+    const auto gqa = one_part("d_model: 4096, h: 32, n_kv_heads: 8, seq_len: 4096, dtype: fp16", "memory.kv_cache");
     CHECK(verdict_of(gqa, "16 MiB").status == Status::correct);
     CHECK(named(verdict_of(gqa, "64 MiB")) == Ids{"kv_heads_ignored"});
 }
@@ -184,8 +183,7 @@ TEST_CASE("shapes: each mistake is named; other wrong shapes are not explained",
 TEST_CASE("shapes: grouped-query K heads counted with h heads", "[grader][shape]") {
     // Mistral-7B's attention: d_model 4096, 32 heads of 128, 8 KV heads; one sequence of 16 tokens. The
     // per-head keys are (b, n_kv, n, d_k) = (1, 8, 16, 128); with h heads (1, 32, 16, 128).
-    const auto solved =
-        one_part("d_model: 4096, h: 32, n_kv_heads: 8, batch: 1, seq_len: 16", "shape.k_heads");
+    const auto solved = one_part("d_model: 4096, h: 32, n_kv_heads: 8, batch: 1, seq_len: 16", "shape.k_heads");
     CHECK(verdict_of(solved, "(1, 8, 16, 128)").status == Status::correct);
     const auto v = verdict_of(solved, "(1, 32, 16, 128)");
     CHECK(v.status == Status::incorrect);

@@ -34,9 +34,13 @@ constexpr std::optional<Recipe> alternative_bias_rule(BiasRule rule) {
 
 constexpr auto k_catalogue = std::to_array<Mistake>({
 #define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) {#id, title, with(&Recipe::flag), 0, false, answers},
-#define HEADCOUNT_BIAS_MISTAKE(id, rule, alternative, whole_block, title)                                            \
-    {#id,        title,    with_bias_rule(BiasRule::rule),                                                           \
-     0,          whole_block, "counts",                                                                             \
+#define HEADCOUNT_BIAS_MISTAKE(id, rule, alternative, whole_block, title)                                              \
+    {#id,                                                                                                              \
+     title,                                                                                                            \
+     with_bias_rule(BiasRule::rule),                                                                                   \
+     0,                                                                                                                \
+     whole_block,                                                                                                      \
+     "counts",                                                                                                         \
      alternative_bias_rule(BiasRule::alternative)},
 #define HEADCOUNT_ANSWER_MISTAKE(id, credit, answers, title) {#id, title, Recipe{}, credit, false, answers},
 #include <solve/mistakes.def>
@@ -140,8 +144,8 @@ std::string mistake_template(const Mistake& mistake) { return "mistakes/" + std:
 std::string mistakes_markdown() {
     std::string out = "| mistake | what the student did | answers | credit | template |\n|---|---|---|---|---|\n";
     for (const Mistake& m : k_catalogue)
-        out += fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit,
-                           mistake_template(m));
+        out +=
+            fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit, mistake_template(m));
     return out;
 }
 
@@ -177,7 +181,8 @@ std::vector<Explanation> explanations(const spec::Problem& problem, const solve:
     std::vector<Explanation> singles;
     std::vector<Recipe> recipes; // singles[i] counted this way
     for (const Mistake& mistake : k_catalogue) {
-        if (mistake.recipe == Recipe{} || !explains(mistake, ask) || (mistake.whole_block && ask.projections.size() < 2))
+        if (mistake.recipe == Recipe{} || !explains(mistake, ask) ||
+            (mistake.whole_block && ask.projections.size() < 2))
             continue;
         const std::size_t first = singles.size();
         for (const auto& recipe : {std::optional<Recipe>(mistake.recipe), mistake.alternative}) {

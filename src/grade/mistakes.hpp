@@ -14,10 +14,10 @@ namespace headcount::grade {
 
 /// One named way of getting a count wrong.
 struct Mistake {
-    std::string_view id;    ///< stable: used in specs (credit), JSON, reports and template names
-    std::string_view title; ///< one line, in the student's terms
-    solve::Recipe recipe;   ///< how the mistaken count is carried out; default recipe for `rounded`
-    double credit = 0;      ///< default fraction of the points; a part's `credit:` overrides it
+    std::string_view id;      ///< stable: used in specs (credit), JSON, reports and template names
+    std::string_view title;   ///< one line, in the student's terms
+    solve::Recipe recipe;     ///< how the mistaken count is carried out; default recipe for `rounded`
+    double credit = 0;        ///< default fraction of the points; a part's `credit:` overrides it
     bool whole_block = false; ///< a way of counting the block's biases as a whole: not offered on a part that
                               ///< asks about one projection, where it would only mean "bias left out"
     /// The types of answer whose mistakes it names, as words: "counts" (parameters, dimensions, FLOPs), "bytes",
@@ -54,7 +54,7 @@ std::vector<std::string_view> mistake_ids();
 /// One way to arrive at a wrong number: one mistake, or two independent ones made together.
 struct Explanation {
     std::vector<const Mistake*> mistakes;
-    solve::Answer value; ///< what the part's ask comes to when counted this way
+    solve::Answer value;                   ///< what the part's ask comes to when counted this way
     std::vector<const solve::Ask*> others; ///< for other_quantity: the asks whose right answer this is
 };
 
@@ -71,6 +71,7 @@ std::vector<Explanation> explanations(const spec::Problem& problem, const solve:
                                       const solve::Answer& right_answer);
 
 /// What `ask` comes to for `problem` when counted the mistaken way, or nullopt when that count overflows.
-std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask, const solve::Recipe& recipe);
+std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask,
+                                         const solve::Recipe& recipe);
 
 } // namespace headcount::grade

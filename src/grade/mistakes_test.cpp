@@ -115,7 +115,8 @@ TEST_CASE("W_O sizing and grouped-query mistakes show only where they change the
     auto mqa = mha(1024, 16);
     mqa.n_kv_heads = 1;
     // A true collision: giving each of the 16 heads its own K (16 x 65,600) is the same number.
-    CHECK(explained_by(problem(mqa, "k_params"), 1'049'600) == Ids{{"kv_heads_ignored"}, {"heads_times_full_matrices"}});
+    CHECK(explained_by(problem(mqa, "k_params"), 1'049'600) ==
+          Ids{{"kv_heads_ignored"}, {"heads_times_full_matrices"}});
 }
 
 TEST_CASE("collisions report every candidate, composites report both ids", "[mistakes]") {
@@ -142,8 +143,9 @@ TEST_CASE("the variants' characteristic mistakes have names", "[mistakes]") {
     CHECK(explained_by(problem(with_kv, "total_params"), 1'050'624) == Ids{{"missing_bias_kv"}});
     // ... and on its bias_params part: 4 x 512 + 2 x 512 = 3,072 right, 2,048 without them. That number collides:
     // leaving out V drops b_V and bias_v (3,072 - 1,024), and the article's 8 x 256 + 512 = 2,560 without b_O.
-    CHECK(explained_by(problem(with_kv, "bias_params"), 2'048) ==
-          Ids{{"missing_bias_kv"}, {"missing_value_projection"}, {"bias_formula_per_head", "missing_output_projection"}});
+    CHECK(
+        explained_by(problem(with_kv, "bias_params"), 2'048) ==
+        Ids{{"missing_bias_kv"}, {"missing_value_projection"}, {"bias_formula_per_head", "missing_output_projection"}});
     // bias: false, d 512, h 8: right 4 x 512^2 = 1,048,576; with biases anyway 1,050,624.
     auto no_bias = mha(512, 8);
     no_bias.bias = {false, false, false, false};
@@ -175,20 +177,41 @@ TEST_CASE("an exact mistake value is a mistake, not a rounding", "[mistakes]") {
 // disappear or change its spelling. A new mistake adds an id without touching this list; mistakes.def's static
 // checks keep ids unique.
 TEST_CASE("every shipped mistake id is still in the catalogue", "[mistakes]") {
-    const std::set<std::string> shipped{"missing_output_projection", "missing_biases", "missing_output_bias",
-                                         "bias_counted_once", "heads_times_full_matrices", "single_head_only",
-                                         "output_projection_per_head", "output_projection_square",
-                                         "bias_formula_per_head", "missing_value_projection", "kv_heads_ignored",
-                                         "missing_bias_kv", "biases_added", "tied_embeddings_counted_twice",
-                                         "missing_layernorm", "missing_position_embeddings",
-                                         "gated_ffn_two_matrices", "macs_not_flops", "one_projection_only",
-                                         "missing_attention_matmuls", "n_squared_d_missed_heads_factor",
-                                         "n_versus_d_rule_of_thumb", "heads_seq_axes_swapped", "d_model_for_d_k",
-                                         "batch_axis_dropped", "bits_for_bytes", "bytes_per_value_missing",
-                                         "kv_cache_missing_factor_2", "attention_n_squared_forgotten",
-                                         "backward_pass_forgotten", "training_for_forward",
-                                         "parameter_rule_not_exact", "rounded", "decimal_vs_binary_units",
-                                         "other_quantity"};
+    const std::set<std::string> shipped{"missing_output_projection",
+                                        "missing_biases",
+                                        "missing_output_bias",
+                                        "bias_counted_once",
+                                        "heads_times_full_matrices",
+                                        "single_head_only",
+                                        "output_projection_per_head",
+                                        "output_projection_square",
+                                        "bias_formula_per_head",
+                                        "missing_value_projection",
+                                        "kv_heads_ignored",
+                                        "missing_bias_kv",
+                                        "biases_added",
+                                        "tied_embeddings_counted_twice",
+                                        "missing_layernorm",
+                                        "missing_position_embeddings",
+                                        "gated_ffn_two_matrices",
+                                        "macs_not_flops",
+                                        "one_projection_only",
+                                        "missing_attention_matmuls",
+                                        "n_squared_d_missed_heads_factor",
+                                        "n_versus_d_rule_of_thumb",
+                                        "heads_seq_axes_swapped",
+                                        "d_model_for_d_k",
+                                        "batch_axis_dropped",
+                                        "bits_for_bytes",
+                                        "bytes_per_value_missing",
+                                        "kv_cache_missing_factor_2",
+                                        "attention_n_squared_forgotten",
+                                        "backward_pass_forgotten",
+                                        "training_for_forward",
+                                        "parameter_rule_not_exact",
+                                        "rounded",
+                                        "decimal_vs_binary_units",
+                                        "other_quantity"};
     std::set<std::string> ids;
     for (auto id : mistake_ids())
         ids.insert(std::string(id));
@@ -242,8 +265,8 @@ spec::MhaGivens no_bias(Count d, Count h) {
 } // namespace
 
 TEST_CASE("whole-model mistakes are recognised on two models each", "[mistakes]") {
-    const auto gpt = model_problem(mha(768, 12), testing::gpt2_small(), "model_params");     // right: 124,439,808
-    const auto bert_base = model_problem(mha(768, 12), bert(), "model_params"); // right: 109,482,240
+    const auto gpt = model_problem(mha(768, 12), testing::gpt2_small(), "model_params"); // right: 124,439,808
+    const auto bert_base = model_problem(mha(768, 12), bert(), "model_params");          // right: 109,482,240
     // tied_embeddings_counted_twice: GPT-2 + 50,257 x 768 = 163,037,184; with an MLM head (RoBERTa default config,
     // 109,514,298) + 30,522 x 768 = 132,955,194.
     CHECK(explained_by(gpt, 163'037'184) == Ids{{"tied_embeddings_counted_twice"}});

@@ -86,8 +86,8 @@ void ResultsLog::write(const RowResult& row) {
             std::string ids;
             for (const Mistake* m : named_mistakes(v))
                 ids += (ids.empty() ? "" : ",") + json_string(m->id);
-            verdict = fmt::format(",\"status\":\"{}\",\"score\":{},\"points\":{},\"mistakes\":[{}]", status_name(v.status),
-                                  json_number(v.score), json_number(v.points), ids);
+            verdict = fmt::format(",\"status\":\"{}\",\"score\":{},\"points\":{},\"mistakes\":[{}]",
+                                  status_name(v.status), json_number(v.score), json_number(v.points), ids);
             if (v.status == Status::unreadable)
                 verdict += ",\"reason\":" + json_string(v.unreadable_reason);
         }

@@ -80,5 +80,6 @@ TEST_CASE("results.jsonl lines are the same past the cache of formatted verdicts
     CHECK(lines[wrong + 1].substr(lines[wrong + 1].find(",\"answer\"")) ==
           lines[3].substr(lines[3].find(",\"answer\"")));
     CHECK(lines[wrong - 1].ends_with(fmt::format(",\"answer\":\"{}\",\"status\":\"incorrect\",\"score\":0.0,"
-                                                 "\"points\":3.0,\"mistakes\":[]}}", 10'000'000 + wrong - 1)));
+                                                 "\"points\":3.0,\"mistakes\":[]}}",
+                                                 10'000'000 + wrong - 1)));
 }

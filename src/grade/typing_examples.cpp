@@ -45,9 +45,8 @@ std::optional<CountExample> count_example(std::span<const Count> answers) {
     std::stable_sort(sizes.begin(), sizes.end(), [&](Count a, Count b) { return distance(a) < distance(b); });
     for (const Count n : sizes) {
         const Count value = 3 * n * (n + 1); // at most 3·10^9·(10^9 + 1) < 2^62
-        const bool near = std::any_of(answers.begin(), answers.end(), [&](Count answer) {
-            return near_answer(static_cast<double>(value), answer);
-        });
+        const bool near = std::any_of(answers.begin(), answers.end(),
+                                      [&](Count answer) { return near_answer(static_cast<double>(value), answer); });
         if (!near)
             return CountExample{value, std::to_string(value), with_thousands(value), fmt::format("3*{}*{}", n, n + 1),
                                 fmt::format("3 \\times {} \\times {}", n, n + 1)};

@@ -52,8 +52,8 @@ class VerdictTable {
     MistakeTable m_mistakes;
     std::deque<Verdict> m_verdicts; ///< the first k_kept distinct answers; a deque, so the index's views stay put
     std::unordered_map<std::string_view, std::uint32_t> m_index;
-    std::vector<VerdictSummary> m_summaries;     ///< every answer
-    std::vector<std::string_view> m_later;       ///< the text of answer k_kept + i, in m_arena
+    std::vector<VerdictSummary> m_summaries; ///< every answer
+    std::vector<std::string_view> m_later;   ///< the text of answer k_kept + i, in m_arena
     std::vector<std::unique_ptr<char[]>> m_arena;
     char* m_arena_next = nullptr;
     std::size_t m_arena_left = 0;

@@ -39,9 +39,10 @@ TEST_CASE("every ask has its solution and its question template", "[asks][catalo
 TEST_CASE("an ask's group is the shared explanation its solution includes", "[asks][catalogue]") {
     // Each group's explanation is a partial that the solutions of the group, and no other, include; templates show
     // it in full only in the group's first part (earlier.<group>).
-    const std::map<std::string, std::string> partial_of_group{
-        {"heads", "{{> heads}}"}, {"flops", "{{> flops_conventions}}"}, {"shapes", "{{> shape_walk}}"},
-        {"memory", "{{> memory_dtype}}"}};
+    const std::map<std::string, std::string> partial_of_group{{"heads", "{{> heads}}"},
+                                                              {"flops", "{{> flops_conventions}}"},
+                                                              {"shapes", "{{> shape_walk}}"},
+                                                              {"memory", "{{> memory_dtype}}"}};
     REQUIRE(partial_of_group.size() == solve::k_ask_groups.size());
     std::map<std::string, int> members;
     for (const solve::Ask& ask : solve::asks()) {

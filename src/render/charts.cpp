@@ -50,10 +50,10 @@ std::string histogram_svg(std::span<const ChartBar> bins, std::string_view title
         out += svg::line(left - 4, y, width - gap / 2, y, tick == 0 ? k_axis_colour : "#d0d7de");
         out += svg::text(left - 8, y + 4, std::to_string(tick), "end", 11, k_axis_colour);
     }
-    out += fmt::format("<text x=\"14\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\" "
-                       "transform=\"rotate(-90 14 {})\">{}</text>\n",
-                       base - k_histogram_height / 2, k_axis_colour, base - k_histogram_height / 2,
-                       escape_xml(y_label));
+    out +=
+        fmt::format("<text x=\"14\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\" "
+                    "transform=\"rotate(-90 14 {})\">{}</text>\n",
+                    base - k_histogram_height / 2, k_axis_colour, base - k_histogram_height / 2, escape_xml(y_label));
     for (std::size_t i = 0; i < bins.size(); ++i) {
         const int x = left + gap + static_cast<int>(i) * (column + gap);
         const int h = column_height(bins[i].count, max);
@@ -75,10 +75,11 @@ std::string frequency_chart_svg(std::span<const ChartBar> bars, std::size_t of, 
         out += svg::text(left, y + 13, bars[i].label, "start", 12);
         out += svg::rect(left, y + 18, k_frequency_length, 14, "#eef2f6");
         out += svg::rect(left, y + 18, length, 14, k_bar_colour);
-        out += svg::text(left + k_frequency_length + 8, y + 30,
-                         fmt::format("{} ({})", bars[i].count, percent_text(static_cast<std::int64_t>(bars[i].count),
-                                                                             static_cast<std::int64_t>(of), 0)),
-                         "start", 12);
+        out += svg::text(
+            left + k_frequency_length + 8, y + 30,
+            fmt::format("{} ({})", bars[i].count,
+                        percent_text(static_cast<std::int64_t>(bars[i].count), static_cast<std::int64_t>(of), 0)),
+            "start", 12);
     }
     return out + svg::close();
 }

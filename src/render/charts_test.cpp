@@ -56,9 +56,9 @@ TEST_CASE("histogram columns are in proportion to the counts", "[charts]") {
     CHECK(render::column_height(3, 4) == 150);
     CHECK(render::column_height(0, 4) == 0);
     CHECK(render::column_height(4, 4) == 200);
-    CHECK(render::column_height(1, 3) == 67);   // 66.67
-    CHECK(render::column_height(1, 400) == 1);  // 0.5 rounds half up
-    CHECK(render::column_height(0, 0) == 0);    // nobody at all
+    CHECK(render::column_height(1, 3) == 67);  // 66.67
+    CHECK(render::column_height(1, 400) == 1); // 0.5 rounds half up
+    CHECK(render::column_height(0, 0) == 0);   // nobody at all
 
     const std::vector<ChartBar> bins{{"0-25%", 1}, {"25-50%", 3}, {"50-75%", 0}, {"75-100%", 4}};
     const std::string svg = render::histogram_svg(bins, "Scores <of> the class & more", "students");
@@ -109,8 +109,8 @@ TEST_CASE("the shapes diagram shows every tensor with its shape", "[charts][diag
     const std::string svg = render::shapes_diagram_svg(*shapes, *block, false);
     CHECK(balanced(svg));
     CHECK(attribute_of(svg, "rect", "stroke=\"#0b5cad\"", "width").size() == 12); // X, Q, K, V, 3 split, 5 more
-    for (const char* shown : {"(32, 128, 512)", "(32, 8, 128, 64)", "(32, 8, 128, 128)", "(b, h, n, d_k)",
-                              "Q = X W_Q", "K = X W_K", "A = softmax(scores)", "output = concat W_O"})
+    for (const char* shown : {"(32, 128, 512)", "(32, 8, 128, 64)", "(32, 8, 128, 128)", "(b, h, n, d_k)", "Q = X W_Q",
+                              "K = X W_K", "A = softmax(scores)", "output = concat W_O"})
         CHECK(svg.find(shown) != std::string::npos);
 
     // Cross-attention: K and V come from a source of m = 256 positions, 384 wide (given by hand).
@@ -125,6 +125,6 @@ TEST_CASE("the shapes diagram shows every tensor with its shape", "[charts][diag
     CHECK(balanced(cross_svg));
     CHECK(attribute_of(cross_svg, "rect", "stroke=\"#0b5cad\"", "width").size() == 13);
     CHECK(cross_svg.find("K = S W_K") != std::string::npos);
-    CHECK(cross_svg.find("(32, 256, 384)") != std::string::npos); // S: (b, m, kdim)
+    CHECK(cross_svg.find("(32, 256, 384)") != std::string::npos);    // S: (b, m, kdim)
     CHECK(cross_svg.find("(32, 8, 128, 256)") != std::string::npos); // scores: (b, h, n, m)
 }

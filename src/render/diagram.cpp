@@ -84,15 +84,15 @@ std::string shapes_diagram_svg(const solve::ShapeSolution& s, const solve::MhaSo
     const Box output = tensor_box(k_kv, 7, "output = concat W_O", s.output);
     const int height = output.bottom() + k_margin;
 
-    std::string out = svg::open(k_width, height, "The tensors of the attention block, from input to output") +
-                      svg::arrow_marker();
+    std::string out =
+        svg::open(k_width, height, "The tensors of the attention block, from input to output") + svg::arrow_marker();
     out += arrow(x, q);
     if (cross) {
         // K and V are projections of the key/value source S, not of X: a box of its own.
         const std::string batch = std::to_string(s.k.shape.front()), m = std::to_string(s.k.shape[1]);
         const bool one_width = block.kdim == block.vdim;
-        const std::string widths = one_width ? std::to_string(block.kdim)
-                                             : fmt::format("{} | {}", block.kdim, block.vdim);
+        const std::string widths =
+            one_width ? std::to_string(block.kdim) : fmt::format("{} | {}", block.kdim, block.vdim);
         const Box s_box{k_kv, 0, "S: the keys' and values' input", fmt::format("({}, {}, {})", batch, m, widths),
                         one_width ? "(b, m, kdim)" : "(b, m, kdim | vdim)"};
         out += arrow(s_box, k) + arrow(s_box, v) + draw(s_box);

@@ -42,7 +42,7 @@ std::string cmark_html(const std::string& markdown) {
         cmark_parser_attach_syntax_extension(parser.get(), table);
     cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
     std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(cmark_parser_finish(parser.get()),
-                                                                      cmark_node_free);
+                                                                     cmark_node_free);
     char* html = cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
     std::string out(html);
     cmark_get_default_mem_allocator()->free(html);
@@ -55,15 +55,14 @@ std::string markdown_to_html(std::string_view markdown, const std::vector<HtmlBl
     const std::vector<MathSpan> spans = find_math(markdown);
     const std::string marker = fresh_marker(markdown);
     std::size_t index = 0;
-    std::string html = cmark_html(replace_math(markdown, spans, [&](const MathSpan&) {
-        return placeholder(marker, index++);
-    }));
+    std::string html =
+        cmark_html(replace_math(markdown, spans, [&](const MathSpan&) { return placeholder(marker, index++); }));
     // A placeholder ends in 'x', so "…x1x" is no part of "…x12x".
     for (std::size_t i = 0; i < spans.size(); ++i) {
         const MathSpan& span = spans[i];
-        replace_all(html, placeholder(marker, i),
-                    fmt::format("<span class=\"math{}\">{}</span>", span.display ? " display" : "",
-                                escape_xml(span.tex)));
+        replace_all(
+            html, placeholder(marker, i),
+            fmt::format("<span class=\"math{}\">{}</span>", span.display ? " display" : "", escape_xml(span.tex)));
     }
     for (const HtmlBlock& block : blocks)
         replace_all(html, "<p>" + escape_xml(block.token) + "</p>\n", block.html);
@@ -78,10 +77,8 @@ Result<std::string> html_page(const std::string& title, const std::vector<std::s
         body += "<article>\n" + markdown_to_html(document, blocks) + "</article>\n";
     const KatexMarkup markup = katex_markup(katex);
     // The template engine does not escape (its output is usually Markdown): escape here what is text.
-    const View view{{"title", escape_xml(title)},
-                    {"katex_head", markup.head},
-                    {"body", body},
-                    {"katex_typeset", markup.typeset}};
+    const View view{
+        {"title", escape_xml(title)}, {"katex_head", markup.head}, {"body", body}, {"katex_typeset", markup.typeset}};
     return templates.render("html/page", view);
 }
 

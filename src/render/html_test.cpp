@@ -8,7 +8,8 @@ using namespace headcount;
 using render::markdown_to_html;
 
 TEST_CASE("Markdown becomes HTML through cmark-gfm, tables included", "[html]") {
-    CHECK(markdown_to_html("# Title\n\nSome **bold** text.\n") == "<h1>Title</h1>\n<p>Some <strong>bold</strong> text.</p>\n");
+    CHECK(markdown_to_html("# Title\n\nSome **bold** text.\n") ==
+          "<h1>Title</h1>\n<p>Some <strong>bold</strong> text.</p>\n");
     CHECK(markdown_to_html("**Common mistakes.**\n\n- one\n- two\n") ==
           "<p><strong>Common mistakes.</strong></p>\n<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n");
     const std::string table = markdown_to_html("| a | b |\n|---|---:|\n| 1 | 2 |\n");
@@ -19,7 +20,8 @@ TEST_CASE("Markdown becomes HTML through cmark-gfm, tables included", "[html]") 
 TEST_CASE("math survives CommonMark untouched and escaped", "[html]") {
     // Plain CommonMark would read "_{model} … d_" as emphasis and "\\," as an escaped comma.
     const std::string html = markdown_to_html("So $d_{model} \\cdot\\, d_k$ and $a < b$.\n");
-    CHECK(html == "<p>So <span class=\"math\">d_{model} \\cdot\\, d_k</span> and <span class=\"math\">a &lt; b</span>.</p>\n");
+    CHECK(html ==
+          "<p>So <span class=\"math\">d_{model} \\cdot\\, d_k</span> and <span class=\"math\">a &lt; b</span>.</p>\n");
     // In a table cell, and as display math.
     CHECK(markdown_to_html("| x |\n|---|\n| $W_Q$ |\n").find("<td><span class=\"math\">W_Q</span></td>") !=
           std::string::npos);

@@ -21,8 +21,8 @@ namespace {
 Result<std::string> read_katex_file(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return std::unexpected(Error{path.string(), 0, 0,
-                                     "cannot read KaTeX, which HTML output needs (install Debian's libjs-katex)"});
+        return std::unexpected(
+            Error{path.string(), 0, 0, "cannot read KaTeX, which HTML output needs (install Debian's libjs-katex)"});
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -71,7 +71,8 @@ Result<KatexAssets> load_katex(const fs::path& dir) {
         katex.fonts.emplace_back(name, std::move(*bytes));
     }
     if (katex.fonts.empty())
-        return std::unexpected(Error{(dir / "katex.min.css").string(), 0, 0, "names no woff2 font: not KaTeX's stylesheet?"});
+        return std::unexpected(
+            Error{(dir / "katex.min.css").string(), 0, 0, "names no woff2 font: not KaTeX's stylesheet?"});
     return katex;
 }
 
@@ -86,9 +87,8 @@ std::string embedded_css(const KatexAssets& katex) {
 
 OutputFiles katex_folder(const KatexAssets& katex, const fs::path& dir) {
     OutputFiles files;
-    files.emplace_back(dir / "katex.min.css", rewrite_fonts(katex.css, [](const std::string& name) {
-                           return "fonts/" + name;
-                       }));
+    files.emplace_back(dir / "katex.min.css",
+                       rewrite_fonts(katex.css, [](const std::string& name) { return "fonts/" + name; }));
     files.emplace_back(dir / "katex.min.js", katex.script);
     for (const auto& [name, bytes] : katex.fonts)
         files.emplace_back(dir / "fonts" / name, bytes);

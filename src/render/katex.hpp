@@ -14,8 +14,8 @@ namespace headcount::render {
 
 /// The KaTeX files a page uses: the stylesheet, the script and the woff2 fonts the stylesheet names.
 struct KatexAssets {
-    std::string css;    ///< katex.min.css as shipped
-    std::string script; ///< katex.min.js
+    std::string css;                                        ///< katex.min.css as shipped
+    std::string script;                                     ///< katex.min.js
     std::vector<std::pair<std::string, std::string>> fonts; ///< file name (KaTeX_Main-Regular.woff2), bytes
 };
 

@@ -23,8 +23,8 @@ struct MathSpan {
 std::vector<MathSpan> find_math(std::string_view markdown);
 
 /// `text` with every span's delimiters and TeX replaced by what `replace` returns for it.
-template <class Replace> std::string replace_math(std::string_view text, const std::vector<MathSpan>& spans,
-                                                  Replace replace) {
+template <class Replace>
+std::string replace_math(std::string_view text, const std::vector<MathSpan>& spans, Replace replace) {
     std::string out;
     std::size_t at = 0;
     for (const MathSpan& span : spans) {

@@ -21,9 +21,9 @@ TEST_CASE("math spans follow Pandoc's dollar rules", "[math]") {
     CHECK(tex_of("so $W_Q \\in \\mathbb{R}^{512 \\times 512}$ holds") ==
           std::vector<std::string>{"W_Q \\in \\mathbb{R}^{512 \\times 512}"});
     CHECK(tex_of("$d_k$ and $d_v$") == std::vector<std::string>{"d_k", "d_v"});
-    CHECK(tex_of("costs $5 and $6 today").empty());          // "$5 and $" is closed before a digit: no math
-    CHECK(tex_of("a $ b$ c").empty());                       // a space after the opening $
-    CHECK(tex_of("a $b $ c").empty());                       // a space before the closing $
+    CHECK(tex_of("costs $5 and $6 today").empty());                   // "$5 and $" is closed before a digit: no math
+    CHECK(tex_of("a $ b$ c").empty());                                // a space after the opening $
+    CHECK(tex_of("a $b $ c").empty());                                // a space before the closing $
     CHECK(tex_of("\\$x$ then $y$") == std::vector<std::string>{"y"}); // \$ is a dollar sign
     CHECK(tex_of("$a\\$b$") == std::vector<std::string>{"a\\$b"});    // and inside math it does not close
     CHECK(tex_of("$$\\sum_i x_i$$") == std::vector<std::string>{"\\sum_i x_i"});
@@ -36,8 +36,8 @@ TEST_CASE("code and paragraph breaks hold no math", "[math]") {
     CHECK(tex_of("``a ` $x$`` $y$") == std::vector<std::string>{"y"});
     CHECK(tex_of("`unclosed $x$") == std::vector<std::string>{"x"}); // a lone backtick is text
     CHECK(tex_of("```\n$x$\n```\n$y$") == std::vector<std::string>{"y"});
-    CHECK(tex_of("$a\nb$") == std::vector<std::string>{"a\nb"});     // a soft line break is inside a paragraph
-    CHECK(tex_of("$a\n\nb$").empty());                               // a blank line ends it
+    CHECK(tex_of("$a\nb$") == std::vector<std::string>{"a\nb"}); // a soft line break is inside a paragraph
+    CHECK(tex_of("$a\n\nb$").empty());                           // a blank line ends it
 }
 
 TEST_CASE("spans give their exact position", "[math]") {

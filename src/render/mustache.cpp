@@ -45,8 +45,8 @@ class Parser {
 
     Result<ParsedTemplate> parse() {
         ParsedTemplate out{m_path, {}};
-        std::vector<MustacheNode*> open{};                           // open sections, innermost last
-        std::vector<std::vector<MustacheNode>*> lists{&out.nodes};   // where the next node goes
+        std::vector<MustacheNode*> open{};                         // open sections, innermost last
+        std::vector<std::vector<MustacheNode>*> lists{&out.nodes}; // where the next node goes
         std::string text;
         const auto flush_text = [&] {
             if (!text.empty())
@@ -89,7 +89,8 @@ class Parser {
             if (c == '\n' || c == '\r') {
                 flush_text();
                 const std::size_t length = c == '\r' && m_text.compare(m_pos, 2, "\r\n") == 0 ? 2 : 1;
-                lists.back()->push_back(MustacheNode{Kind::newline, std::string(m_text.substr(m_pos, length)), 0, 0, {}});
+                lists.back()->push_back(
+                    MustacheNode{Kind::newline, std::string(m_text.substr(m_pos, length)), 0, 0, {}});
                 advance(m_pos + length);
                 continue;
             }
@@ -101,9 +102,9 @@ class Parser {
         }
         flush_text();
         if (!open.empty())
-            return fail_at(open.back()->line, open.back()->column,
-                           fmt::format("section '{}' is never closed (no {{{{/{}}}}})", open.back()->text,
-                                       open.back()->text));
+            return fail_at(
+                open.back()->line, open.back()->column,
+                fmt::format("section '{}' is never closed (no {{{{/{}}}}})", open.back()->text, open.back()->text));
         return out;
     }
 
@@ -163,13 +164,25 @@ class Parser {
             tag.role = Tag::Role::silent;
             break;
         }
-        case '!': tag.role = Tag::Role::silent; break;
-        case '#': tag.node.kind = Kind::section; break;
-        case '^': tag.node.kind = Kind::inverted; break;
-        case '/': tag.role = Tag::Role::close; break;
-        case '>': tag.node.kind = Kind::partial; break;
-        case '&': break;
-        default: tag.node.text = std::string(body); // a plain variable: the whole body is its name
+        case '!':
+            tag.role = Tag::Role::silent;
+            break;
+        case '#':
+            tag.node.kind = Kind::section;
+            break;
+        case '^':
+            tag.node.kind = Kind::inverted;
+            break;
+        case '/':
+            tag.role = Tag::Role::close;
+            break;
+        case '>':
+            tag.node.kind = Kind::partial;
+            break;
+        case '&':
+            break;
+        default:
+            tag.node.text = std::string(body); // a plain variable: the whole body is its name
         }
         return tag;
     }

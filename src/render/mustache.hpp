@@ -52,9 +52,9 @@ using PartialLookup = std::function<const ParsedTemplate*(std::string_view name)
 
 /// What one render may do at most; past a bound the render stops with an error saying which.
 struct RenderLimits {
-    int partial_depth = 16;           ///< partials inside partials
-    std::size_t steps = 0;            ///< nodes visited, counting every item of every list a section repeats
-    std::size_t output_bytes = 0;     ///< the rendered text
+    int partial_depth = 16;       ///< partials inside partials
+    std::size_t steps = 0;        ///< nodes visited, counting every item of every list a section repeats
+    std::size_t output_bytes = 0; ///< the rendered text
 };
 
 /// Renders `tmpl` with `view`. A name the view does not provide where the tag stands, or an unknown partial, is

@@ -23,8 +23,14 @@ std::string rendered(const std::string& text, const View& view, const std::strin
     return out ? *out : out.error().to_string();
 }
 
-const View k_view{{"name", "Ada"},     {"n", 3},          {"yes", true}, {"no", false}, {"none", nullptr},
-                  {"empty", View::array()}, {"items", View::array({"a", "b"})}, {"obj", View{{"x", "1"}}}};
+const View k_view{{"name", "Ada"},
+                  {"n", 3},
+                  {"yes", true},
+                  {"no", false},
+                  {"none", nullptr},
+                  {"empty", View::array()},
+                  {"items", View::array({"a", "b"})},
+                  {"obj", View{{"x", "1"}}}};
 
 } // namespace
 
@@ -38,7 +44,7 @@ TEST_CASE("variables, sections and inverted sections render as Mustache says", "
     CHECK(rendered("{{obj.x}} {{#yes}}y{{/yes}}{{#no}}n{{/no}}{{#none}}z{{/none}}{{#empty}}e{{/empty}}", k_view) ==
           "1 y");
     CHECK(rendered("{{^no}}1{{/no}}{{^none}}2{{/none}}{{^empty}}3{{/empty}}{{^yes}}4{{/yes}}{{^items}}5{{/items}}",
-                 k_view) == "123");
+                   k_view) == "123");
     CHECK(rendered("{{! a comment\nover lines }}x", k_view) == "x");
 }
 
@@ -62,7 +68,8 @@ TEST_CASE("set-delimiter tags change how tags are found until the next change", 
 }
 
 TEST_CASE("syntax errors say what and where", "[mustache]") {
-    CHECK(rendered("ab\n  {{name", k_view) == "t.mustache:2:3: Mustache syntax error: unclosed tag (no '}}' after '{{')");
+    CHECK(rendered("ab\n  {{name", k_view) ==
+          "t.mustache:2:3: Mustache syntax error: unclosed tag (no '}}' after '{{')");
     CHECK(rendered("{{#a}}x{{/b}}", k_view) ==
           "t.mustache:1:8: Mustache syntax error: '{{/b}}' closes section 'a', opened at line 1; close that one first");
     CHECK(rendered("x{{/a}}", k_view) == "t.mustache:1:2: Mustache syntax error: '{{/a}}' closes no open section");

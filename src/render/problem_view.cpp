@@ -86,11 +86,8 @@ View given_rows(const solve::MhaSolution& s) {
 View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
     View breakdown = View::array();
     for (const solve::Component& c : s.breakdown)
-        breakdown.push_back(View{{"name", c.name},
-                                 {"shape", c.shape},
-                                 {"copies", n(c.copies)},
-                                 {"each", n(c.each)},
-                                 {"total", n(c.total)}});
+        breakdown.push_back(View{
+            {"name", c.name}, {"shape", c.shape}, {"copies", n(c.copies)}, {"each", n(c.each)}, {"total", n(c.total)}});
     View view{{"encoder_decoder", m.encoder_layers > 0},
               {"decoder_layers", n(m.decoder_layers)},
               {"ffn_bias", m.ffn_bias},
@@ -124,8 +121,8 @@ View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
 void add_model_rows(View& rows, const spec::ModelGivens& m) {
     using M = spec::ModelGivens;
     auto row = [&](std::string symbol, std::string meaning, std::string value) {
-        rows.push_back(View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", "given"},
-                            {"stated", true}});
+        rows.push_back(
+            View{{"symbol", symbol}, {"meaning", meaning}, {"value", value}, {"note", "given"}, {"stated", true}});
     };
     row("$d_{ff}$", "feed-forward width", n(m.d_ff));
     if (m.layers > 0)
@@ -140,13 +137,14 @@ void add_model_rows(View& rows, const spec::ModelGivens& m) {
         row("max positions", "learned position embedding rows", n(m.max_positions));
     if (m.type_vocab > 0)
         row("type vocab", "token type embedding rows", n(m.type_vocab));
-    row("norm", "normalisation", m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias")
-                                                              : "RMSNorm");
-    row("FFN", "feed-forward network", std::string(m.ffn == M::Ffn::gated ? "gated (3 matrices)" : "MLP (2 matrices)") +
-                                           (m.ffn_bias ? ", biases" : ", no biases"));
+    row("norm", "normalisation",
+        m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias") : "RMSNorm");
+    row("FFN", "feed-forward network",
+        std::string(m.ffn == M::Ffn::gated ? "gated (3 matrices)" : "MLP (2 matrices)") +
+            (m.ffn_bias ? ", biases" : ", no biases"));
     std::string extras;
-    for (auto [on, name] : {std::pair{m.embedding_norm, "embedding norm"}, {m.final_norm, "final norm"},
-                            {m.pooler, "pooler"}})
+    for (auto [on, name] :
+         {std::pair{m.embedding_norm, "embedding norm"}, {m.final_norm, "final norm"}, {m.pooler, "pooler"}})
         if (on)
             extras += (extras.empty() ? "" : ", ") + std::string(name);
     if (m.lm_head != M::Head::none)
@@ -219,7 +217,9 @@ View tensor_view(const solve::Tensor& t) {
     std::string shape;
     for (Count size : t.shape)
         shape += (shape.empty() ? "" : ", ") + std::to_string(size);
-    return View{{"shape", "(" + shape + ")"}, {"axes", "(" + axes + ")"}, {"rank", t.shape.size()},
+    return View{{"shape", "(" + shape + ")"},
+                {"axes", "(" + axes + ")"},
+                {"rank", t.shape.size()},
                 {"elements", n(t.elements)}};
 }
 
@@ -290,18 +290,27 @@ View problem_view(const solve::SolvedProblem& solved) {
     if (solved.problem.model)
         add_model_rows(given, *solved.problem.model);
     if (const auto& w = solved.problem.workload) {
-        given.push_back(View{{"symbol", "$b$"}, {"meaning", "batch size"}, {"value", n(w->batch)}, {"note", "given"},
+        given.push_back(View{
+            {"symbol", "$b$"}, {"meaning", "batch size"}, {"value", n(w->batch)}, {"note", "given"}, {"stated", true}});
+        given.push_back(View{{"symbol", "$n$"},
+                             {"meaning", "sequence length (query positions)"},
+                             {"value", n(w->seq_len)},
+                             {"note", "given"},
                              {"stated", true}});
-        given.push_back(View{{"symbol", "$n$"}, {"meaning", "sequence length (query positions)"},
-                             {"value", n(w->seq_len)}, {"note", "given"}, {"stated", true}});
         if (w->seq_len_kv)
-            given.push_back(View{{"symbol", "$m$"}, {"meaning", "key/value sequence length"},
-                                 {"value", n(*w->seq_len_kv)}, {"note", "given"}, {"stated", true}});
+            given.push_back(View{{"symbol", "$m$"},
+                                 {"meaning", "key/value sequence length"},
+                                 {"value", n(*w->seq_len_kv)},
+                                 {"note", "given"},
+                                 {"stated", true}});
     }
     if (const auto& p = solved.problem.precision)
-        given.push_back(View{{"symbol", "dtype"}, {"meaning", "number format of every value"},
-                             {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
-                             {"note", "given"}, {"stated", true}});
+        given.push_back(
+            View{{"symbol", "dtype"},
+                 {"meaning", "number format of every value"},
+                 {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
+                 {"note", "given"},
+                 {"stated", true}});
     View view{
         {"id", solved.problem.id},
         {"title", solved.problem.title},
@@ -313,8 +322,8 @@ View problem_view(const solve::SolvedProblem& solved) {
                                : View{{"breakdown", View::array()}, {"total", ""}}},
         {"shapes", solved.shapes ? shapes_view(*solved.shapes) : View::object()},
         {"memory", solved.memory ? memory_view(*solved.memory, *solved.problem.precision, s) : View::object()},
-        {"model_flops", solved.model_flops ? model_flops_view(*solved.model_flops, *solved.problem.model)
-                                           : View::object()},
+        {"model_flops",
+         solved.model_flops ? model_flops_view(*solved.model_flops, *solved.problem.model) : View::object()},
         {"d_k", n(s.d_k)},
         {"d_v", n(s.d_v)},
         {"d_k_default", !s.given.d_k},
@@ -325,8 +334,8 @@ View problem_view(const solve::SolvedProblem& solved) {
         // A section over a string renders even when it is empty (Mustache as kainjow renders it): a flag says.
         {"qkv_any_bias", s.q().has_bias || s.k().has_bias || s.v().has_bias},
         // Keys and values come from a second input S under cross-attention (kdim/vdim, or another length).
-        {"cross_attention", s.given.kdim || s.given.vdim ||
-                                (solved.problem.workload && solved.problem.workload->seq_len_kv)},
+        {"cross_attention",
+         s.given.kdim || s.given.vdim || (solved.problem.workload && solved.problem.workload->seq_len_kv)},
         {"bias_vectors", n(s.bias_vectors)},
         {"bias_k", n(s.bias_k)},
         {"bias_v", n(s.bias_v)},
@@ -345,8 +354,11 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"biases_share", percent_text(s.biases, s.total)},
         {"scaling", scaling_view(solved)},
         // Numbers inside TeX, where a thousands comma would be typeset as a list separator.
-        {"tex", View{{"d_model", std::to_string(s.d_model)}, {"h", std::to_string(s.h)}, {"d_k", std::to_string(s.d_k)},
-                     {"d_v", std::to_string(s.d_v)}, {"hd_v", std::to_string(s.o().in)}}},
+        {"tex", View{{"d_model", std::to_string(s.d_model)},
+                     {"h", std::to_string(s.h)},
+                     {"d_k", std::to_string(s.d_k)},
+                     {"d_v", std::to_string(s.d_v)},
+                     {"hd_v", std::to_string(s.o().in)}}},
         {"closed_form", n(s.closed_form)},
     };
     view.update(block_facts(s));

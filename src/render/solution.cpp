@@ -98,7 +98,6 @@ std::string tidy_markdown(const std::string& text) {
     return out;
 }
 
-
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures) {
     View view = problem_view(solved);

@@ -31,18 +31,19 @@ inline std::string text(int x, int y, std::string_view content, std::string_view
 
 inline std::string rect(int x, int y, int width, int height, std::string_view fill, std::string_view stroke = "none",
                         int radius = 0) {
-    return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{}\" stroke=\"{}\"/>\n", x, y,
-                       width, height, radius, fill, stroke);
+    return fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{}\" stroke=\"{}\"/>\n", x,
+                       y, width, height, radius, fill, stroke);
 }
 
 inline std::string line(int x1, int y1, int x2, int y2, std::string_view stroke = "#57606a", bool arrow = false) {
-    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"{}/>\n", x1, y1, x2,
-                       y2, stroke, arrow ? " marker-end=\"url(#arrow)\"" : "");
+    return fmt::format("<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"{}/>\n", x1, y1,
+                       x2, y2, stroke, arrow ? " marker-end=\"url(#arrow)\"" : "");
 }
 
 /// The arrowhead that line(..., arrow = true) ends in; put once in a picture that draws arrows.
 inline std::string arrow_marker() {
-    return "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+    return "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" "
+           "markerHeight=\"7\" "
            "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#57606a\"/></marker></defs>\n";
 }
 

@@ -127,7 +127,8 @@ class Checker {
                                                      fmt::format("unknown variable '{}': headcount provides no such "
                                                                  "value{}",
                                                                  node.text, did_you_mean(part, m_key_list))});
-                    rest = rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
+                    rest =
+                        rest.find('.') == std::string_view::npos ? std::string_view() : rest.substr(rest.find('.') + 1);
                 }
             }
             // A section over a list that is empty wherever it occurs never renders: its names need not exist.
@@ -152,8 +153,9 @@ class Checker {
         if (!file) {
             const std::vector<std::string> names = m_partial_names();
             const std::vector<std::string_view> views(names.begin(), names.end());
-            return std::unexpected(Error{tmpl.path, node.line, node.column,
-                                         fmt::format("unknown partial '{}'{}", node.text, did_you_mean(node.text, views))});
+            return std::unexpected(
+                Error{tmpl.path, node.line, node.column,
+                      fmt::format("unknown partial '{}'{}", node.text, did_you_mean(node.text, views))});
         }
         if (!m_checked.insert(node.text).second) // its result does not depend on where it is included
             return {};
@@ -177,8 +179,8 @@ Result<std::vector<TemplateFile>> read_directory(const fs::path& dir) {
         if (it->is_regular_file(ec) && it->path().extension() == ".mustache")
             paths.push_back(it->path());
         if (paths.size() > k_max_template_files)
-            return std::unexpected(Error{dir.string(), 0, 0,
-                                         fmt::format("more than {} templates in this directory", k_max_template_files)});
+            return std::unexpected(Error{
+                dir.string(), 0, 0, fmt::format("more than {} templates in this directory", k_max_template_files)});
     }
     if (ec)
         return std::unexpected(Error{dir.string(), 0, 0, "cannot list the templates directory: " + ec.message()});
@@ -188,7 +190,8 @@ Result<std::vector<TemplateFile>> read_directory(const fs::path& dir) {
         auto text = read_file_capped(path, k_max_template_bytes, "the template");
         if (!text)
             return std::unexpected(text.error());
-        files.push_back({fs::relative(path, dir).replace_extension().generic_string(), path.string(), std::move(*text)});
+        files.push_back(
+            {fs::relative(path, dir).replace_extension().generic_string(), path.string(), std::move(*text)});
     }
     return files;
 }

@@ -16,8 +16,8 @@ namespace {
 
 /// A templates directory of its own for one test, with the given files (name -> text).
 std::filesystem::path make_templates(const std::string& name, const std::map<std::string, std::string>& files) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("headcount-templates-" + std::to_string(::getpid())) / name;
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("headcount-templates-" + std::to_string(::getpid())) / name;
     std::filesystem::remove_all(dir);
     for (const auto& [file, text] : files) {
         std::filesystem::create_directories((dir / file).parent_path());
@@ -50,15 +50,16 @@ TEST_CASE("a template naming a value headcount does not provide is an error, not
                                              "you mean 'total'?)");
     }
     SECTION("even inside a section that is not rendered") {
-        const auto dir = make_templates("hidden", {{"doc.mustache", "{{#rows}}\n{{^name}}{{nmae}}{{/name}}\n{{/rows}}\n"}});
+        const auto dir =
+            make_templates("hidden", {{"doc.mustache", "{{#rows}}\n{{^name}}{{nmae}}{{/name}}\n{{/rows}}\n"}});
         auto out = TemplateSet::load(dir)->render("doc", k_view);
         REQUIRE_FALSE(out.has_value());
         CHECK(out.error().line == 2);
         CHECK(out.error().column == 10);
     }
     SECTION("in a partial, the partial's file is named") {
-        const auto dir = make_templates("partial", {{"doc.mustache", "{{> row}}\n"},
-                                                    {"partials/row.mustache", "ok\n  {{missing}}\n"}});
+        const auto dir = make_templates(
+            "partial", {{"doc.mustache", "{{> row}}\n"}, {"partials/row.mustache", "ok\n  {{missing}}\n"}});
         auto out = TemplateSet::load(dir)->render("doc", k_view);
         REQUIRE_FALSE(out.has_value());
         CHECK(out.error().to_string() == (dir / "partials/row.mustache").string() +
@@ -81,7 +82,8 @@ TEST_CASE("a template naming a value headcount does not provide is an error, not
     }
     SECTION("names inside a section over an empty list are not required") {
         const View empty{{"title", "MHA"}, {"notes", View::array()}};
-        const auto dir = make_templates("empty-list", {{"doc.mustache", "{{title}}{{#notes}}- {{feedback}}{{/notes}}"}});
+        const auto dir =
+            make_templates("empty-list", {{"doc.mustache", "{{title}}{{#notes}}- {{feedback}}{{/notes}}"}});
         CHECK(TemplateSet::load(dir)->render("doc", empty).value() == "MHA");
         // ... but a name that no list item could provide is still caught outside such a section.
         const auto typo = make_templates("empty-list-typo", {{"doc.mustache", "{{#notes}}{{/notes}}{{feedback}}"}});
@@ -112,18 +114,20 @@ TEST_CASE("the shipped templates cover every ask", "[render]") {
     }
 }
 
-TEST_CASE("a partial that changes delimiters is still a partial: recursion is bounded (defect 1)", "[render][hostile]") {
+TEST_CASE("a partial that changes delimiters is still a partial: recursion is bounded (defect 1)",
+          "[render][hostile]") {
     // Before: the tag check skipped '=' tags and kept looking for '{{', so '<%> self%>' escaped the partial depth
     // limit and the render recursed until the stack overflowed (SIGSEGV).
-    const auto dir = make_templates("self", {{"doc.mustache", "{{> self}}"},
-                                             {"partials/self.mustache", "{{=<% %>=}}<%> self%>"}});
+    const auto dir =
+        make_templates("self", {{"doc.mustache", "{{> self}}"}, {"partials/self.mustache", "{{=<% %>=}}<%> self%>"}});
     auto out = TemplateSet::load(dir)->render("doc", k_view);
     REQUIRE_FALSE(out.has_value());
     CHECK(out.error().to_string() == (dir / "partials/self.mustache").string() +
                                          ":1:12: partials nest more than 16 deep (a partial includes itself?)");
     // Behind changed delimiters a misspelt name is found where it stands, and every delimiter form is read.
-    const auto typo = make_templates("delimiters", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>{{{title}}} "
-                                                                     "{{=| |=}}|#rows||name||/rows| |totl|"}});
+    const auto typo =
+        make_templates("delimiters", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>{{{title}}} "
+                                                       "{{=| |=}}|#rows||name||/rows| |totl|"}});
     auto typo_out = TemplateSet::load(typo)->render("doc", k_view);
     REQUIRE_FALSE(typo_out.has_value());
     CHECK(typo_out.error().to_string() == (typo / "doc.mustache").string() +
@@ -211,8 +215,8 @@ TEST_CASE("the built-in templates are looked up in the binary's table by name", 
 }
 
 TEST_CASE("a templates directory replaces only the templates it holds", "[render]") {
-    const auto dir = make_templates("override", {{"mha/d_k.mustache", "d_k is {{answer}} (mine)\n"},
-                                                 {"extra.mustache", "{{title}}"}});
+    const auto dir = make_templates(
+        "override", {{"mha/d_k.mustache", "d_k is {{answer}} (mine)\n"}, {"extra.mustache", "{{title}}"}});
     auto set = TemplateSet::builtin().overridden_by(dir);
     REQUIRE(set.has_value());
     CHECK(set->has("solution"));
@@ -220,8 +224,8 @@ TEST_CASE("a templates directory replaces only the templates it holds", "[render
     CHECK(set->render("mha/d_k", View{{"answer", "64"}}).value() == "d_k is 64 (mine)\n");
     CHECK(set->render("extra", k_view).value() == "MHA");
     // A partial of the directory replaces the built-in one of that name for every template that includes it.
-    const auto partial = make_templates("override-partial", {{"partials/answer.mustache", "[{{title}}]"},
-                                                             {"uses.mustache", "{{> answer}}"}});
+    const auto partial = make_templates(
+        "override-partial", {{"partials/answer.mustache", "[{{title}}]"}, {"uses.mustache", "{{> answer}}"}});
     CHECK(TemplateSet::builtin().overridden_by(partial)->render("uses", k_view).value() == "[MHA]");
     // The built-in set itself is unchanged.
     CHECK_FALSE(TemplateSet::builtin().has("extra"));
@@ -230,15 +234,14 @@ TEST_CASE("a templates directory replaces only the templates it holds", "[render
 }
 
 TEST_CASE("a template renders the same every time from one parse", "[render]") {
-    const auto dir = make_templates("again", {{"doc.mustache", "{{#rows}}{{> row}}{{/rows}}"},
-                                              {"partials/row.mustache", "{{name}}/{{total}};"}});
+    const auto dir = make_templates(
+        "again", {{"doc.mustache", "{{#rows}}{{> row}}{{/rows}}"}, {"partials/row.mustache", "{{name}}/{{total}};"}});
     const auto set = TemplateSet::load(dir);
     for (int i = 0; i < 3; ++i)
         CHECK(set->render("doc", k_view).value() == "Q/1,050,624;");
     // A view of another shape is checked anew: here 'total' is missing.
     const View other{{"rows", View::array({View{{"name", "K"}}})}};
-    CHECK(set->render("doc", other).error().message ==
-          "unknown variable 'total': headcount provides no such value");
+    CHECK(set->render("doc", other).error().message == "unknown variable 'total': headcount provides no such value");
 }
 
 TEST_CASE("a section over an always-empty list hides what it holds, and only that", "[render]") {
@@ -246,13 +249,15 @@ TEST_CASE("a section over an always-empty list hides what it holds, and only tha
     // nowhere, and the check must neither demand them nor lose track of the sections nested inside.
     const View hints{{"title", "MHA"}, {"numbers", View::array()}, {"short", true}};
     const auto dir = make_templates(
-        "empty", {{"doc.mustache", "{{#numbers}}{{#short}}{{gap}} short{{/short}} of {{expected}}{{/numbers}}"
-                                   "{{^numbers}}no numbers{{/numbers}} for {{title}}{{#numbers}}{{total}}{{/numbers}}"}});
+        "empty",
+        {{"doc.mustache", "{{#numbers}}{{#short}}{{gap}} short{{/short}} of {{expected}}{{/numbers}}"
+                          "{{^numbers}}no numbers{{/numbers}} for {{title}}{{#numbers}}{{total}}{{/numbers}}"}});
     auto out = TemplateSet::load(dir)->render("doc", hints);
     REQUIRE(out.has_value());
     CHECK(*out == "no numbers for MHA");
     // After the hidden section closes, names are checked again: a typo there is still an error.
-    const auto typo = make_templates("empty-typo", {{"doc.mustache", "{{#numbers}}{{#short}}x{{/short}}{{/numbers}}{{titel}}"}});
+    const auto typo =
+        make_templates("empty-typo", {{"doc.mustache", "{{#numbers}}{{#short}}x{{/short}}{{/numbers}}{{titel}}"}});
     auto bad = TemplateSet::load(typo)->render("doc", hints);
     REQUIRE_FALSE(bad.has_value());
     CHECK(bad.error().column == 46);

@@ -36,12 +36,17 @@ TEST_CASE("the counts are replayed from the attempt log, so a restart forgives n
     const fs::path dir = fs::temp_directory_path() / ("headcount-attempts-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     const fs::path log = dir / "attempts.jsonl";
-    std::ofstream(log) << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1","status":"incorrect"})" "\n"
-                       << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1","status":"incorrect"})" "\n"
-                       << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"x","status":"unreadable"})" "\n"
-                       << R"({"time":"t","student":null,"problem":"p","part":"b","answer":"2","status":"incorrect"})" "\n"
-                       << "not json\n"
-                       << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1.05M","status":"rounded"})";
+    std::ofstream(log)
+        << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1","status":"incorrect"})"
+           "\n"
+        << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1","status":"incorrect"})"
+           "\n"
+        << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"x","status":"unreadable"})"
+           "\n"
+        << R"({"time":"t","student":null,"problem":"p","part":"b","answer":"2","status":"incorrect"})"
+           "\n"
+        << "not json\n"
+        << R"({"time":"t","student":"alice","problem":"p","part":"b","answer":"1.05M","status":"rounded"})";
     AttemptBook book(3);
     const auto all = [](std::string_view, std::string_view) { return true; };
     // alice: "1" once (its repeat is free), "1.05M"; the unreadable, the anonymous and the broken lines count nothing.

@@ -32,7 +32,8 @@ std::string attempt_line(const Attempt& attempt) {
 Result<std::unique_ptr<AttemptLog>> AttemptLog::open(const std::filesystem::path& path) {
     const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
-        return std::unexpected(Error{path.string(), 0, 0, fmt::format("cannot open the attempt log: {}", std::strerror(errno))});
+        return std::unexpected(
+            Error{path.string(), 0, 0, fmt::format("cannot open the attempt log: {}", std::strerror(errno))});
     std::unique_ptr<AttemptLog> log(new AttemptLog(fd, path.string()));
     struct stat info {};
     if (::fstat(fd, &info) == 0 && info.st_size > 0) {

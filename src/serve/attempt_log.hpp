@@ -27,11 +27,11 @@ struct Attempt {
     std::optional<std::string> student; ///< unset without a roster
     std::string problem;
     std::string part;
-    std::string answer;                 ///< as typed (UTF-8: the server refuses other bytes)
-    std::string status;                 ///< correct, rounded, incorrect, unreadable
+    std::string answer; ///< as typed (UTF-8: the server refuses other bytes)
+    std::string status; ///< correct, rounded, incorrect, unreadable
     double score = 0;
     double points = 0;
-    std::vector<std::string> mistakes;  ///< ids of the mistakes named
+    std::vector<std::string> mistakes; ///< ids of the mistakes named
 };
 
 /// `attempt` as one line of JSON, ending in '\n'; time in UTC with milliseconds ("2026-11-22T09:15:02.345Z").

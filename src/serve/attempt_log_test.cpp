@@ -20,7 +20,14 @@ namespace {
 Attempt alice() {
     // 2026-11-22T09:15:02.345Z is 1,795,338,902.345 s after the epoch (date -u -d @1795338902).
     return Attempt{std::chrono::system_clock::time_point(std::chrono::milliseconds(1'795'338'902'345LL)),
-                   "alice", "week3-mha-params", "b", "1,048,576 \"params\"", "incorrect", 0, 3, {"missing_biases"}};
+                   "alice",
+                   "week3-mha-params",
+                   "b",
+                   "1,048,576 \"params\"",
+                   "incorrect",
+                   0,
+                   3,
+                   {"missing_biases"}};
 }
 std::string read(const std::filesystem::path& path) {
     std::ifstream in(path);

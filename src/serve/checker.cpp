@@ -25,11 +25,10 @@ std::string retry_text(int seconds) {
 }
 } // namespace
 
-Checker::Checker(const Classroom& classroom, const render::TemplateSet& templates, AttemptLog* log,
-                 CheckLimits limits, AttemptBook* book)
+Checker::Checker(const Classroom& classroom, const render::TemplateSet& templates, AttemptLog* log, CheckLimits limits,
+                 AttemptBook* book)
     : m_classroom(classroom), m_templates(templates), m_log(log), m_book(book),
-      m_per_student(limits.per_student, k_max_rate_keys),
-      m_per_address(limits.per_address, k_max_rate_keys) {}
+      m_per_student(limits.per_student, k_max_rate_keys), m_per_address(limits.per_address, k_max_rate_keys) {}
 
 std::expected<CheckResult, CheckRefusal> Checker::check(const CheckRequest& request) {
     if (request.answer.size() > k_max_answer_bytes)

@@ -1,6 +1,7 @@
 #pragma once
 // What the server serves: the problems, and with a seed and roster, each student's own variant of each and the
-// token (keyed by the instructor's secret) that proves a link is theirs. Built once at startup; read-only afterwards, so threads share it freely.
+// token (keyed by the instructor's secret) that proves a link is theirs. Built once at startup; read-only afterwards,
+// so threads share it freely.
 
 #include <generate/class_variants.hpp>
 #include <solve/asks.hpp>
@@ -46,7 +47,7 @@ class Classroom {
   private:
     /// Where m_variants points: the table holds pointers into it, so it stays put when the classroom moves.
     std::unique_ptr<const std::vector<solve::SolvedProblem>> m_problems;
-    std::optional<generate::ClassVariants> m_variants;        ///< unset without a roster
+    std::optional<generate::ClassVariants> m_variants;       ///< unset without a roster
     std::map<std::string, std::size_t, std::less<>> m_index; ///< problem id -> position in m_problems
     std::string m_seed;
     std::optional<TokenSecret> m_secret;

@@ -86,29 +86,31 @@ struct Connection {
 
     int fd = -1;
     std::uint64_t id = 0;
-    std::string key;         ///< client_key(), for the per-address limits
-    bool counted = false;    ///< counted in AddressCounts
+    std::string key;          ///< client_key(), for the per-address limits
+    bool counted = false;     ///< counted in AddressCounts
     bool turned_away = false; ///< refused at accept (too many connections): only lingers, then closes
     bool peer_closed = false; ///< the client shut its side: what it sent is answered, then the connection closes
     bool head_only = false;   ///< the response being made or written answers a HEAD: no body
     bool registered = true;   ///< in the epoll set (taken out while a worker has it, or the client has closed)
     State state = State::idle;
-    std::size_t served = 0;  ///< responses written
-    std::string received;    ///< bytes read and not yet taken by a request (the next one's, when pipelined)
+    std::size_t served = 0; ///< responses written
+    std::string received;   ///< bytes read and not yet taken by a request (the next one's, when pipelined)
     HeadScanner scanner{HeadLimits{}};
-    std::optional<RequestHead> head;  ///< the current request's, once read whole
-    std::chrono::steady_clock::time_point deadline;     ///< of the state: idle, the request, the response, lingering
-    std::chrono::steady_clock::time_point last_moved;   ///< when bytes last came in or went out
+    std::optional<RequestHead> head;                  ///< the current request's, once read whole
+    std::chrono::steady_clock::time_point deadline;   ///< of the state: idle, the request, the response, lingering
+    std::chrono::steady_clock::time_point last_moved; ///< when bytes last came in or went out
     std::chrono::steady_clock::time_point request_start;
-    std::string out_head;          ///< the response's head being written
-    std::string out_body;          ///< its body, when it owns one
-    std::string_view shared_body;  ///< its body, when it is a static file's
-    std::size_t out_sent = 0;      ///< bytes of head and body written
-    bool close_after = false;      ///< close once this response is out
-    std::size_t drained = 0;       ///< bytes read while lingering
+    std::string out_head;         ///< the response's head being written
+    std::string out_body;         ///< its body, when it owns one
+    std::string_view shared_body; ///< its body, when it is a static file's
+    std::size_t out_sent = 0;     ///< bytes of head and body written
+    bool close_after = false;     ///< close once this response is out
+    std::size_t drained = 0;      ///< bytes read while lingering
 
     /// The body being written.
-    [[nodiscard]] std::string_view body() const { return shared_body.empty() ? std::string_view(out_body) : shared_body; }
+    [[nodiscard]] std::string_view body() const {
+        return shared_body.empty() ? std::string_view(out_body) : shared_body;
+    }
 };
 
 } // namespace headcount::serve

@@ -196,7 +196,8 @@ std::string markdown_html(std::string_view markdown) {
                 const auto cells = table_cells(row);
                 for (std::size_t c = 0; c < cells.size(); ++c) {
                     const bool right = c < rule.size() && rule[c].ends_with(':') && !rule[c].starts_with(':');
-                    html += fmt::format("<{}{}>{}</{}>", tag, right ? " class=\"num\"" : "", inline_html(cells[c]), tag);
+                    html +=
+                        fmt::format("<{}{}>{}</{}>", tag, right ? " class=\"num\"" : "", inline_html(cells[c]), tag);
                 }
                 return html + "</tr>\n";
             };

@@ -41,7 +41,8 @@ TEST_CASE("arithmetic with * is not emphasis, and code binds tighter than emphas
 
 TEST_CASE("raw HTML in Markdown is shown, never run", "[serve]") {
     CHECK(markdown_html("<img src=x onerror=alert(1)>") == "<p>&lt;img src=x onerror=alert(1)&gt;</p>\n");
-    CHECK(markdown_html("`<b>` **<i>x</i>**") == "<p><code>&lt;b&gt;</code> <strong>&lt;i&gt;x&lt;/i&gt;</strong></p>\n");
+    CHECK(markdown_html("`<b>` **<i>x</i>**") ==
+          "<p><code>&lt;b&gt;</code> <strong>&lt;i&gt;x&lt;/i&gt;</strong></p>\n");
 }
 
 TEST_CASE("tables, headings, numbered lists and fences", "[serve]") {

@@ -21,13 +21,15 @@ bool is_tchar(unsigned char c) {
 }
 
 bool is_token(std::string_view text) {
-    return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); });
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return is_tchar(static_cast<unsigned char>(c)); });
 }
 
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return lower(x) == lower(y); });
 }
 
 std::string_view trim_ows(std::string_view text) {
@@ -80,8 +82,9 @@ std::expected<void, HttpRefusal> read_request_line(std::string_view line, Reques
         return refuse(400, "The request's method is not a word HTTP allows.");
     if (version == "HTTP/1.1" || version == "HTTP/1.0")
         head.minor_version = version.back() - '0';
-    else if (version.size() == 8 && version.starts_with("HTTP/") && std::isdigit(static_cast<unsigned char>(version[5])) &&
-             version[6] == '.' && std::isdigit(static_cast<unsigned char>(version[7])))
+    else if (version.size() == 8 && version.starts_with("HTTP/") &&
+             std::isdigit(static_cast<unsigned char>(version[5])) && version[6] == '.' &&
+             std::isdigit(static_cast<unsigned char>(version[7])))
         return refuse(505, "Only HTTP/1.1 and HTTP/1.0 are spoken here.");
     else
         return refuse(400, "The request's HTTP version is malformed.");
@@ -117,7 +120,8 @@ std::expected<void, HttpRefusal> read_framing(RequestHead& head) {
             ++hosts;
         } else if (iequals(name, "content-length")) {
             for (const std::string_view element : list_elements(value)) {
-                if (element.empty() || !std::all_of(element.begin(), element.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                if (element.empty() ||
+                    !std::all_of(element.begin(), element.end(), [](char c) { return c >= '0' && c <= '9'; }))
                     return refuse(400, "The Content-Length is not a number.");
                 std::uint64_t length = 0;
                 for (const char digit : element) {
@@ -169,8 +173,8 @@ std::expected<std::size_t, HttpRefusal> HeadScanner::scan(std::string_view recei
             return m_position + 1;
         if (!blank) {
             if (length > m_limits.max_line + 2)
-                return refuse(m_lines == 0 ? 414 : 431, m_lines == 0 ? "The address is too long."
-                                                                     : "A header line is too long.");
+                return refuse(m_lines == 0 ? 414 : 431,
+                              m_lines == 0 ? "The address is too long." : "A header line is too long.");
             if (++m_lines > m_limits.max_fields + 1)
                 return refuse(431, fmt::format("The request has more than {} header lines.", m_limits.max_fields));
         } else if (m_position >= 64) {
@@ -185,7 +189,8 @@ std::expected<std::size_t, HttpRefusal> HeadScanner::scan(std::string_view recei
     // The line still arriving may already be too long: more than max_line bytes before its CR LF.
     const std::size_t arriving = received.size() - m_line_start;
     if (arriving > m_limits.max_line + 1 || (arriving == m_limits.max_line + 1 && received.back() != '\r'))
-        return refuse(m_lines == 0 ? 414 : 431, m_lines == 0 ? "The address is too long." : "A header line is too long.");
+        return refuse(m_lines == 0 ? 414 : 431,
+                      m_lines == 0 ? "The address is too long." : "A header line is too long.");
     if (received.size() - m_head_start > m_limits.max_head)
         return refuse(431, "The request's headers are too large.");
     return 0;
@@ -303,24 +308,42 @@ bool starts_with_ignoring_case(std::string_view text, std::string_view lower_pre
 
 std::string_view status_phrase(int status) {
     switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 408: return "Request Timeout";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 414: return "URI Too Long";
-    case 415: return "Unsupported Media Type";
-    case 417: return "Expectation Failed";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Unknown";
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 400:
+        return "Bad Request";
+    case 403:
+        return "Forbidden";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 408:
+        return "Request Timeout";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 414:
+        return "URI Too Long";
+    case 415:
+        return "Unsupported Media Type";
+    case 417:
+        return "Expectation Failed";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 503:
+        return "Service Unavailable";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return "Unknown";
     }
 }
 

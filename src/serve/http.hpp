@@ -30,18 +30,18 @@ using FormFields = std::vector<std::pair<std::string, std::string>>;
 
 /// Bounds on a request head.
 struct HeadLimits {
-    std::size_t max_line = 8 * 1024;   ///< the request line (414 beyond) and each header line (431), CRLF excluded
-    std::size_t max_head = 16 * 1024;  ///< the request line and every header line together (431)
-    std::size_t max_fields = 100;      ///< header lines (431)
+    std::size_t max_line = 8 * 1024;  ///< the request line (414 beyond) and each header line (431), CRLF excluded
+    std::size_t max_head = 16 * 1024; ///< the request line and every header line together (431)
+    std::size_t max_fields = 100;     ///< header lines (431)
 };
 
 /// A request's start line and header fields, read and checked, before its body.
 struct RequestHead {
     std::string method;
-    std::string target;        ///< as sent
-    std::string path;          ///< the target's path, percent-decoded
-    std::string query;         ///< the target's query as sent, without '?'
-    int minor_version = 1;     ///< HTTP/1.<minor_version>
+    std::string target;    ///< as sent
+    std::string path;      ///< the target's path, percent-decoded
+    std::string query;     ///< the target's query as sent, without '?'
+    int minor_version = 1; ///< HTTP/1.<minor_version>
     HttpFields fields;
     std::optional<std::uint64_t> content_length;
     bool transfer_encoding = false; ///< a Transfer-Encoding field was sent (serve reads no chunked bodies)

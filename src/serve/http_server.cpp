@@ -67,8 +67,8 @@ bool HttpRequest::has_param(std::string_view name) const {
 std::string response_head(const HttpResponse& response, const HttpFields& default_fields, std::size_t body_length,
                           bool close, const ConnectionLimits& limits) {
     const auto now = duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
-    std::string head = fmt::format("HTTP/1.1 {} {}\r\nDate: {}\r\n", response.status, status_phrase(response.status),
-                                   http_date(now));
+    std::string head =
+        fmt::format("HTTP/1.1 {} {}\r\nDate: {}\r\n", response.status, status_phrase(response.status), http_date(now));
     for (const auto& [name, value] : response.fields)
         head += fmt::format("{}: {}\r\n", name, value);
     for (const auto& [name, value] : default_fields) {
@@ -251,9 +251,10 @@ void HttpServer::turn_away(int fd) {
         return;
     }
     static const std::string body = "This address has too many connections open at once; try again in a few seconds.\n";
-    const std::string answer = response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"},
-                                                                 {"Retry-After", "5"}}),
-                                             m_default_fields, body.size(), true, m_limits) + body;
+    const std::string answer =
+        response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"}, {"Retry-After", "5"}}),
+                      m_default_fields, body.size(), true, m_limits) +
+        body;
     ::send(fd, answer.data(), answer.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
     ::shutdown(fd, SHUT_WR);
     auto connection = std::make_unique<Connection>();
@@ -382,9 +383,10 @@ void HttpServer::advance(Connection& c) {
         else if (post && (refused = m_handlers.screen(*c.head)))
             ;
         else if (length > m_limits.max_body_bytes)
-            refused = HttpRefusal{413, fmt::format("The request body is {} bytes; requests are at most {} bytes.",
-                                                   with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(length, INT64_MAX))),
-                                                   with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)))};
+            refused = HttpRefusal{
+                413, fmt::format("The request body is {} bytes; requests are at most {} bytes.",
+                                 with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(length, INT64_MAX))),
+                                 with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)))};
         if (refused) {
             dispatch_refusal(c, std::move(*refused));
             return;
@@ -470,7 +472,8 @@ void HttpServer::collect_completed() {
         Connection& c = *it->second;
         HttpResponse& response = completed.response;
         c.close_after = completed.close || response.close || m_stopping || c.peer_closed;
-        const std::string_view body = response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
+        const std::string_view body =
+            response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
         c.out_head = response_head(response, m_default_fields, body.size(), c.close_after, m_limits);
         c.out_body = c.head_only ? std::string() : std::move(response.body);
         c.shared_body = c.head_only ? std::string_view() : response.shared_body;

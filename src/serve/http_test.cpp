@@ -65,7 +65,8 @@ TEST_CASE("a request head the grammar does not allow is refused with why", "[htt
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n").reason ==
           "The request has two Content-Lengths that disagree.");
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 6\r\n\r\n").status == 400);
-    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %35\r\n\r\n").reason == "The Content-Length is not a number.");
+    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %35\r\n\r\n").reason ==
+          "The Content-Length is not a number.");
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n").status == 413);
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n").reason ==
           "The request has both a Transfer-Encoding and a Content-Length.");
@@ -75,11 +76,13 @@ TEST_CASE("a request head the grammar does not allow is refused with why", "[htt
           "Folded header lines are not accepted.");
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nX-A: 1\r2\r\n\r\n").reason == "The request's lines must end in CR LF.");
     CHECK(refused("GET / HTTP/1.1\nHost: x\n\n").reason == "The request's lines must end in CR LF.");
-    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nX-A: a\x7f\r\n\r\n").reason == "The header 'X-A' holds a control character.");
+    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nX-A: a\x7f\r\n\r\n").reason ==
+          "The header 'X-A' holds a control character.");
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\n: empty\r\n\r\n").reason == "A header line has no name and colon.");
     CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nno colon\r\n\r\n").status == 400);
     CHECK(refused("GET / HTTP/1.1\r\n\r\n").reason == "The request has no Host header.");
-    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n").reason == "The request has more than one Host header.");
+    CHECK(refused("GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n").reason ==
+          "The request has more than one Host header.");
     CHECK(refused("GET / HTTP/2.0\r\nHost: x\r\n\r\n").status == 505);
     CHECK(refused("GET / HTTP/1.1x\r\nHost: x\r\n\r\n").status == 400);
     CHECK(refused("GET  / HTTP/1.1\r\nHost: x\r\n\r\n").reason ==
@@ -121,8 +124,8 @@ TEST_CASE("queries and forms decode as browsers encode them", "[http]") {
     CHECK_FALSE(percent_decode("%4", false));
     CHECK_FALSE(percent_decode("%G1", false));
     const FormFields form = parse_form("part=b&answer=4%2A512%5E2+%2B+1&&flag&answer=second&bad=%zz");
-    CHECK(form == FormFields{{"part", "b"}, {"answer", "4*512^2 + 1"}, {"flag", ""}, {"answer", "second"},
-                             {"bad", "%zz"}});
+    CHECK(form ==
+          FormFields{{"part", "b"}, {"answer", "4*512^2 + 1"}, {"flag", ""}, {"answer", "second"}, {"bad", "%zz"}});
     CHECK(form_value(form, "answer") == "4*512^2 + 1");
     CHECK(form_value(form, "none").empty());
     CHECK(parse_form(std::string(1000, '&') + "a=1").size() == 1);

@@ -111,11 +111,10 @@ Result<std::string> Pages::problem(const solve::SolvedProblem& problem, const Vi
         if (!question)
             return std::unexpected(question.error());
         const bool here = shown != nullptr && shown->part == part.part.id;
-        const std::optional<int> allowed = m_book != nullptr && !visitor.student.empty()
-                                               ? m_book->limit(problem.problem, part.part)
-                                               : std::nullopt;
-        const AttemptsUsed used = allowed ? m_book->used(visitor.student, problem.problem.id, part.part.id, *allowed)
-                                          : AttemptsUsed{};
+        const std::optional<int> allowed =
+            m_book != nullptr && !visitor.student.empty() ? m_book->limit(problem.problem, part.part) : std::nullopt;
+        const AttemptsUsed used =
+            allowed ? m_book->used(visitor.student, problem.problem.id, part.part.id, *allowed) : AttemptsUsed{};
         parts.push_back(View{{"id", text(part.part.id)},
                              {"limited", allowed.has_value()},
                              {"checks_left", std::to_string(used.left())},
@@ -156,8 +155,8 @@ Result<std::string> Pages::verdict(const CheckResult& result) const {
 }
 
 std::string Pages::notice(std::string_view message) const {
-    const View view{{"status", "notice"},     {"correct", false},    {"html", "<p>" + escape_xml(message) + "</p>\n"},
-                    {"limited", false},       {"checks_left", "0"},  {"checks_allowed", "0"}};
+    const View view{{"status", "notice"}, {"correct", false},   {"html", "<p>" + escape_xml(message) + "</p>\n"},
+                    {"limited", false},   {"checks_left", "0"}, {"checks_allowed", "0"}};
     auto html = m_templates.render("serve/feedback", view);
     return html ? *html : "<div class=\"verdict notice\"><p>" + escape_xml(message) + "</p></div>";
 }

@@ -65,7 +65,8 @@ class Pages {
     const AttemptBook* m_book;
     std::optional<grade::CountExample> m_example; ///< the home page's, for every visitor
 
-    [[nodiscard]] Result<std::string> page(std::string_view title, const std::string& body, const Visitor& visitor) const;
+    [[nodiscard]] Result<std::string> page(std::string_view title, const std::string& body,
+                                           const Visitor& visitor) const;
 };
 
 } // namespace headcount::serve

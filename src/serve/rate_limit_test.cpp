@@ -12,11 +12,11 @@ TEST_CASE("a key gets its burst at once, then one check per 60/rate seconds", "[
     CHECK(limiter.take("alice", t0) == 0);
     CHECK(limiter.take("alice", t0) == 0);
     CHECK(limiter.take("alice", t0) == 0);
-    CHECK(limiter.take("alice", t0) == 2);         // empty: the next token is 2 s away
-    CHECK(limiter.take("alice", t0 + 1s) == 1);    // half a token back after 1 s: 1 s to go
-    CHECK(limiter.take("alice", t0 + 2s) == 0);    // one token after 2 s
-    CHECK(limiter.take("bob", t0) == 0);           // keys are independent
-    CHECK(limiter.take("alice", t0 + 60s) == 0);   // refilled to the burst, not beyond it
+    CHECK(limiter.take("alice", t0) == 2);       // empty: the next token is 2 s away
+    CHECK(limiter.take("alice", t0 + 1s) == 1);  // half a token back after 1 s: 1 s to go
+    CHECK(limiter.take("alice", t0 + 2s) == 0);  // one token after 2 s
+    CHECK(limiter.take("bob", t0) == 0);         // keys are independent
+    CHECK(limiter.take("alice", t0 + 60s) == 0); // refilled to the burst, not beyond it
     CHECK(limiter.take("alice", t0 + 60s) == 0);
     CHECK(limiter.take("alice", t0 + 60s) == 0);
     CHECK(limiter.take("alice", t0 + 60s) == 2);

@@ -55,8 +55,9 @@ Result<int> run_serve(ServeCommandOptions& options) {
             });
         });
         if (limited != solved->end())
-            fmt::print(stderr, "headcount serve: '{}' limits checks with attempts:, which counts the students of a "
-                               "roster; without --roster nothing is limited\n",
+            fmt::print(stderr,
+                       "headcount serve: '{}' limits checks with attempts:, which counts the students of a "
+                       "roster; without --roster nothing is limited\n",
                        limited->problem.id);
     }
     auto classroom = Classroom::open(std::move(*solved), std::move(roster), options.seed, std::move(secret));
@@ -99,25 +100,30 @@ command::Command add_serve_command(CLI::App& app) {
                           "; the pages are serve/*.mustache, their style and script serve/static/headcount.css and "
                           "headcount.js");
     serve->add_option("--katex", options->katex, "KaTeX's directory (default: Debian's libjs-katex)");
-    serve->add_option("--attempts", options->serve.attempts,
-                      "Checks each student may make of each part, where the spec sets no attempts: (default: no "
-                      "limit). Counted per student (so it needs --roster), kept in the --log across restarts")
+    serve
+        ->add_option("--attempts", options->serve.attempts,
+                     "Checks each student may make of each part, where the spec sets no attempts: (default: no "
+                     "limit). Counted per student (so it needs --roster), kept in the --log across restarts")
         ->check(CLI::Range(1, 10000))
         ->needs(roster);
-    serve->add_option("--connections-per-address", options->serve.connection.per_address,
-                      "Connections one client address (an IPv6 /64) may have open at once (default 64; one more gets "
-                      "503 at once; 0: no cap). Behind a reverse proxy or a NAT many students share an address: see "
-                      "docs/operations.md")
+    serve
+        ->add_option("--connections-per-address", options->serve.connection.per_address,
+                     "Connections one client address (an IPv6 /64) may have open at once (default 64; one more gets "
+                     "503 at once; 0: no cap). Behind a reverse proxy or a NAT many students share an address: see "
+                     "docs/operations.md")
         ->check(CLI::Range(0, 100000));
-    serve->add_option("--threads", options->serve.threads,
-                      "Workers making responses at once (default 8); reading requests and writing responses take "
-                      "none, so slow clients do not hold them")
+    serve
+        ->add_option("--threads", options->serve.threads,
+                     "Workers making responses at once (default 8); reading requests and writing responses take "
+                     "none, so slow clients do not hold them")
         ->check(CLI::Range(1, 1024));
-    serve->add_option("--student-rate", options->student_rate,
-                      "Checks a minute per student (default 30, 10 in a row; 0: no limit)")
+    serve
+        ->add_option("--student-rate", options->student_rate,
+                     "Checks a minute per student (default 30, 10 in a row; 0: no limit)")
         ->check(CLI::Range(0.0, 1e9));
-    serve->add_option("--address-rate", options->address_rate,
-                      "Checks a minute per client address (default 600, 60 in a row; 0: no limit)")
+    serve
+        ->add_option("--address-rate", options->address_rate,
+                     "Checks a minute per client address (default 600, 60 in a row; 0: no limit)")
         ->check(CLI::Range(0.0, 1e9));
     serve->footer(
         "Students open http://HOST:PORT/ (with --seed and --roster, the link on their sheet: "

@@ -81,8 +81,9 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
                classroom.problems().size() == 1 ? "" : "s",
                classroom.has_roster() ? fmt::format("{} students with their own variants", classroom.students())
                                       : std::string("the numbers as written (no roster)"),
-               options.log.empty() ? "" : fmt::format(", attempts logged to {} ({} counted so far)", options.log.string(),
-                                                      replayed));
+               options.log.empty()
+                   ? ""
+                   : fmt::format(", attempts logged to {} ({} counted so far)", options.log.string(), replayed));
     fmt::print("headcount serve: listening on http://{}:{}/ (stop with Ctrl-C or SIGTERM)\n", host, *port);
     std::fflush(stdout);
     server.run(stopping);

@@ -15,24 +15,36 @@ namespace {
 
 std::string reason_for(int status) {
     switch (status) {
-    case 400: return "The request could not be read.";
-    case 403: return "This link is not valid.";
-    case 404: return "There is no such page here.";
-    case 408: return "The request took too long to arrive.";
-    case 413: return "The request is too large.";
-    case 429: return "Too many requests.";
-    default: return "The server could not answer this request.";
+    case 400:
+        return "The request could not be read.";
+    case 403:
+        return "This link is not valid.";
+    case 404:
+        return "There is no such page here.";
+    case 408:
+        return "The request took too long to arrive.";
+    case 413:
+        return "The request is too large.";
+    case 429:
+        return "Too many requests.";
+    default:
+        return "The server could not answer this request.";
     }
 }
 
 /// A page heading for an error status.
 std::string status_title(int status) {
     switch (status) {
-    case 403: return "This link is not valid";
-    case 404: return "Not found";
-    case 413: return "Too large";
-    case 429: return "Too many checks";
-    default: return status >= 500 ? "Something went wrong" : "This request could not be answered";
+    case 403:
+        return "This link is not valid";
+    case 404:
+        return "Not found";
+    case 413:
+        return "Too large";
+    case 429:
+        return "Too many checks";
+    default:
+        return status >= 500 ? "Something went wrong" : "This request could not be answered";
     }
 }
 
@@ -62,11 +74,10 @@ std::optional<std::string> problem_id(std::string_view path, std::string_view su
     return std::string(id);
 }
 
-
 } // namespace
 
-Site::Site(const Classroom& classroom, const render::TemplateSet& templates, Checker& checker,
-           const StaticFiles& files, const ConnectionLimits& limits, const AttemptBook* book)
+Site::Site(const Classroom& classroom, const render::TemplateSet& templates, Checker& checker, const StaticFiles& files,
+           const ConnectionLimits& limits, const AttemptBook* book)
     : m_classroom(classroom), m_pages(classroom, templates, book), m_checker(checker), m_files(files),
       m_limits(limits) {}
 
@@ -111,11 +122,12 @@ std::optional<HttpRefusal> Site::screen(const RequestHead& head) const {
         return HttpRefusal{415, "Compressed request bodies are not accepted."};
     const std::uint64_t bytes = head.content_length.value_or(0);
     if (bytes > m_limits.max_body_bytes)
-        return HttpRefusal{413, fmt::format("The request body is {} bytes; requests are at most {} bytes (an answer "
-                                            "at most {}).",
-                                            with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(bytes, INT64_MAX))),
-                                            with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)),
-                                            with_thousands(k_max_answer_bytes))};
+        return HttpRefusal{
+            413, fmt::format("The request body is {} bytes; requests are at most {} bytes (an answer "
+                             "at most {}).",
+                             with_thousands(static_cast<std::int64_t>(std::min<std::uint64_t>(bytes, INT64_MAX))),
+                             with_thousands(static_cast<std::int64_t>(m_limits.max_body_bytes)),
+                             with_thousands(k_max_answer_bytes))};
     const std::string* type = head.field("Content-Type");
     const std::string_view content_type = type == nullptr ? std::string_view() : std::string_view(*type);
     if (head.path == "/api/check" && !starts_with_ignoring_case(content_type, "application/json"))
@@ -169,8 +181,9 @@ HttpResponse Site::render_page(int status, const Result<std::string>& page) cons
     if (page)
         return html_response(status, *page);
     std::fprintf(stderr, "headcount serve: %s\n", page.error().to_string().c_str());
-    return html_response(500, m_pages.message("Something went wrong",
-                                              "This page could not be written; please tell your instructor.", Visitor{}));
+    return html_response(500,
+                         m_pages.message("Something went wrong",
+                                         "This page could not be written; please tell your instructor.", Visitor{}));
 }
 
 HttpResponse Site::index(const HttpRequest& request) const {
@@ -201,8 +214,8 @@ HttpResponse Site::form_check(const HttpRequest& request, const std::string& id)
     CheckRequest check{id, request.param("part"), request.param("answer"), {}, request.address};
     if (!is_valid_utf8(check.part) || !is_valid_utf8(check.answer) || !is_valid_utf8(request.param("student")) ||
         !is_valid_utf8(request.param("token")))
-        return html_response(400, m_pages.message("This answer could not be read",
-                                                  "The form was not sent as UTF-8 text.", Visitor{}));
+        return html_response(
+            400, m_pages.message("This answer could not be read", "The form was not sent as UTF-8 text.", Visitor{}));
     HttpResponse response;
     const auto who = page_visitor(request, response);
     if (!who)
@@ -249,12 +262,14 @@ HttpResponse Site::api_check(const HttpRequest& request) {
         if (!value)
             return json_response(400, {{"error", value.error() + "."}});
         if (!*value && i < 3)
-            return json_response(400, {{"error", fmt::format("'{}' is missing: send problem, part and answer.", names[i])}});
+            return json_response(400,
+                                 {{"error", fmt::format("'{}' is missing: send problem, part and answer.", names[i])}});
         fields[i] = value->value_or("");
     }
     const auto who = visitor(fields[3], fields[4]);
     if (!who)
-        return json_response(403, {{"error", "This student and token do not match: use the link on your problem sheet."}});
+        return json_response(403,
+                             {{"error", "This student and token do not match: use the link on your problem sheet."}});
     auto result = m_checker.check(CheckRequest{fields[0], fields[1], fields[2], who->student, request.address});
     if (!result) {
         nlohmann::ordered_json error{{"error", result.error().message}};
@@ -304,7 +319,8 @@ HttpResponse Site::static_file(const HttpRequest& request) const {
     const StaticFile* file = m_files.find(request.head.path);
     if (file == nullptr)
         return error(404, request.head.path, reason_for(404));
-    HttpResponse response = make_response(200, {{"Content-Type", file->mime}, {"Cache-Control", "public, max-age=3600"}});
+    HttpResponse response =
+        make_response(200, {{"Content-Type", file->mime}, {"Cache-Control", "public, max-age=3600"}});
     // Compressed once at startup (StaticFiles), never per request.
     const std::string* accepted = request.head.field("Accept-Encoding");
     if (!file->gzip.empty()) {

@@ -20,10 +20,14 @@ constexpr std::size_t k_max_total_bytes = 32 * 1024 * 1024;
 
 std::string_view static_mime(std::string_view name) {
     static constexpr std::pair<std::string_view, std::string_view> k_types[] = {
-        {".css", "text/css; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".woff2", "font/woff2"},             {".woff", "font/woff"},
-        {".ttf", "font/ttf"},                 {".svg", "image/svg+xml"},
-        {".png", "image/png"},                {".ico", "image/x-icon"}};
+        {".css", "text/css; charset=utf-8"},
+        {".js", "text/javascript; charset=utf-8"},
+        {".woff2", "font/woff2"},
+        {".woff", "font/woff"},
+        {".ttf", "font/ttf"},
+        {".svg", "image/svg+xml"},
+        {".png", "image/png"},
+        {".ico", "image/x-icon"}};
     for (const auto& [extension, mime] : k_types)
         if (name.ends_with(extension))
             return mime;
@@ -37,11 +41,12 @@ Result<void> StaticFiles::add(const std::filesystem::path& file, std::string url
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
     if (ec || size > k_max_file_bytes)
-        return std::unexpected(Error{file.string(), 0, 0, fmt::format("larger than {}: not a file for a web page",
-                                                                      byte_size(k_max_file_bytes))});
+        return std::unexpected(
+            Error{file.string(), 0, 0,
+                  fmt::format("larger than {}: not a file for a web page", byte_size(k_max_file_bytes))});
     if (m_bytes + size > k_max_total_bytes)
-        return std::unexpected(Error{file.string(), 0, 0, fmt::format("static files over {} in all",
-                                                                      byte_size(k_max_total_bytes))});
+        return std::unexpected(
+            Error{file.string(), 0, 0, fmt::format("static files over {} in all", byte_size(k_max_total_bytes))});
     std::ostringstream content;
     content << in.rdbuf();
     insert(std::move(url), content.str(), file.filename().string());
@@ -96,11 +101,11 @@ Result<void> StaticFiles::add_directory(const std::filesystem::path& dir, const 
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
         if (entry.is_symlink())
-            return std::unexpected(Error{entry.path().string(), 0, 0,
-                                         "a symbolic link: copy the file into the folder instead"});
+            return std::unexpected(
+                Error{entry.path().string(), 0, 0, "a symbolic link: copy the file into the folder instead"});
         if (!entry.is_regular_file() || static_mime(name).empty())
-            return std::unexpected(Error{entry.path().string(), 0, 0,
-                                         "not a file served to browsers (.css .js .svg .png .ico .woff2)"});
+            return std::unexpected(
+                Error{entry.path().string(), 0, 0, "not a file served to browsers (.css .js .svg .png .ico .woff2)"});
         files.push_back(entry.path());
     }
     if (ec)

@@ -17,6 +17,8 @@ const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
 const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
 const ModelFlopsSolution& model_flops(const SolvedProblem& s) { return *s.model_flops; }
 
+// One ask per line, so that a row reads (and diffs) as a row.
+// clang-format off
 /// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
 template <Tensor ShapeSolution::*member>
 constexpr Ask shape_ask(std::string_view id, std::string_view noun) {
@@ -91,14 +93,15 @@ constexpr auto k_asks = std::to_array<Ask>({
      [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer", "flops",
      Ask::workload | Ask::one_stack | Ask::self_attention},
 });
+// clang-format on
 
 static_assert(ids_unique(k_asks), "two asks have the same id");
 
 /// Whether a row is whole: a unit, a noun for feedback, a solver function, a kind that names its template folder,
 /// a group from k_ask_groups (or none), and the columns its type needs.
 constexpr bool complete(const Ask& ask) {
-    const bool known_group = ask.group.empty() || std::find(k_ask_groups.begin(), k_ask_groups.end(),
-                                                            ask.group) != k_ask_groups.end();
+    const bool known_group =
+        ask.group.empty() || std::find(k_ask_groups.begin(), k_ask_groups.end(), ask.group) != k_ask_groups.end();
     const bool typed = ask.type() != Ask::Type::shape || ask.unit == "shape";
     return !ask.id.empty() && !ask.unit.empty() && !ask.noun.empty() && ask.answer != nullptr &&
            (ask.kind == "mha" || ask.kind == "transformer") && known_group && typed;
@@ -154,8 +157,8 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {},
-                         std::nullopt};
+    SolvedProblem solved{problem,      *mha,         std::nullopt, std::nullopt, std::nullopt,
+                         std::nullopt, std::nullopt, {},           std::nullopt};
     if (mha->square && !problem.model && recipe == Recipe{}) {
         spec::MhaGivens doubled = problem.given;
         doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
@@ -192,9 +195,9 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         solved.model_flops = *flops;
     }
     if (problem.precision) {
-        auto memory = solve_memory(*mha, solved.model ? &*solved.model : nullptr,
-                                   problem.model ? &*problem.model : nullptr,
-                                   problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
+        auto memory =
+            solve_memory(*mha, solved.model ? &*solved.model : nullptr, problem.model ? &*problem.model : nullptr,
+                         problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
         if (!memory)
             return located(memory.error());
         solved.memory = *memory;

@@ -52,20 +52,27 @@ struct Ask {
     std::string_view noun;
     Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
-    std::string_view kind;         ///< "mha": any problem (for a transformer, one layer's attention);
-                                   ///< "transformer": only kind: transformer. Its solution's template is
-                                   ///< <kind>/<id>, its question's partials/question_<id>
+    std::string_view kind;        ///< "mha": any problem (for a transformer, one layer's attention);
+                                  ///< "transformer": only kind: transformer. Its solution's template is
+                                  ///< <kind>/<id>, its question's partials/question_<id>
     /// The asks whose solutions share one explanation, given in full only in the first part of the group a problem
     /// asks (templates see it as earlier.<group>): one of k_ask_groups, or "" for none.
     std::string_view group;
     /// What the problem must give for this ask to have an answer; flags, combined with |.
-    enum Needs : unsigned { nothing = 0, workload = 1, encoder_decoder = 2, dtype = 4, one_stack = 8, self_attention = 16 };
+    enum Needs : unsigned {
+        nothing = 0,
+        workload = 1,
+        encoder_decoder = 2,
+        dtype = 4,
+        one_stack = 8,
+        self_attention = 16
+    };
     /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an
     /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled);
     /// self_attention: no seq_len_kv (a model's forward pass attends over its own sequence)
     unsigned needs = nothing;
     Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
-    std::span<const Choice> choices = {};            ///< set for a choice ask: the words it is answered with
+    std::span<const Choice> choices = {};           ///< set for a choice ask: the words it is answered with
 
     enum class Type { count, shape, choice };
     [[nodiscard]] constexpr Type type() const {
@@ -100,11 +107,11 @@ struct SolvedPart {
 /// A problem with its solution and every part answered.
 struct SolvedProblem {
     spec::Problem problem;
-    MhaSolution mha;                   ///< the attention block (of every layer, for a transformer)
-    std::optional<ModelSolution> model; ///< set for kind: transformer
-    std::optional<FlopsSolution> flops; ///< set when the problem gives a workload (seq_len)
-    std::optional<ShapeSolution> shapes; ///< set when the problem gives a workload
-    std::optional<MemorySolution> memory; ///< set when the problem gives a dtype
+    MhaSolution mha;                               ///< the attention block (of every layer, for a transformer)
+    std::optional<ModelSolution> model;            ///< set for kind: transformer
+    std::optional<FlopsSolution> flops;            ///< set when the problem gives a workload (seq_len)
+    std::optional<ShapeSolution> shapes;           ///< set when the problem gives a workload
+    std::optional<MemorySolution> memory;          ///< set when the problem gives a dtype
     std::optional<ModelFlopsSolution> model_flops; ///< set for a one-stack transformer with a self-attention workload
     std::vector<SolvedPart> parts;
     /// How the count scales: the same block at twice d_model (heads and biases as given, d_k = d_v = d_model / h).

@@ -11,21 +11,21 @@ namespace headcount::solve {
 
 /// The bytes each memory ask comes to, with the counts of values they multiply.
 struct MemorySolution {
-    Count bytes_per_value = 0;   ///< from the dtype (bits / 8)
+    Count bytes_per_value = 0; ///< from the dtype (bits / 8)
     // Over a workload (zero without one).
-    Count weights_values = 0;    ///< attention weights: b h n m
-    Count attention_weights = 0; ///< weights_values x bytes
+    Count weights_values = 0;                       ///< attention weights: b h n m
+    Count attention_weights = 0;                    ///< weights_values x bytes
     Count q_values = 0, k_values = 0, v_values = 0; ///< b n h d_k, b m n_kv d_k, b m n_kv d_v
     Count qkv_values = 0;
-    Count qkv_activations = 0;   ///< qkv_values x bytes
-    Count kv_layers = 0;         ///< layers with a KV cache: 1 for one block, the (decoder) layers of a model
-    Count kv_tokens = 0;         ///< cached positions per sequence: the key/value length
-    Count kv_per_token = 0;      ///< one layer, one position: n_kv (d_k + d_v) values (n_kv d_k keys only)
-    Count kv_values = 0;         ///< kv_layers x b x kv_tokens x kv_per_token
-    Count kv_cache = 0;          ///< kv_values x bytes
+    Count qkv_activations = 0; ///< qkv_values x bytes
+    Count kv_layers = 0;       ///< layers with a KV cache: 1 for one block, the (decoder) layers of a model
+    Count kv_tokens = 0;       ///< cached positions per sequence: the key/value length
+    Count kv_per_token = 0;    ///< one layer, one position: n_kv (d_k + d_v) values (n_kv d_k keys only)
+    Count kv_values = 0;       ///< kv_layers x b x kv_tokens x kv_per_token
+    Count kv_cache = 0;        ///< kv_values x bytes
     // Always.
-    Count parameter_values = 0;  ///< the block's, or the whole model's, parameters
-    Count parameters = 0;        ///< parameter_values x bytes
+    Count parameter_values = 0; ///< the block's, or the whole model's, parameters
+    Count parameters = 0;       ///< parameter_values x bytes
 };
 
 /// Solves the memory asks for the given precision. `workload` may be null (only parameters are then solved);

@@ -92,8 +92,8 @@ TEST_CASE("Q, K and V activations, the block's KV cache and its parameters in fp
 
 TEST_CASE("every dtype's bytes per value", "[memory]") {
     // 4,194,304 attention weights at 1, 2, 2, 4 and 8 bytes.
-    for (const auto& [dtype, per_value] : std::vector<std::pair<std::string, Count>>{
-             {"int8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}, {"fp64", 8}}) {
+    for (const auto& [dtype, per_value] :
+         std::vector<std::pair<std::string, Count>>{{"int8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}, {"fp64", 8}}) {
         INFO(dtype);
         const auto solved = solve_yaml(lesson(dtype));
         CHECK(solved.memory->bytes_per_value == per_value);
@@ -136,10 +136,9 @@ TEST_CASE("cross-attention caches the m key positions", "[memory]") {
     // d_model 512, h 8, one sequence of n 10 queries over m 300 keys, fp16: the cache holds 300 x 1,024
     // values = 614,400 bytes; the weights b h n m = 8 x 10 x 300 = 24,000 values = 48,000 bytes; Q is 10 x
     // 512, K and V 300 x 512 each: 312,320 values = 624,640 bytes.
-    const auto solved =
-        solve_yaml("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, seq_len: 10, seq_len_kv: 300, "
-                   "dtype: fp16}\n" +
-                   k_parts);
+    const auto solved = solve_yaml("id: x\ntitle: x\ngiven: {d_model: 512, h: 8, seq_len: 10, seq_len_kv: 300, "
+                                   "dtype: fp16}\n" +
+                                   k_parts);
     CHECK(bytes(solved, "memory.kv_cache") == 614'400);
     CHECK(bytes(solved, "memory.attention_weights") == 48'000);
     CHECK(bytes(solved, "memory.qkv_activations") == 624'640);

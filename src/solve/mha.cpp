@@ -68,8 +68,7 @@ std::array<Count, 4> bias_widths(CheckedArithmetic& math, const MhaSolution& s, 
     case BiasRule::article_whole: {
         // The same formula taken as one lump, on Q: a part about Q, K and V then gets all of it, b_O's d_model too.
         const Count per_head = math.add(math.mul(3, s.d_k, "3 d_k"), s.d_v, "3 d_k + d_v");
-        width = {math.add(math.mul(s.h, per_head, "h (3 d_k + d_v)"), s.d_model, "h (3 d_k + d_v) + d_model"), 0, 0,
-                 0};
+        width = {math.add(math.mul(s.h, per_head, "h (3 d_k + d_v)"), s.d_model, "h (3 d_k + d_v) + d_model"), 0, 0, 0};
         break;
     }
     }

@@ -23,9 +23,7 @@ Count total(const spec::MhaGivens& g) {
 // in_proj_weight 3E x E (or q/k/v_proj_weight E x E, E x kdim, E x vdim), in_proj_bias 3E, out_proj E x E + E,
 // bias_k and bias_v 1 x 1 x E each.
 TEST_CASE("MHA counts equal PyTorch's nn.MultiheadAttention", "[solve]") {
-    SECTION("E=512, h=8, bias: 4*512*513 = 1,050,624") {
-        CHECK(total(mha(512, 8)) == 1'050'624);
-    }
+    SECTION("E=512, h=8, bias: 4*512*513 = 1,050,624") { CHECK(total(mha(512, 8)) == 1'050'624); }
     SECTION("E=512, h=8, bias=False: 4*512^2 = 1,048,576") {
         auto g = mha(512, 8);
         g.bias = {false, false, false, false};
@@ -123,9 +121,7 @@ TEST_CASE("other configurations derived by hand", "[solve]") {
         g.d_v = 64;
         CHECK(total(g) == 788'096);
     }
-    SECTION("a 1-wide model with one head: 4*(1*1 + 1) = 8") {
-        CHECK(total(mha(1, 1)) == 8);
-    }
+    SECTION("a 1-wide model with one head: 4*(1*1 + 1) = 8") { CHECK(total(mha(1, 1)) == 8); }
 }
 
 TEST_CASE("an overflowing count is an error, never a wrapped number", "[solve]") {

@@ -48,8 +48,8 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     component("position embedding", shape(m.max_positions, d), 1, s.position_embedding);
     component("token type embedding", shape(m.type_vocab, d), 1, s.type_embedding);
     component("embedding norm", "", 1, m.embedding_norm ? s.norm : 0);
-    s.embedding = add(add(add(s.token_embedding, s.position_embedding), s.type_embedding),
-                      m.embedding_norm ? s.norm : 0);
+    s.embedding =
+        add(add(add(s.token_embedding, s.position_embedding), s.type_embedding), m.embedding_norm ? s.norm : 0);
 
     const bool enc_dec = m.encoder_layers > 0;
     const Count first_stack = enc_dec ? m.encoder_layers : m.layers;

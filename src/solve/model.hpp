@@ -20,20 +20,20 @@ struct Component {
 
 /// Every quantity of a whole transformer.
 struct ModelSolution {
-    MhaSolution attention;       ///< one attention block (self- or cross-attention: the same shape here)
-    Count embedding = 0;         ///< token + position + type embeddings and the embedding norm
+    MhaSolution attention; ///< one attention block (self- or cross-attention: the same shape here)
+    Count embedding = 0;   ///< token + position + type embeddings and the embedding norm
     Count token_embedding = 0, position_embedding = 0, type_embedding = 0;
-    Count norm = 0;              ///< one norm layer: d_model (RMSNorm) or 2 d_model (LayerNorm with bias)
-    Count ffn = 0;               ///< one layer's feed-forward network: ffn_up + ffn_down + ffn_biases
-    Count ffn_up = 0;            ///< the d_model x d_ff matrices (two when gated)
-    Count ffn_down = 0;          ///< the d_ff x d_model matrix
+    Count norm = 0;     ///< one norm layer: d_model (RMSNorm) or 2 d_model (LayerNorm with bias)
+    Count ffn = 0;      ///< one layer's feed-forward network: ffn_up + ffn_down + ffn_biases
+    Count ffn_up = 0;   ///< the d_model x d_ff matrices (two when gated)
+    Count ffn_down = 0; ///< the d_ff x d_model matrix
     Count ffn_biases = 0;
-    Count layer = 0;             ///< one layer of the (first) stack: attention + FFN + its norms
-    Count decoder_layer = 0;     ///< one decoder layer of an encoder-decoder (with cross-attention), else 0
-    Count norms = 0;             ///< every norm parameter in the model
-    Count head = 0;              ///< pooler and LM head, not counting a tied weight
-    Count layers_total = 0;      ///< every layer: layers x layer (+ decoder_layers x decoder_layer)
-    Count final_norms = 0;       ///< the norms after the stacks
+    Count layer = 0;         ///< one layer of the (first) stack: attention + FFN + its norms
+    Count decoder_layer = 0; ///< one decoder layer of an encoder-decoder (with cross-attention), else 0
+    Count norms = 0;         ///< every norm parameter in the model
+    Count head = 0;          ///< pooler and LM head, not counting a tied weight
+    Count layers_total = 0;  ///< every layer: layers x layer (+ decoder_layers x decoder_layer)
+    Count final_norms = 0;   ///< the norms after the stacks
     Count total = 0;
     std::vector<Component> breakdown; ///< sums to total
 };

@@ -64,8 +64,8 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
     if (!math.ok())
         return std::unexpected(math.error());
     if (recipe == Recipe{} && mul(s.per_token, s.tokens) != s.forward)
-        return fail(fmt::format("internal check failed: {} FLOPs do not split evenly over {} tokens", s.forward,
-                                s.tokens));
+        return fail(
+            fmt::format("internal check failed: {} FLOPs do not split evenly over {} tokens", s.forward, s.tokens));
     return s;
 }
 

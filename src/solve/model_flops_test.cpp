@@ -60,7 +60,7 @@ TEST_CASE("a small model's forward pass, counted by hand", "[model_flops]") {
     CHECK(f.per_token == 128 + 128 + 48 + 80); // 384
     CHECK(f.forward == 3 * 384);               // 1,152 for 3 tokens
     CHECK(f.per_sequence == 1152);
-    CHECK(f.training == 3 * 1152);             // forward + backward (2 x forward)
+    CHECK(f.training == 3 * 1152); // forward + backward (2 x forward)
     // N by hand: attention 64 + FFN 64 + two RMSNorms of 4 + embedding 40 + untied head 40 = 216.
     CHECK(f.parameters == 216);
     CHECK(f.rule_forward == 2 * 216 * 3);  // 1,296: more than the exact count (the embedding is not multiplied)

@@ -24,14 +24,17 @@ Tensor tensor(std::initializer_list<Axis> axes, const Recipe& recipe) {
 
 /// A per-head tensor (b, heads, seq, last), or (b, seq, heads, last) when the transpose is forgotten.
 Tensor per_head(Axis batch, Axis heads, Axis seq, Axis last, const Recipe& recipe) {
-    return recipe.seq_before_heads ? tensor({batch, seq, heads, last}, recipe) : tensor({batch, heads, seq, last}, recipe);
+    return recipe.seq_before_heads ? tensor({batch, seq, heads, last}, recipe)
+                                   : tensor({batch, heads, seq, last}, recipe);
 }
 
 } // namespace
 
 Result<ShapeSolution> solve_shapes(const MhaSolution& s, const spec::Workload& w, const Recipe& recipe) {
     CheckedArithmetic math;
-    auto width = [&](Count heads, const Axis& per_head) { return math.mul(heads, per_head.size, "an axis of a shape"); };
+    auto width = [&](Count heads, const Axis& per_head) {
+        return math.mul(heads, per_head.size, "an axis of a shape");
+    };
     const Axis b{w.batch, "b"}, n{w.seq_len, "n"}, m{w.seq_len_kv.value_or(w.seq_len), w.seq_len_kv ? "m" : "n"};
     const Axis h{s.h, "h"}, kv{s.n_kv, s.n_kv == s.h ? "h" : "n_kv"};
     const Axis d{s.d_model, "d_model"};

@@ -19,14 +19,14 @@ struct Tensor {
 
 /// Every tensor of the block's forward pass.
 struct ShapeSolution {
-    Tensor input;       ///< the query input x: (b, n, d_model)
-    Tensor q, k, v;     ///< after projection: (b, n, h d_k), (b, m, n_kv d_k), (b, m, n_kv d_v)
+    Tensor input;                     ///< the query input x: (b, n, d_model)
+    Tensor q, k, v;                   ///< after projection: (b, n, h d_k), (b, m, n_kv d_k), (b, m, n_kv d_v)
     Tensor q_heads, k_heads, v_heads; ///< after reshape and transpose: (b, h, n, d_k), (b, n_kv, m, d_k), ...
-    Tensor scores;      ///< Q K^T / sqrt(d_k): (b, h, n, m)
-    Tensor weights;     ///< softmax of the scores: (b, h, n, m)
-    Tensor head_output; ///< A V: (b, h, n, d_v)
-    Tensor concat;      ///< the heads side by side again: (b, n, h d_v)
-    Tensor output;      ///< after W_O: (b, n, d_model)
+    Tensor scores;                    ///< Q K^T / sqrt(d_k): (b, h, n, m)
+    Tensor weights;                   ///< softmax of the scores: (b, h, n, m)
+    Tensor head_output;               ///< A V: (b, h, n, d_v)
+    Tensor concat;                    ///< the heads side by side again: (b, n, h d_v)
+    Tensor output;                    ///< after W_O: (b, n, d_model)
 };
 
 /// The shapes of `block`'s tensors over `workload`; with a recipe, the way a mistaken student would write them.

@@ -44,8 +44,8 @@ Result<std::vector<SubmittedAnswer>> parse_yaml(std::string_view text, const std
     try {
         root = YAML::Load(std::string(text));
     } catch (const YAML::Exception& e) {
-        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1,
-                                     fmt::format("not valid YAML: {}", e.msg)});
+        return std::unexpected(
+            Error{file, e.mark.line + 1, e.mark.column + 1, fmt::format("not valid YAML: {}", e.msg)});
     }
     if (!root.IsMap())
         return std::unexpected(Error{file, 1, 1, "the file should map each part to its answer, e.g. 'a: 1050624'"});
@@ -63,9 +63,9 @@ Result<std::vector<SubmittedAnswer>> parse_yaml(std::string_view text, const std
         // answer under thousands of parts, so a small file could otherwise expand into millions of answers, or
         // gigabytes of them, before a bound is checked.
         if (out.size() == k_max_answers)
-            return std::unexpected(Error{file, where.line + 1, where.column + 1,
-                                         fmt::format("the answers file holds more than {} answers, the most read",
-                                                     k_max_answers)});
+            return std::unexpected(
+                Error{file, where.line + 1, where.column + 1,
+                      fmt::format("the answers file holds more than {} answers, the most read", k_max_answers)});
         auto answer = answer_text(value, file);
         if (!answer)
             return std::unexpected(answer.error());
@@ -100,8 +100,9 @@ Result<std::vector<SubmittedAnswer>> parse_csv_answers(std::string_view text, co
     const auto answer = table->column("answer");
     const auto problem = table->column("problem");
     if (!part || !answer)
-        return std::unexpected(Error{file, 1, 1, "the header needs 'part' and 'answer' columns (and 'problem' when the "
-                                                 "assignment has several problems)"});
+        return std::unexpected(Error{file, 1, 1,
+                                     "the header needs 'part' and 'answer' columns (and 'problem' when the "
+                                     "assignment has several problems)"});
     std::vector<SubmittedAnswer> out;
     for (const CsvRecord& record : table->records) {
         if (!record.error.empty())
@@ -120,21 +121,24 @@ Result<std::vector<SubmittedAnswer>> parse_csv_answers(std::string_view text, co
 
 Result<std::vector<SubmittedAnswer>> parse_answers_file(std::string_view text, const std::string& file, bool yaml) {
     if (text.size() > k_max_answers_file_bytes)
-        return std::unexpected(Error{file, 0, 0, fmt::format("the answers file is {} bytes; at most {} are read",
-                                                             text.size(), k_max_answers_file_bytes)});
+        return std::unexpected(Error{
+            file, 0, 0,
+            fmt::format("the answers file is {} bytes; at most {} are read", text.size(), k_max_answers_file_bytes)});
     auto answers = yaml ? parse_yaml(text, file) : parse_csv_answers(text, file);
     if (!answers)
         return answers;
     if (answers->empty())
         return std::unexpected(Error{file, 0, 0, "the answers file holds no answers"});
     if (answers->size() > k_max_answers)
-        return std::unexpected(Error{file, 0, 0, fmt::format("the answers file holds {} answers; at most {} are read",
-                                                             answers->size(), k_max_answers)});
+        return std::unexpected(Error{
+            file, 0, 0,
+            fmt::format("the answers file holds {} answers; at most {} are read", answers->size(), k_max_answers)});
     std::set<std::pair<std::string, std::string>> seen;
     for (const SubmittedAnswer& a : *answers)
         if (!seen.emplace(a.problem, a.part).second)
-            return std::unexpected(Error{file, a.line, 0, fmt::format("part '{}'{} is answered twice", printable(a.part),
-                                                                      a.problem.empty() ? "" : " of '" + printable(a.problem) + "'")});
+            return std::unexpected(Error{file, a.line, 0,
+                                         fmt::format("part '{}'{} is answered twice", printable(a.part),
+                                                     a.problem.empty() ? "" : " of '" + printable(a.problem) + "'")});
     return answers;
 }
 
@@ -163,9 +167,9 @@ Result<std::filesystem::path> find_answers_file(const std::filesystem::path& pat
     if (found.empty() && folders.size() == 1)
         found = look_in(folders.front());
     if (found.size() > 1)
-        return std::unexpected(Error{path.string(), 0, 0, fmt::format("the submission has both {} and {}; submit one",
-                                                                      found[0].filename().string(),
-                                                                      found[1].filename().string())});
+        return std::unexpected(Error{path.string(), 0, 0,
+                                     fmt::format("the submission has both {} and {}; submit one",
+                                                 found[0].filename().string(), found[1].filename().string())});
     if (found.empty()) {
         std::sort(listing.begin(), listing.end());
         std::string files;
@@ -176,9 +180,9 @@ Result<std::filesystem::path> find_answers_file(const std::filesystem::path& pat
                                                  listing.empty() ? " (it is empty)" : " (it has: " + files + ")")});
     }
     if (fs::file_size(found.front(), ec) > k_max_answers_file_bytes || ec)
-        return std::unexpected(Error{found.front().string(), 0, 0,
-                                     fmt::format("the answers file is unreadable or larger than {} bytes",
-                                                 k_max_answers_file_bytes)});
+        return std::unexpected(
+            Error{found.front().string(), 0, 0,
+                  fmt::format("the answers file is unreadable or larger than {} bytes", k_max_answers_file_bytes)});
     return found.front();
 }
 

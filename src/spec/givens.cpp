@@ -10,17 +10,21 @@ namespace headcount::spec {
 namespace {
 // The attention block's keys (those of an MHA spec's given), a transformer's sizes, then the workload's.
 constexpr std::array<std::string_view, 19> k_varying{
-    "d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv",
-    "d_ff", "layers", "encoder_layers", "decoder_layers", "vocab", "max_positions", "type_vocab",
-    "batch", "seq_len", "seq_len_kv"};
+    "d_model",       "h",           "d_k",   "d_v",     "kdim",           "vdim",           "bias",
+    "n_kv_heads",    "add_bias_kv", "d_ff",  "layers",  "encoder_layers", "decoder_layers", "vocab",
+    "max_positions", "type_vocab",  "batch", "seq_len", "seq_len_kv"};
 // The attention keys a transformer's given has (its other attention widths are d_model's).
 constexpr std::array<std::string_view, 4> k_transformer_attention{"d_model", "h", "n_kv_heads", "bias"};
 
 /// The transformer size named `key` (d_ff, layers, ..., type_vocab), or nullptr when `key` is not one.
 Count* model_size(ModelGivens& m, std::string_view key) {
-    for (auto [name, slot] : {std::pair{"d_ff", &m.d_ff}, {"layers", &m.layers}, {"encoder_layers", &m.encoder_layers},
-                              {"decoder_layers", &m.decoder_layers}, {"vocab", &m.vocab},
-                              {"max_positions", &m.max_positions}, {"type_vocab", &m.type_vocab}})
+    for (auto [name, slot] : {std::pair{"d_ff", &m.d_ff},
+                              {"layers", &m.layers},
+                              {"encoder_layers", &m.encoder_layers},
+                              {"decoder_layers", &m.decoder_layers},
+                              {"vocab", &m.vocab},
+                              {"max_positions", &m.max_positions},
+                              {"type_vocab", &m.type_vocab}})
         if (key == name)
             return slot;
     return nullptr;

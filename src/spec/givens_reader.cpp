@@ -66,7 +66,10 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std:
     g.d_model = *d_model_value;
     g.h = *h_value;
 
-    for (auto [key, slot] : {std::pair{"d_k", &g.d_k}, {"d_v", &g.d_v}, {"kdim", &g.kdim}, {"vdim", &g.vdim},
+    for (auto [key, slot] : {std::pair{"d_k", &g.d_k},
+                             {"d_v", &g.d_v},
+                             {"kdim", &g.kdim},
+                             {"vdim", &g.vdim},
                              {"n_kv_heads", &g.n_kv_heads}}) {
         if (const YAML::Node value = given[key]) {
             auto number = r.positive_integer(value, key);
@@ -98,10 +101,11 @@ Result<std::optional<Precision>> read_precision(const Reader& r, const YAML::Nod
     const YAML::Node dtype = given["dtype"];
     if (!dtype)
         return std::optional<Precision>{};
-    auto bytes = choice(r, dtype, "dtype",
-                        std::array{std::pair{std::string_view("fp64"), Count{8}}, std::pair{std::string_view("fp32"), Count{4}},
-                                   std::pair{std::string_view("fp16"), Count{2}}, std::pair{std::string_view("bf16"), Count{2}},
-                                   std::pair{std::string_view("int8"), Count{1}}});
+    auto bytes =
+        choice(r, dtype, "dtype",
+               std::array{std::pair{std::string_view("fp64"), Count{8}}, std::pair{std::string_view("fp32"), Count{4}},
+                          std::pair{std::string_view("fp16"), Count{2}}, std::pair{std::string_view("bf16"), Count{2}},
+                          std::pair{std::string_view("int8"), Count{1}}});
     if (!bytes)
         return std::unexpected(bytes.error());
     return std::optional<Precision>{Precision{dtype.Scalar(), *bytes}};
@@ -115,9 +119,12 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
     if (!d_ff_value)
         return std::unexpected(d_ff_value.error());
     m.d_ff = *d_ff_value;
-    for (auto [key, slot] : {std::pair{"layers", &m.layers}, {"encoder_layers", &m.encoder_layers},
-                             {"decoder_layers", &m.decoder_layers}, {"vocab", &m.vocab},
-                             {"max_positions", &m.max_positions}, {"type_vocab", &m.type_vocab}}) {
+    for (auto [key, slot] : {std::pair{"layers", &m.layers},
+                             {"encoder_layers", &m.encoder_layers},
+                             {"decoder_layers", &m.decoder_layers},
+                             {"vocab", &m.vocab},
+                             {"max_positions", &m.max_positions},
+                             {"type_vocab", &m.type_vocab}}) {
         if (const YAML::Node value = given[key]) {
             // 0 is allowed: "no token embedding", "no learned positions".
             auto number = value.IsScalar() && value.Scalar() == "0" ? Result<Count>(0) : r.positive_integer(value, key);
@@ -126,9 +133,12 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
             *slot = *number;
         }
     }
-    for (auto [key, slot] : {std::pair{"norm_bias", &m.norm_bias}, {"ffn_bias", &m.ffn_bias},
-                             {"embedding_norm", &m.embedding_norm}, {"final_norm", &m.final_norm},
-                             {"pooler", &m.pooler}, {"lm_head_bias", &m.lm_head_bias},
+    for (auto [key, slot] : {std::pair{"norm_bias", &m.norm_bias},
+                             {"ffn_bias", &m.ffn_bias},
+                             {"embedding_norm", &m.embedding_norm},
+                             {"final_norm", &m.final_norm},
+                             {"pooler", &m.pooler},
+                             {"lm_head_bias", &m.lm_head_bias},
                              {"tied_embeddings", &m.tied_embeddings}}) {
         if (const YAML::Node value = given[key]) {
             auto flag = r.boolean(value, key);
@@ -138,23 +148,26 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
         }
     }
     if (const YAML::Node norm = given["norm"]) {
-        auto value = choice(r, norm, "norm", std::array{std::pair{std::string_view("layernorm"), M::Norm::layernorm},
-                                                        std::pair{std::string_view("rmsnorm"), M::Norm::rmsnorm}});
+        auto value = choice(r, norm, "norm",
+                            std::array{std::pair{std::string_view("layernorm"), M::Norm::layernorm},
+                                       std::pair{std::string_view("rmsnorm"), M::Norm::rmsnorm}});
         if (!value)
             return std::unexpected(value.error());
         m.norm = *value;
     }
     if (const YAML::Node ffn = given["ffn"]) {
-        auto value = choice(r, ffn, "ffn", std::array{std::pair{std::string_view("mlp"), M::Ffn::mlp},
-                                                      std::pair{std::string_view("gated"), M::Ffn::gated}});
+        auto value = choice(r, ffn, "ffn",
+                            std::array{std::pair{std::string_view("mlp"), M::Ffn::mlp},
+                                       std::pair{std::string_view("gated"), M::Ffn::gated}});
         if (!value)
             return std::unexpected(value.error());
         m.ffn = *value;
     }
     if (const YAML::Node head = given["lm_head"]) {
-        auto value = choice(r, head, "lm_head", std::array{std::pair{std::string_view("none"), M::Head::none},
-                                                           std::pair{std::string_view("linear"), M::Head::linear},
-                                                           std::pair{std::string_view("mlm"), M::Head::mlm}});
+        auto value = choice(r, head, "lm_head",
+                            std::array{std::pair{std::string_view("none"), M::Head::none},
+                                       std::pair{std::string_view("linear"), M::Head::linear},
+                                       std::pair{std::string_view("mlm"), M::Head::mlm}});
         if (!value)
             return std::unexpected(value.error());
         m.lm_head = *value;
@@ -204,8 +217,9 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
         }
     }
     if (const YAML::Node count = given["count"]) {
-        auto macs = choice(r, count, "count", std::array{std::pair{std::string_view("flops"), false},
-                                                         std::pair{std::string_view("macs"), true}});
+        auto macs =
+            choice(r, count, "count",
+                   std::array{std::pair{std::string_view("flops"), false}, std::pair{std::string_view("macs"), true}});
         if (!macs)
             return std::unexpected(macs.error());
         w.macs = *macs;

@@ -53,8 +53,8 @@ struct ModelGivens {
     Count max_positions = 0;  ///< learned position embedding rows; 0: none (sinusoidal, RoPE)
     Count type_vocab = 0;     ///< token type (segment) embedding rows (BERT)
     Norm norm = Norm::layernorm;
-    bool norm_bias = true;    ///< LayerNorm's beta; RMSNorm has none
-    Ffn ffn = Ffn::mlp;       ///< gated: three matrices (SwiGLU), mlp: two
+    bool norm_bias = true; ///< LayerNorm's beta; RMSNorm has none
+    Ffn ffn = Ffn::mlp;    ///< gated: three matrices (SwiGLU), mlp: two
     bool ffn_bias = true;
     bool embedding_norm = false; ///< a norm after the embeddings (BERT, RoBERTa)
     bool final_norm = false;     ///< a norm after each stack (GPT-2, LLaMA, nn.Transformer)
@@ -68,11 +68,11 @@ struct ModelGivens {
 /// and every solution states.
 struct Workload {
     Count batch = 1;
-    Count seq_len = 0;                 ///< n: query positions
-    std::optional<Count> seq_len_kv;   ///< key/value positions (cross-attention); default seq_len
-    bool macs = false;                 ///< count: macs counts a multiply-add once; flops (default) twice
-    bool softmax = false;              ///< count the softmax: 3 FLOPs per score (exponential, sum, division)
-    bool biases = false;               ///< count one addition per output element of a biased projection
+    Count seq_len = 0;               ///< n: query positions
+    std::optional<Count> seq_len_kv; ///< key/value positions (cross-attention); default seq_len
+    bool macs = false;               ///< count: macs counts a multiply-add once; flops (default) twice
+    bool softmax = false;            ///< count the softmax: 3 FLOPs per score (exponential, sum, division)
+    bool biases = false;             ///< count one addition per output element of a biased projection
 };
 
 /// The number format a model's values are stored in, for memory asks.
@@ -104,12 +104,12 @@ struct Part {
     std::string id;
     std::string ask;
     double points = 1.0;
-    std::optional<std::string> text; ///< the instructor's own wording of the question
-    Mark ask_mark;                   ///< where `ask:` stands, for errors about it
-    std::optional<Tolerance> tolerance;    ///< unset: the ask's default (exact for counts)
-    std::map<std::string, double> credit;  ///< partial credit per mistake id (0..1), overriding the catalogue's
-    std::optional<Reveal> feedback;        ///< unset: the problem's policy
-    std::optional<int> attempts;           ///< checks a student may make in serve; unset: the problem's
+    std::optional<std::string> text;      ///< the instructor's own wording of the question
+    Mark ask_mark;                        ///< where `ask:` stands, for errors about it
+    std::optional<Tolerance> tolerance;   ///< unset: the ask's default (exact for counts)
+    std::map<std::string, double> credit; ///< partial credit per mistake id (0..1), overriding the catalogue's
+    std::optional<Reveal> feedback;       ///< unset: the problem's policy
+    std::optional<int> attempts;          ///< checks a student may make in serve; unset: the problem's
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).
@@ -133,13 +133,13 @@ struct Problem {
     std::string id;
     std::string title;
     std::string kind = "mha";
-    MhaGivens given;                 ///< the attention block (for kind: transformer, that of every layer)
-    std::optional<ModelGivens> model; ///< set exactly when kind is transformer
-    std::optional<Workload> workload; ///< set when `given` has seq_len
+    MhaGivens given;                    ///< the attention block (for kind: transformer, that of every layer)
+    std::optional<ModelGivens> model;   ///< set exactly when kind is transformer
+    std::optional<Workload> workload;   ///< set when `given` has seq_len
     std::optional<Precision> precision; ///< set when `given` has dtype
     std::vector<Part> parts;
-    std::vector<Variation> vary; ///< empty: every student gets `given` as written
-    bool distinct = false;       ///< every student of a class must get different answers to every part
+    std::vector<Variation> vary;    ///< empty: every student gets `given` as written
+    bool distinct = false;          ///< every student of a class must get different answers to every part
     std::optional<Reveal> feedback; ///< unset: hints, the safe default
     std::optional<int> attempts;    ///< checks a student may make of each part in serve; unset: serve's default
 

@@ -19,7 +19,6 @@
 #include <utility>
 #include <vector>
 
-
 namespace headcount::spec {
 
 namespace {
@@ -291,10 +290,9 @@ Result<void> check_text(const Reader& r, const YAML::Node& root) {
             continue;
         if (node.IsScalar()) {
             if (const auto problem = unwritable_text_problem(node.Scalar()))
-                return r.error_at(
-                    node, fmt::format("this text {}; a spec holds printable UTF-8 text (tabs and line "
-                                      "breaks allowed)",
-                                      *problem));
+                return r.error_at(node, fmt::format("this text {}; a spec holds printable UTF-8 text (tabs and line "
+                                                    "breaks allowed)",
+                                                    *problem));
         } else if (node.IsMap()) {
             for (const auto& entry : node) {
                 pending.push_back(entry.first);
@@ -316,11 +314,10 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, const Voc
     try {
         root = YAML::Load(std::string(yaml));
     } catch (const YAML::DeepRecursion& e) {
-        return std::unexpected(
-            Error{file, e.mark.line + 1, e.mark.column + 1,
-                  fmt::format("lists and mappings nest more than {} levels deep here; a spec needs "
-                              "a handful",
-                              e.depth())});
+        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1,
+                                     fmt::format("lists and mappings nest more than {} levels deep here; a spec needs "
+                                                 "a handful",
+                                                 e.depth())});
     } catch (const YAML::ParserException& e) {
         return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
     }

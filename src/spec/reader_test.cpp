@@ -73,7 +73,8 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
               "p.yaml:5:3: unknown key 'hh' in given (did you mean 'h'?)");
     }
     SECTION("unknown top-level key") {
-        CHECK(error_of("id: p\ntitel: t\n") == "p.yaml:2:1: unknown key 'titel' in the problem (did you mean 'title'?)");
+        CHECK(error_of("id: p\ntitel: t\n") ==
+              "p.yaml:2:1: unknown key 'titel' in the problem (did you mean 'title'?)");
     }
     SECTION("duplicate key") {
         CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  h: 4\nparts: [{id: a, ask: d_k}]\n") ==
@@ -112,7 +113,8 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
         CHECK(ok.has_value());
     }
     SECTION("n_kv_heads must divide h") {
-        CHECK(error_of("id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  n_kv_heads: 3\nparts: [{id: a, ask: d_k}]\n") ==
+        CHECK(error_of(
+                  "id: p\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  n_kv_heads: 3\nparts: [{id: a, ask: d_k}]\n") ==
               "p.yaml:6:15: n_kv_heads = 3 does not divide h = 8: in grouped-query attention each key/value head "
               "serves the same number of query heads");
         CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, n_kv_heads: 16}\nparts: [{id: a, ask: d_k}]\n")
@@ -129,8 +131,7 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
         CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, bias: maybe}\nparts: [{id: a, ask: d_k}]\n") ==
               "p.yaml:3:35: bias must be true or false, got 'maybe'");
         CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, bias: {q: true, oo: false}}\n"
-                       "parts: [{id: a, ask: d_k}]\n") ==
-              "p.yaml:3:45: unknown key 'oo' in bias (did you mean 'o'?)");
+                       "parts: [{id: a, ask: d_k}]\n") == "p.yaml:3:45: unknown key 'oo' in bias (did you mean 'o'?)");
     }
     SECTION("ids must be safe file names") {
         CHECK(error_of("id: ../etc\ntitle: t\n") ==
@@ -144,7 +145,8 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
         CHECK(error_of("- 1\n- 2\n") == "p.yaml:1:1: a problem spec must be a mapping with id, title, given and parts");
     }
     SECTION("unknown kind") {
-        CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") == "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha, transformer (did you mean 'mha'?)");
+        CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") ==
+              "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha, transformer (did you mean 'mha'?)");
     }
 }
 
@@ -168,24 +170,28 @@ parts:
 
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, tolerance: loose}]\n") ==
           "p.yaml:4:38: tolerance must be exact, {rel: 0.01} or {sigfigs: 3}");
-    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {missing_bias: 1}}]\n") ==
-          "p.yaml:4:36: unknown key 'missing_bias' in credit (mistake ids) (did you mean 'missing_biases'?)");
-    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {rounded: 2}}]\n") ==
-          "p.yaml:4:45: credit for rounded must be a number from 0 to 1, got '2'");
+    CHECK(
+        error_of(
+            "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {missing_bias: 1}}]\n") ==
+        "p.yaml:4:36: unknown key 'missing_bias' in credit (mistake ids) (did you mean 'missing_biases'?)");
+    CHECK(
+        error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, credit: {rounded: 2}}]\n") ==
+        "p.yaml:4:45: credit for rounded must be a number from 0 to 1, got '2'");
 }
 
 TEST_CASE("load_problem reports an unreadable file by name", "[spec]") {
     auto problem = spec::load_problem("/nonexistent/p.yaml", k_words);
     REQUIRE_FALSE(problem.has_value());
-    CHECK(problem.error().to_string() ==
-          "/nonexistent/p.yaml: cannot read the spec file: No such file or directory");
+    CHECK(problem.error().to_string() == "/nonexistent/p.yaml: cannot read the spec file: No such file or directory");
 }
 
 TEST_CASE("transformer specs read the model's givens and reject impossible ones", "[spec]") {
     const std::string head = "id: p\ntitle: t\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n";
     const std::string parts = "parts: [{id: a, ask: d_k}]\n";
-    auto gpt = spec::parse_problem(head + "  layers: 12\n  vocab: 50257\n  norm: rmsnorm\n  ffn: gated\n"
-                                          "  lm_head: linear\n  tied_embeddings: false\n" + parts,
+    auto gpt = spec::parse_problem(head +
+                                       "  layers: 12\n  vocab: 50257\n  norm: rmsnorm\n  ffn: gated\n"
+                                       "  lm_head: linear\n  tied_embeddings: false\n" +
+                                       parts,
                                    "p.yaml", k_words);
     REQUIRE(gpt.has_value());
     REQUIRE(gpt->model.has_value());
@@ -202,9 +208,9 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
           "p.yaml:5:3: give either layers (one stack) or encoder_layers and decoder_layers, not both");
     CHECK(error_of(head + "  encoder_layers: 6\n" + parts) ==
           "p.yaml:5:3: an encoder-decoder needs both encoder_layers and decoder_layers");
-    CHECK(error_of(head + "  layers: 2\n  lm_head: linear\n" + parts) == "p.yaml:9:12: an lm_head needs a vocab to predict");
-    CHECK(error_of(head + "  layers: 2\n  kdim: 256\n" + parts) ==
-          "p.yaml:9:3: unknown key 'kdim' in given");
+    CHECK(error_of(head + "  layers: 2\n  lm_head: linear\n" + parts) ==
+          "p.yaml:9:12: an lm_head needs a vocab to predict");
+    CHECK(error_of(head + "  layers: 2\n  kdim: 256\n" + parts) == "p.yaml:9:3: unknown key 'kdim' in given");
     // d_ff belongs to a transformer, not to an attention block.
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, d_ff: 2048}\n" + parts) ==
           "p.yaml:3:29: 'd_ff' describes a whole transformer; add 'kind: transformer' to the spec");
@@ -213,17 +219,18 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
 TEST_CASE("vary may name a transformer's sizes and the workload the spec gives", "[spec]") {
     const std::string head = "id: p\ntitle: t\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n";
     const std::string parts = "parts: [{id: a, ask: d_k}]\n";
-    auto bert = spec::parse_problem(head + "  layers: 12\n  vocab: 30522\n  max_positions: 512\n  type_vocab: 2\n"
-                                           "  seq_len: 128\n"
-                                           "vary:\n"
-                                           "  d_ff: {from: 1024, to: 4096, step: 1024}\n"
-                                           "  layers: [6, 12, 24]\n"
-                                           "  vocab: [30522, 50257]\n"
-                                           "  max_positions: [512, 1024]\n"
-                                           "  type_vocab: [1, 2]\n"
-                                           "  h: [8, 12]\n"
-                                           "  batch: [1, 8]\n" // not given, but it defaults to 1 beside a seq_len
-                                           "  seq_len: [128, 512]\n" +
+    auto bert = spec::parse_problem(head +
+                                        "  layers: 12\n  vocab: 30522\n  max_positions: 512\n  type_vocab: 2\n"
+                                        "  seq_len: 128\n"
+                                        "vary:\n"
+                                        "  d_ff: {from: 1024, to: 4096, step: 1024}\n"
+                                        "  layers: [6, 12, 24]\n"
+                                        "  vocab: [30522, 50257]\n"
+                                        "  max_positions: [512, 1024]\n"
+                                        "  type_vocab: [1, 2]\n"
+                                        "  h: [8, 12]\n"
+                                        "  batch: [1, 8]\n" // not given, but it defaults to 1 beside a seq_len
+                                        "  seq_len: [128, 512]\n" +
                                         parts,
                                     "p.yaml", k_words);
     REQUIRE(bert.has_value());
@@ -237,14 +244,17 @@ TEST_CASE("vary may name a transformer's sizes and the workload the spec gives",
     CHECK(bert->vary[6].key == "batch");
     CHECK(bert->vary[7].key == "seq_len");
 
-    auto enc_dec = spec::parse_problem(head + "  encoder_layers: 6\n  decoder_layers: 6\n"
-                                              "vary: {encoder_layers: [2, 6], decoder_layers: [2, 6]}\n" + parts,
+    auto enc_dec = spec::parse_problem(head +
+                                           "  encoder_layers: 6\n  decoder_layers: 6\n"
+                                           "vary: {encoder_layers: [2, 6], decoder_layers: [2, 6]}\n" +
+                                           parts,
                                        "p.yaml", k_words);
     REQUIRE(enc_dec.has_value());
     CHECK(enc_dec->vary.size() == 2);
 
     auto cross = spec::parse_problem("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, seq_len: 1024, seq_len_kv: 4096}\n"
-                                     "vary: {seq_len_kv: [1024, 4096], batch: [1, 2]}\n" + parts,
+                                     "vary: {seq_len_kv: [1024, 4096], batch: [1, 2]}\n" +
+                                         parts,
                                      "p.yaml", k_words);
     REQUIRE(cross.has_value());
     CHECK(cross->vary[0].key == "seq_len_kv");
@@ -286,13 +296,11 @@ TEST_CASE("vary may not add a given, nor name one the spec's kind cannot give", 
                              "sizes a spec gives; it does not add them)");
 }
 
-TEST_CASE("every string of a spec is printable UTF-8, checked where it stands (defects 3 and 4)",
-          "[spec][hostile]") {
+TEST_CASE("every string of a spec is printable UTF-8, checked where it stands (defects 3 and 4)", "[spec][hostile]") {
     // Before: a title with invalid UTF-8 reached nlohmann-json ("internal error:
     // [json.exception.type_error.316]") and one with ESC went raw into Markdown and into Moodle XML no parser
     // accepts.
-    CHECK(error_of(
-              "id: p\ntitle: \"T\\e[31mred\"\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+    CHECK(error_of("id: p\ntitle: \"T\\e[31mred\"\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
           "p.yaml:2:8: this text contains a control character (U+001B); a spec holds printable UTF-8 text "
           "(tabs and "
           "line breaks allowed)");
@@ -301,20 +309,17 @@ TEST_CASE("every string of a spec is printable UTF-8, checked where it stands (d
           "allowed)");
     // Keys and text in a part are strings too; so is a value no reader looks at (it would be echoed in a
     // message).
-    CHECK(
-        error_of(
-            "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, text: \"a\\x07\"}]\n") ==
-        "p.yaml:4:33: this text contains a control character (U+0007); a spec holds printable UTF-8 text "
-        "(tabs "
-        "and line breaks allowed)");
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nparts: [{id: a, ask: d_k, text: \"a\\x07\"}]\n") ==
+          "p.yaml:4:33: this text contains a control character (U+0007); a spec holds printable UTF-8 text "
+          "(tabs "
+          "and line breaks allowed)");
     CHECK(error_of("id: p\ntitle: t\n\"x\\u0085\": 1\n")
               .starts_with("p.yaml:3:1: this text contains a control "
                            "character (U+0085)"));
     // Line breaks and tabs are text; a block scalar keeps them.
-    auto ok = spec::parse_problem(
-        "id: p\ntitle: \"a\\tb\"\ngiven: {d_model: 512, h: 8}\nparts:\n  - id: a\n    ask: "
-        "d_k\n    text: |\n      one\n      two\n",
-        "p.yaml", k_words);
+    auto ok = spec::parse_problem("id: p\ntitle: \"a\\tb\"\ngiven: {d_model: 512, h: 8}\nparts:\n  - id: a\n    ask: "
+                                  "d_k\n    text: |\n      one\n      two\n",
+                                  "p.yaml", k_words);
     REQUIRE(ok.has_value());
     CHECK(ok->title == "a\tb");
 }
@@ -334,8 +339,7 @@ TEST_CASE("aliases do not make the text check walk a shared node twice", "[spec]
 
 TEST_CASE("hostile sizes get exact messages (defect 7)", "[spec][hostile]") {
     // 2^62 is a positive integer, just too large; a 5,000-digit one is not echoed.
-    CHECK(error_of(
-              "id: p\ntitle: t\ngiven: {d_model: 4611686018427387904, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 4611686018427387904, h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
           "p.yaml:3:18: d_model is too large: 4611686018427387904 is over 10^18, the largest size headcount "
           "reads");
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: " + std::string(5000, '9') +
@@ -343,13 +347,10 @@ TEST_CASE("hostile sizes get exact messages (defect 7)", "[spec][hostile]") {
           "p.yaml:3:18: d_model is too large: a 5,000-digit number is over 10^18, the largest size headcount "
           "reads");
     // The largest accepted size has 18 digits; leading zeros do not count.
-    CHECK(
-        error_of(
-            "id: p\ntitle: t\ngiven: {d_model: 000999999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
-            .starts_with("p.yaml:3:18: d_model is too large: 999999999999999999999 is over 10^18"));
-    CHECK_FALSE(
-        error_of("id: p\ntitle: t\ngiven: {d_model: 999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
-            .contains("too large"));
+    CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 000999999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
+              .starts_with("p.yaml:3:18: d_model is too large: 999999999999999999999 is over 10^18"));
+    CHECK_FALSE(error_of("id: p\ntitle: t\ngiven: {d_model: 999999999999999999, h: 8}\nparts: [{id: a, ask: d_k}]\n")
+                    .contains("too large"));
     // A long non-number is quoted cut short (60 bytes and "…"), not in full.
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: " + std::string(5000, 'x') +
                    ", h: 8}\nparts: [{id: a, ask: d_k}]\n") ==
@@ -370,8 +371,7 @@ TEST_CASE("a spec file is read up to its cap, never further (defect 5)", "[spec]
     // Before: `solve /dev/zero` ate memory until killed.
     auto problem = spec::load_problem("/dev/zero", k_words);
     REQUIRE_FALSE(problem.has_value());
-    CHECK(problem.error().to_string() ==
-          "/dev/zero: the spec file is larger than 1 MiB, the most headcount reads");
+    CHECK(problem.error().to_string() == "/dev/zero: the spec file is larger than 1 MiB, the most headcount reads");
 }
 
 TEST_CASE("feedback: sets the reveal policy of the problem, and a part may override it", "[spec]") {

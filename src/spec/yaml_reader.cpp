@@ -47,8 +47,7 @@ Result<YAML::Node> Reader::required(const YAML::Node& map, const char* key, std:
     return value;
 }
 
-Result<Count> Reader::required_positive_integer(const YAML::Node& map, const char* key,
-                                                std::string_view where) const {
+Result<Count> Reader::required_positive_integer(const YAML::Node& map, const char* key, std::string_view where) const {
     auto value = required(map, key, where);
     if (!value)
         return std::unexpected(value.error());
@@ -65,8 +64,7 @@ Result<std::string> Reader::id_of(const YAML::Node& node, std::string_view key) 
     auto text = string_of(node, key);
     if (!text)
         return text;
-    const bool safe = text->size() <= 64 && text->front() != '.' &&
-                      std::all_of(text->begin(), text->end(), [](char c) {
+    const bool safe = text->size() <= 64 && text->front() != '.' && std::all_of(text->begin(), text->end(), [](char c) {
                           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
                       });
     if (!safe)
@@ -78,19 +76,17 @@ Result<std::string> Reader::id_of(const YAML::Node& node, std::string_view key) 
 
 Result<Count> Reader::positive_integer(const YAML::Node& node, std::string_view key) const {
     const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-    const bool digits = !text.empty() && std::all_of(text.begin(), text.end(),
-                                                     [](char c) { return c >= '0' && c <= '9'; });
-    if (!node.IsScalar() || !digits || node.Tag() == "!" ||
-        text.find_first_not_of('0') == std::string::npos)
+    const bool digits =
+        !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!node.IsScalar() || !digits || node.Tag() == "!" || text.find_first_not_of('0') == std::string::npos)
         return error_at(node, fmt::format("{} must be a positive integer, got {}", key, describe(node)));
     const std::string_view significant = std::string_view(text).substr(text.find_first_not_of('0'));
     if (significant.size() > 18) // 10^18 and up: products of such sizes overflow any 64-bit count
-        return error_at(
-            node, fmt::format("{} is too large: {} is over 10^18, the largest size headcount reads", key,
-                              significant.size() <= 24
-                                  ? std::string(significant)
-                                  : fmt::format("a {}-digit number",
-                                                with_thousands(static_cast<Count>(significant.size())))));
+        return error_at(node, fmt::format("{} is too large: {} is over 10^18, the largest size headcount reads", key,
+                                          significant.size() <= 24
+                                              ? std::string(significant)
+                                              : fmt::format("a {}-digit number",
+                                                            with_thousands(static_cast<Count>(significant.size())))));
     return std::stoll(std::string(significant));
 }
 
@@ -99,8 +95,8 @@ Result<int> Reader::attempts(const YAML::Node& node) const {
     if (!value)
         return std::unexpected(value.error());
     if (*value > 10'000)
-        return error_at(node, fmt::format("attempts must be at most 10,000, got {}",
-                                          with_thousands(static_cast<Count>(*value))));
+        return error_at(
+            node, fmt::format("attempts must be at most 10,000, got {}", with_thousands(static_cast<Count>(*value))));
     return static_cast<int>(*value);
 }
 

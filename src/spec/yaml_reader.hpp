@@ -22,24 +22,29 @@
 
 namespace headcount::spec::detail {
 
-inline constexpr auto k_top_keys = std::to_array<std::string_view>({
-    "id", "title", "kind", "given", "parts", "vary", "distinct", "feedback", "attempts"});
-inline constexpr auto k_given_keys = std::to_array<std::string_view>({
-    "d_model",    "h",     "d_k",   "d_v",     "kdim",    "vdim",       "bias", "n_kv_heads",
-    "add_bias_kv", "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"});
-inline constexpr auto k_part_keys = std::to_array<std::string_view>({
-    "id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts"});
+inline constexpr auto k_top_keys = std::to_array<std::string_view>(
+    {"id", "title", "kind", "given", "parts", "vary", "distinct", "feedback", "attempts"});
+inline constexpr auto k_given_keys =
+    std::to_array<std::string_view>({"d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv",
+                                     "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"});
+inline constexpr auto k_part_keys =
+    std::to_array<std::string_view>({"id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts"});
 inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reveal>>(
     {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}});
 inline constexpr auto k_bias_keys = std::to_array<std::string_view>({"q", "k", "v", "o"});
 inline constexpr auto k_kinds = std::to_array<std::string_view>({"mha", "transformer"});
 // A transformer's `given`: its attention block's keys, then the rest of the model.
-inline constexpr auto k_model_keys = std::to_array<std::string_view>({
-    "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype",
-    "d_model",   "h",          "n_kv_heads",    "bias",           "d_ff",        "layers",       "encoder_layers",
-    "decoder_layers", "vocab", "max_positions", "type_vocab",     "norm",        "norm_bias",    "ffn",
-    "ffn_bias",  "embedding_norm", "final_norm", "pooler",         "lm_head",     "lm_head_bias", "tied_embeddings"});
-
+inline constexpr auto k_model_keys =
+    std::to_array<std::string_view>({"batch",          "seq_len",        "seq_len_kv",
+                                     "count",          "softmax",        "flop_biases",
+                                     "dtype",          "d_model",        "h",
+                                     "n_kv_heads",     "bias",           "d_ff",
+                                     "layers",         "encoder_layers", "decoder_layers",
+                                     "vocab",          "max_positions",  "type_vocab",
+                                     "norm",           "norm_bias",      "ffn",
+                                     "ffn_bias",       "embedding_norm", "final_norm",
+                                     "pooler",         "lm_head",        "lm_head_bias",
+                                     "tied_embeddings"});
 
 template <std::size_t N> bool listed(const std::array<std::string_view, N>& keys, std::string_view key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();
@@ -65,7 +70,8 @@ class Reader {
     }
 
     /// Checks a mapping's keys: each known, none repeated. `where` names the mapping in messages.
-    Result<void> check_keys(const YAML::Node& map, std::span<const std::string_view> known, std::string_view where) const;
+    Result<void> check_keys(const YAML::Node& map, std::span<const std::string_view> known,
+                            std::string_view where) const;
     Result<YAML::Node> required(const YAML::Node& map, const char* key, std::string_view where) const;
     Result<std::string> string_of(const YAML::Node& node, std::string_view key) const;
     /// Ids end up in file names and CSV cells: letters, digits, '-', '_', '.', not starting with '.'.

@@ -6,8 +6,8 @@ namespace headcount {
 
 namespace {
 std::unexpected<Error> overflow(std::string_view what) {
-    return fail(fmt::format("{} is too large: it does not fit in a 64-bit integer (over 9,223,372,036,854,775,807)",
-                            what));
+    return fail(
+        fmt::format("{} is too large: it does not fit in a 64-bit integer (over 9,223,372,036,854,775,807)", what));
 }
 } // namespace
 

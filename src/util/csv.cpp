@@ -34,8 +34,7 @@ struct Problem {
     int line = 0;
     int column = 0;
     std::string what;
-    bool says_where =
-        false; // false when `what` needs no position (it names its own line, or the whole field)
+    bool says_where = false; // false when `what` needs no position (it names its own line, or the whole field)
 };
 
 struct Position {
@@ -220,15 +219,13 @@ class CsvReader {
 std::string describe(const Problem& problem) {
     if (!problem.says_where)
         return fmt::format("field {}: {}", problem.field, problem.what);
-    return fmt::format("field {}: {} (line {}, column {})", problem.field, problem.what, problem.line,
-                       problem.column);
+    return fmt::format("field {}: {} (line {}, column {})", problem.field, problem.what, problem.line, problem.column);
 }
 
 Result<std::vector<std::string>> read_header(const RawRecord& raw, const std::string& file) {
     if (raw.problem) {
         const Problem& p = *raw.problem;
-        return std::unexpected(
-            Error{file, p.line, p.column, fmt::format("header column {}: {}", p.field, p.what)});
+        return std::unexpected(Error{file, p.line, p.column, fmt::format("header column {}: {}", p.field, p.what)});
     }
     std::vector<std::string> names;
     std::unordered_map<std::string, std::size_t> seen;
@@ -236,14 +233,12 @@ Result<std::vector<std::string>> read_header(const RawRecord& raw, const std::st
         const Position at = raw.starts[i];
         names.emplace_back(trim(raw.fields[i]));
         if (names.back().empty())
-            return std::unexpected(
-                Error{file, at.line, at.column, fmt::format("header column {} has no name", i + 1)});
+            return std::unexpected(Error{file, at.line, at.column, fmt::format("header column {} has no name", i + 1)});
         const auto [it, added] = seen.emplace(ascii_lowered(names.back()), i);
         if (!added)
-            return std::unexpected(
-                Error{file, at.line, at.column,
-                      fmt::format("header column {} '{}' repeats column {} '{}' (names ignore case)", i + 1,
-                                  names.back(), it->second + 1, names[it->second])});
+            return std::unexpected(Error{file, at.line, at.column,
+                                         fmt::format("header column {} '{}' repeats column {} '{}' (names ignore case)",
+                                                     i + 1, names.back(), it->second + 1, names[it->second])});
     }
     return names;
 }
@@ -276,9 +271,9 @@ Result<bool> CsvStream::fill(std::size_t wanted) {
         m_buffer.resize(old + got);
         m_bytes_read += got;
         if (m_bytes_read > m_max_bytes)
-            return std::unexpected(Error{m_file, 0, 0,
-                                         fmt::format("the file is larger than {}; headcount reads at most that",
-                                                     byte_size(m_max_bytes))});
+            return std::unexpected(
+                Error{m_file, 0, 0,
+                      fmt::format("the file is larger than {}; headcount reads at most that", byte_size(m_max_bytes))});
         if (got < m_chunk) {
             if (m_in.bad())
                 return std::unexpected(Error{m_file, 0, 0, "cannot read the file"});
@@ -428,8 +423,9 @@ Result<std::optional<RawRecord>> CsvStream::next_raw(bool keep_starts) {
         if (!raw)
             continue; // a blank line
         if (s.oversized) {
-            raw->problem = Problem{1, line, 1, fmt::format("the row is longer than {}; its first part was read",
-                                                           byte_size(k_max_csv_record_bytes))};
+            raw->problem = Problem{
+                1, line, 1,
+                fmt::format("the row is longer than {}; its first part was read", byte_size(k_max_csv_record_bytes))};
         }
         return raw;
     }

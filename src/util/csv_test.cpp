@@ -184,20 +184,18 @@ TEST_CASE("invalid UTF-8 in any field marks the record; its bytes are kept", "[c
 
 TEST_CASE("header errors fail the parse with file:line:column", "[csv]") {
     CHECK(header_error("") == "class.csv: no header row: the file is empty or only blank lines");
-    CHECK(header_error("\xEF\xBB\xBF\r\n \n") ==
-          "class.csv: no header row: the file is empty or only blank lines");
+    CHECK(header_error("\xEF\xBB\xBF\r\n \n") == "class.csv: no header row: the file is empty or only blank lines");
     CHECK(header_error("id,,answer\n") == "class.csv:1:4: header column 2 has no name");
     CHECK(header_error("\nid,  \n") == "class.csv:2:4: header column 2 has no name");
     CHECK(header_error("id,Answer,answer \n") ==
           "class.csv:1:11: header column 3 'answer' repeats column 2 'Answer' (names ignore case)");
     CHECK(header_error("id,ans\"wer\n") == "class.csv:1:7: header column 2: quote inside an unquoted field");
-    CHECK(header_error("id,\"answer\"x\n") ==
-          "class.csv:1:12: header column 2: text after the closing quote");
-    CHECK(header_error("id,\"answer\nalice,1\n") == "class.csv:1:4: header column 2: unterminated quoted "
-                                                    "field starting on line 1; the row was read up to the end of that line");
+    CHECK(header_error("id,\"answer\"x\n") == "class.csv:1:12: header column 2: text after the closing quote");
+    CHECK(header_error("id,\"answer\nalice,1\n") ==
+          "class.csv:1:4: header column 2: unterminated quoted "
+          "field starting on line 1; the row was read up to the end of that line");
     CHECK(header_error("id,\xFF\n") == "class.csv:1:4: header column 2: not valid UTF-8");
-    CHECK(header_error("id," + std::string(70000, 'a') + "\n") ==
-          "class.csv:1:4: header column 2: larger than 64 KiB");
+    CHECK(header_error("id," + std::string(70000, 'a') + "\n") == "class.csv:1:4: header column 2: larger than 64 KiB");
 }
 
 TEST_CASE("csv_field quotes only when it must", "[csv]") {

@@ -35,7 +35,8 @@ struct ProgramHeaders {
 };
 
 std::optional<std::string> header_problem(std::string_view program, ProgramHeaders& headers) {
-    if (program.size() < k_header_bytes || !program.starts_with("\x7f" "ELF"))
+    if (program.size() < k_header_bytes || !program.starts_with("\x7f"
+                                                                "ELF"))
         return "is not a program (no ELF header)";
     if (program[4] != 2 || program[5] != 1)
         return "is not a 64-bit little-endian program";
@@ -75,8 +76,8 @@ std::string loaded_part(std::string program) {
     ProgramHeaders headers;
     if (header_problem(program, headers))
         return program;
-    std::uint64_t end = std::max<std::uint64_t>(k_header_bytes,
-                                                headers.offset + headers.count * k_program_header_bytes);
+    std::uint64_t end =
+        std::max<std::uint64_t>(k_header_bytes, headers.offset + headers.count * k_program_header_bytes);
     for (std::uint64_t i = 0; i < headers.count; ++i) {
         const std::size_t at = headers.offset + i * k_program_header_bytes;
         const auto offset = little_endian(program, at + 8, 8), size = little_endian(program, at + 32, 8);

@@ -28,7 +28,11 @@ void put(std::string& bytes, std::size_t at, std::uint64_t value, std::size_t wi
 std::string elf(std::uint16_t type, std::uint16_t machine, const std::vector<Segment>& segments, std::size_t total,
                 std::uint64_t section_headers = 0) {
     std::string bytes(total, 'x');
-    bytes.replace(0, 16, std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(9, '\0'));
+    bytes.replace(0, 16,
+                  std::string("\x7f"
+                              "ELF\x02\x01\x01",
+                              7) +
+                      std::string(9, '\0'));
     put(bytes, 16, type, 2);
     put(bytes, 18, machine, 2);
     put(bytes, 32, 64, 8); // e_phoff
@@ -57,8 +61,7 @@ TEST_CASE("a static x86-64 program is accepted; a dynamic one names its loader",
     dynamic.replace(1000, 28, std::string("/lib64/ld-linux-x86-64.so.2\0", 28));
     CHECK(not_a_static_x86_64_program(dynamic) ==
           "is linked dynamically: it needs /lib64/ld-linux-x86-64.so.2 and shared libraries");
-    CHECK(not_a_static_x86_64_program(elf(k_exec, k_aarch64, {{k_load, 0, 4096}}, 4096)) ==
-          "is not an x86-64 program");
+    CHECK(not_a_static_x86_64_program(elf(k_exec, k_aarch64, {{k_load, 0, 4096}}, 4096)) == "is not an x86-64 program");
     CHECK(not_a_static_x86_64_program(elf(1, k_x86_64, {}, 4096)) == "is not an executable program"); // ET_REL
     CHECK(not_a_static_x86_64_program("#!/bin/sh\necho hello\n") == "is not a program (no ELF header)");
     CHECK(not_a_static_x86_64_program(elf(k_exec, k_x86_64, {{k_load, 0, 4096}}, 4096).substr(0, 100)) ==

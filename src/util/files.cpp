@@ -20,8 +20,7 @@ std::string describe_cap(std::size_t bytes) {
     return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
 }
 
-Result<std::string> read_file_capped(const std::filesystem::path& path, std::size_t cap,
-                                     std::string_view what) {
+Result<std::string> read_file_capped(const std::filesystem::path& path, std::size_t cap, std::string_view what) {
     const auto cannot_read = [&](int error) {
         return std::unexpected(
             Error{path.string(), 0, 0, fmt::format("cannot read {}: {}", what, std::strerror(error))});
@@ -46,9 +45,8 @@ Result<std::string> read_file_capped(const std::filesystem::path& path, std::siz
             return text;
         }
     }
-    return std::unexpected(
-        Error{path.string(), 0, 0,
-              fmt::format("{} is larger than {}, the most headcount reads", what, describe_cap(cap))});
+    return std::unexpected(Error{
+        path.string(), 0, 0, fmt::format("{} is larger than {}, the most headcount reads", what, describe_cap(cap))});
 }
 
 Result<void> write_file_atomic(const std::filesystem::path& path, std::string_view content) {

@@ -17,8 +17,7 @@ namespace headcount {
 /// such as /dev/zero, is an error naming the cap ("the roster is larger than 64 MiB, the most headcount
 /// reads"). `what` names the file in messages ("the roster"); an unreadable file is "cannot read the roster:
 /// <reason>".
-Result<std::string> read_file_capped(const std::filesystem::path& path, std::size_t cap,
-                                     std::string_view what);
+Result<std::string> read_file_capped(const std::filesystem::path& path, std::size_t cap, std::string_view what);
 
 /// A byte count as a cap is stated in messages: "64 MiB", "512 KiB", "100 bytes".
 std::string describe_cap(std::size_t bytes);

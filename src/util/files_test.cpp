@@ -10,8 +10,7 @@ using namespace headcount;
 namespace {
 
 std::filesystem::path file_with(const std::string& name, const std::string& content) {
-    const auto dir =
-        std::filesystem::temp_directory_path() / ("headcount-files-" + std::to_string(::getpid()));
+    const auto dir = std::filesystem::temp_directory_path() / ("headcount-files-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     std::ofstream(dir / name, std::ios::binary) << content;
     return dir / name;

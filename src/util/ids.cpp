@@ -29,9 +29,7 @@ constexpr auto k_windows_device_names = std::to_array<std::string_view>({
 
 // Requires valid UTF-8 (checked first by the caller).
 char32_t decode_at(std::string_view text, std::size_t& i) {
-    const auto byte = [&](std::size_t k) {
-        return static_cast<char32_t>(static_cast<unsigned char>(text[k]));
-    };
+    const auto byte = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(text[k])); };
     const char32_t lead = byte(i);
     const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
     char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
@@ -73,8 +71,7 @@ std::optional<std::string> windows_device_name(std::string_view id) {
     while (!stem.empty() && stem.back() == ' ')
         stem.remove_suffix(1);
     const std::string upper = ascii_uppered(stem);
-    if (std::find(k_windows_device_names.begin(), k_windows_device_names.end(), upper) ==
-        k_windows_device_names.end())
+    if (std::find(k_windows_device_names.begin(), k_windows_device_names.end(), upper) == k_windows_device_names.end())
         return std::nullopt;
     return upper;
 }
@@ -93,20 +90,17 @@ std::optional<std::string> student_id_problem(std::string_view id) {
         if (is_control(cp))
             return fmt::format("contains a control character (U+{:04X})", static_cast<std::uint32_t>(cp));
         if (is_other_space(cp))
-            return fmt::format(
-                "contains a space that is not an ordinary one (U+{:04X}, e.g. a no-break space)",
-                static_cast<std::uint32_t>(cp));
-        if (is_invisible(cp))
-            return fmt::format("contains an invisible formatting character (U+{:04X})",
+            return fmt::format("contains a space that is not an ordinary one (U+{:04X}, e.g. a no-break space)",
                                static_cast<std::uint32_t>(cp));
+        if (is_invisible(cp))
+            return fmt::format("contains an invisible formatting character (U+{:04X})", static_cast<std::uint32_t>(cp));
     }
     if (const std::size_t at = id.find_first_of(k_forbidden_characters); at != std::string_view::npos)
         return fmt::format("contains '{}', which cannot be in a file name", id[at]);
     if (id == "." || id == "..")
         return fmt::format("is '{}', which names a folder", id);
     if (id.front() == '.' || id.front() == '-' || id.front() == ' ')
-        return id.front() == ' ' ? std::string("starts with a space")
-                                 : fmt::format("starts with '{}'", id.front());
+        return id.front() == ' ' ? std::string("starts with a space") : fmt::format("starts with '{}'", id.front());
     if (id.back() == '.' || id.back() == ' ')
         return id.back() == ' ' ? std::string("ends with a space") : std::string("ends with '.'");
     if (const auto device = windows_device_name(id))
@@ -145,8 +139,7 @@ std::string id_key(std::string_view id) {
         return key;
     }
     utf8proc_uint8_t* folded = nullptr;
-    const auto options =
-        static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+    const auto options = static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
     const utf8proc_ssize_t length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(id.data()),
                                                  static_cast<utf8proc_ssize_t>(id.size()), &folded, options);
     if (length < 0)
@@ -156,10 +149,9 @@ std::string id_key(std::string_view id) {
 }
 
 std::string collision_reason(std::string_view id, std::string_view earlier, int earlier_line) {
-    return fmt::format(
-        "student id '{}' and '{}' (line {}) differ only in case or Unicode form; they would share "
-        "one feedback file on macOS and Windows, so they must not name two students",
-        printable(id), printable(earlier), earlier_line);
+    return fmt::format("student id '{}' and '{}' (line {}) differ only in case or Unicode form; they would share "
+                       "one feedback file on macOS and Windows, so they must not name two students",
+                       printable(id), printable(earlier), earlier_line);
 }
 
 std::string neutralise_cell(std::string_view value) {

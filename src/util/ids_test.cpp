@@ -18,9 +18,8 @@ std::string problem(std::string_view id) { return student_id_problem(id).value_o
 } // namespace
 
 TEST_CASE("ordinary student ids are accepted", "[ids]") {
-    for (const char* id :
-         {"alice", "s1234567", "alice.smith@uni.edu", "Zoë_Ng", "o'brien", "Anne-Marie", "a b", "李华", "x",
-          "console", "com10", "lpt", "nul_", "auxiliary.md", "a..b", "CON-1", "comé"})
+    for (const char* id : {"alice", "s1234567", "alice.smith@uni.edu", "Zoë_Ng", "o'brien", "Anne-Marie", "a b", "李华",
+                           "x", "console", "com10", "lpt", "nul_", "auxiliary.md", "a..b", "CON-1", "comé"})
         CHECK(problem(id) == "");
     CHECK(problem(std::string(64, 'a')) == "");
     std::string e_acutes; // 64 bytes but 32 characters: the limit is in bytes
@@ -170,9 +169,9 @@ TEST_CASE("id_key's ASCII path folds every ASCII character as utf8proc does", "[
     for (int c = 0x20; c < 0x7F; ++c) {
         const std::string id(1, static_cast<char>(c));
         utf8proc_uint8_t* folded = nullptr;
-        const auto length = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(id.data()), 1, &folded,
-                                         static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE |
-                                                                        UTF8PROC_CASEFOLD));
+        const auto length =
+            utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(id.data()), 1, &folded,
+                         static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD));
         REQUIRE(length >= 0);
         const std::string expected(reinterpret_cast<const char*>(folded), static_cast<std::size_t>(length));
         std::free(folded);

@@ -39,8 +39,8 @@ Result<std::string> fresh_secret_text(const std::filesystem::path& path) {
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return secret_error(path, fmt::format("cannot get random bytes for a new token secret: {}",
-                                                  std::strerror(errno)));
+            return secret_error(
+                path, fmt::format("cannot get random bytes for a new token secret: {}", std::strerror(errno)));
         got += static_cast<std::size_t>(n);
     }
     std::string text;
@@ -134,7 +134,8 @@ Result<LoadedSecret> load_token_secret(const std::filesystem::path& path, bool c
                                               info.st_mode & 07777));
     if (static_cast<std::uint64_t>(info.st_size) > k_max_secret_file_bytes)
         return secret_error(path, fmt::format("the token secret file is larger than {} bytes: is this the right "
-                                              "file?", k_max_secret_file_bytes));
+                                              "file?",
+                                              k_max_secret_file_bytes));
     std::string key(static_cast<std::size_t>(info.st_size), '\0');
     std::size_t got = 0;
     while (got < key.size()) {

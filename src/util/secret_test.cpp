@@ -63,7 +63,8 @@ TEST_CASE("the first command that needs a token secret makes one: 256 random bit
     REQUIRE(again);
     CHECK(again->source == SecretSource::read);
     CHECK(student_token(again->secret, "s", "alice") == student_token(made->secret, "s", "alice"));
-    // Keyed by the file's text without its newline, as docs/operations.md says (so `openssl rand -hex 32 > FILE` works too).
+    // Keyed by the file's text without its newline, as docs/operations.md says (so `openssl rand -hex 32 > FILE` works
+    // too).
     CHECK(student_token(made->secret, "s", "alice") ==
           hmac_sha256_hex(text.substr(0, 64), std::string("headcount-token-v2\0s\0alice", 26)).substr(0, 32));
 
@@ -101,8 +102,8 @@ TEST_CASE("a token secret that is missing, short, shared or not a file is refuse
     CHECK(error_of("/dev/zero").find("must be a regular file") != std::string::npos);
     write(dir / "good", std::string(64, 'a'), 0600);
     fs::create_symlink(dir / "good", dir / "link");
-    CHECK(error_of(dir / "link") == (dir / "link").string() +
-                                        ": the token secret is a symbolic link: give the file itself");
+    CHECK(error_of(dir / "link") ==
+          (dir / "link").string() + ": the token secret is a symbolic link: give the file itself");
     // Exactly 32 bytes, with a newline after them, is enough.
     write(dir / "exact", std::string(32, 'z') + "\n", 0600);
     CHECK(load_token_secret(dir / "exact", false));
@@ -115,9 +116,12 @@ TEST_CASE("a secret's bytes are all key but the line break that ends the file", 
     write(dir / "lf", std::string(32, 'a') + "\n", 0600);
     write(dir / "crlf", std::string(32, 'a') + "\r\n", 0600);
     write(dir / "space", std::string(32, 'a') + " \n", 0600);
-    const auto token = [&](const char* name) { return student_token(load_token_secret(dir / name, false)->secret, "s", "a"); };
+    const auto token = [&](const char* name) {
+        return student_token(load_token_secret(dir / name, false)->secret, "s", "a");
+    };
     // Keyed by exactly 32 'a's, as HMAC-SHA-256 (checked against RFC 4231 in token_test) gives it.
-    const std::string expected = hmac_sha256_hex(std::string(32, 'a'), std::string("headcount-token-v2\0s\0a", 22)).substr(0, 32);
+    const std::string expected =
+        hmac_sha256_hex(std::string(32, 'a'), std::string("headcount-token-v2\0s\0a", 22)).substr(0, 32);
     CHECK(token("lf") == expected);
     CHECK(token("crlf") == expected);
     // A trailing space is part of a binary secret.
@@ -130,8 +134,8 @@ TEST_CASE("a secret that belongs to someone else is refused, though only its own
     const fs::path dir = fresh_dir("owner");
     write(dir / "theirs", std::string(64, 'a'), 0600);
     REQUIRE(::chown((dir / "theirs").c_str(), 65534, 65534) == 0);
-    CHECK(error_of(dir / "theirs") == (dir / "theirs").string() +
-                                          ": the token secret belongs to another user: use a file of your own");
+    CHECK(error_of(dir / "theirs") ==
+          (dir / "theirs").string() + ": the token secret belongs to another user: use a file of your own");
 }
 
 TEST_CASE("commands that make the secret at once agree on one, and none sees it half-written", "[secret]") {

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 namespace headcount {
 
@@ -89,7 +89,8 @@ Result<fs::path> Staging::folder(const std::string& name) const {
     std::error_code ec;
     if (!fs::create_directory(dir, ec) || ec)
         return std::unexpected(Error{(m_out / name).string(), 0, 0, "cannot create the folder"});
-    std::ofstream(dir / std::string(k_marker)) << "Written by headcount. The next run replaces this folder as a whole.\n";
+    std::ofstream(dir / std::string(k_marker))
+        << "Written by headcount. The next run replaces this folder as a whole.\n";
     return dir;
 }
 
@@ -120,7 +121,8 @@ Result<void> Staging::commit(std::span<const std::string> entries, std::span<con
     for (const std::string& name : entries) {
         const fs::path from = m_dir / name, to = m_out / name;
         const bool replace = fs::exists(fs::symlink_status(to, ec));
-        if (replace ? !exchange(from, to) : ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
+        if (replace ? !exchange(from, to)
+                    : ::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) != 0) {
             undo();
             return std::unexpected(Error{to.string(), 0, 0, "cannot move the new results into place"});
         }

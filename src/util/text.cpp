@@ -146,9 +146,11 @@ std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
 std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
 
 std::string in_words(std::int64_t value) {
-    constexpr auto k_scales = std::to_array<std::pair<std::int64_t, std::string_view>>({
-        {1'000'000'000'000'000, "quadrillion"}, {1'000'000'000'000, "trillion"}, {1'000'000'000, "billion"},
-        {1'000'000, "million"}});
+    constexpr auto k_scales =
+        std::to_array<std::pair<std::int64_t, std::string_view>>({{1'000'000'000'000'000, "quadrillion"},
+                                                                  {1'000'000'000'000, "trillion"},
+                                                                  {1'000'000'000, "billion"},
+                                                                  {1'000'000, "million"}});
     for (std::size_t i = 0; i < k_scales.size(); ++i) {
         const auto [scale, name] = k_scales[i];
         if (value < scale)
@@ -180,13 +182,20 @@ std::string xml_characters(std::string_view text, bool markup) {
     for (std::size_t i = 0; i < characters.size(); ++i) {
         const char32_t cp = characters[i].value;
         const std::size_t end = i + 1 < characters.size() ? characters[i + 1].offset : valid.size();
-        const bool control =
-            (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
+        const bool control = (cp < 0x20 && cp != U'\t' && cp != U'\n' && cp != U'\r') || (cp >= 0x7F && cp <= 0x9F);
         switch (markup ? cp : U'\0') {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
         default:
             out += control || cp == 0xFFFE || cp == 0xFFFF
                        ? std::string_view("\uFFFD")

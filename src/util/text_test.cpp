@@ -47,8 +47,7 @@ TEST_CASE("text that Markdown, JSON and XML can all carry", "[text][hostile]") {
     CHECK_FALSE(unwritable_text_problem("Multi-head attention, d_model = 512\n\tZoë 李华 ≈ ×").has_value());
     CHECK(unwritable_text_problem("a\x1b[31m").value() == "contains a control character (U+001B)");
     CHECK(unwritable_text_problem("a\r\n").value() == "contains a control character (U+000D)");
-    CHECK(unwritable_text_problem(std::string_view("a\0", 2)).value() ==
-          "contains a control character (U+0000)");
+    CHECK(unwritable_text_problem(std::string_view("a\0", 2)).value() == "contains a control character (U+0000)");
     CHECK(unwritable_text_problem("\x7f").value() == "contains a control character (U+007F)");
     CHECK(unwritable_text_problem("\xC2\x9B").value() == "contains a control character (U+009B)"); // C1 CSI
     CHECK(unwritable_text_problem("\xEF\xBF\xBE").value() == "contains U+FFFE, which is not a character");
@@ -82,7 +81,7 @@ TEST_CASE("percentages and ratios are rounded exactly, half up", "[text]") {
 TEST_CASE("large counts in words keep three significant figures", "[text]") {
     CHECK(in_words(999'999) == "999,999");
     CHECK(in_words(1'050'624) == "1.05 million");
-    CHECK(in_words(109'482'240) == "109 million");   // BERT-base
+    CHECK(in_words(109'482'240) == "109 million");    // BERT-base
     CHECK(in_words(6'738'415'616) == "6.74 billion"); // LLaMA-2-7B
     CHECK(in_words(343'597'383'680) == "344 billion");
     CHECK(in_words(999'600'000) == "1.00 billion"); // 999.6 million rounds up a scale
@@ -94,7 +93,7 @@ TEST_CASE("large counts in words keep three significant figures", "[text]") {
 TEST_CASE("ascii_lowered lowers A-Z only", "[text]") {
     CHECK(ascii_lowered("Week3-MHA_Params.Z") == "week3-mha_params.z");
     CHECK(ascii_lowered("\xC3\x89t\xC3\xA9") == "\xC3\x89t\xC3\xA9"); // "Été": UTF-8 bytes are left alone
-    CHECK(ascii_lowered("@[`{") == "@[`{");                     // the neighbours of A-Z and a-z
+    CHECK(ascii_lowered("@[`{") == "@[`{");                           // the neighbours of A-Z and a-z
 }
 
 TEST_CASE("an error's source line is quoted with a caret under its column", "[error]") {
@@ -105,7 +104,9 @@ TEST_CASE("an error's source line is quoted with a caret under its column", "[er
     // Columns count bytes; the caret counts characters: 'é' is two bytes before the x.
     CHECK(source_excerpt("é: x", 12, 5) == "   12 | é: x\n      |    ^\n");
     // Control characters and bytes that are not UTF-8 are shown as '?', keeping the caret's place.
-    CHECK(source_excerpt("a\tb\xff" "c", 1, 5) == "    1 | a?b?c\n      |     ^\n");
+    CHECK(source_excerpt("a\tb\xff"
+                         "c",
+                         1, 5) == "    1 | a?b?c\n      |     ^\n");
     // A long line is cut to 100 characters around the column.
     const std::string long_line = std::string(300, 'a') + "X" + std::string(300, 'b');
     const std::string cut = source_excerpt(long_line, 9, 301);

@@ -33,8 +33,7 @@ std::string student_token(const TokenSecret& secret, std::string_view seed, std:
     return hmac_sha256_hex(secret.m_key, message).substr(0, 32);
 }
 
-bool token_matches(const TokenSecret& secret, std::string_view seed, std::string_view student,
-                   std::string_view token) {
+bool token_matches(const TokenSecret& secret, std::string_view seed, std::string_view student, std::string_view token) {
     const std::string expected = student_token(secret, seed, student);
     return token.size() == expected.size() && memeql_sec(expected.data(), token.data(), token.size()) != 0;
 }

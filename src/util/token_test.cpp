@@ -25,8 +25,8 @@ TEST_CASE("a student's token is keyed by the secret, scoped by the seed, and can
     const std::string alice = student_token(*secret, "fall-2026", "alice");
     CHECK(alice.size() == 32);
     // The recipe docs/operations.md gives, through the HMAC checked against RFC 4231 above.
-    CHECK(alice == hmac_sha256_hex(std::string(32, 'k'), std::string("headcount-token-v2\0fall-2026\0alice", 34))
-                       .substr(0, 32));
+    CHECK(alice ==
+          hmac_sha256_hex(std::string(32, 'k'), std::string("headcount-token-v2\0fall-2026\0alice", 34)).substr(0, 32));
     // What a student can compute from their sheet (the seed and an id) is not the token: v1 keyed tokens by the
     // seed, which every sheet prints.
     CHECK(alice != hmac_sha256_hex("fall-2026", std::string("headcount-token-v1\0alice", 24)).substr(0, 32));

@@ -1,5 +1,6 @@
 #pragma once
-// Strict UTF-8 decoding for untrusted input (answers, CSV cells, ids), keeping where each character starts so messages can quote it.
+// Strict UTF-8 decoding for untrusted input (answers, CSV cells, ids), keeping where each character starts so messages
+// can quote it.
 
 #include <cstddef>
 #include <optional>

@@ -17,9 +17,9 @@ namespace headcount {
 
 namespace {
 
-constexpr std::uint16_t k_version = 20;             // 2.0: deflate; what "version needed to extract" says
-constexpr std::uint16_t k_made_by = (3 << 8) | 20;  // 3: Unix, so the external attributes carry a Unix mode
-constexpr std::uint16_t k_utf8_names = 1 << 11;     // general purpose bit 11: names are UTF-8
+constexpr std::uint16_t k_version = 20;            // 2.0: deflate; what "version needed to extract" says
+constexpr std::uint16_t k_made_by = (3 << 8) | 20; // 3: Unix, so the external attributes carry a Unix mode
+constexpr std::uint16_t k_utf8_names = 1 << 11;    // general purpose bit 11: names are UTF-8
 constexpr std::uint16_t k_deflate = 8;
 constexpr std::uint16_t k_dos_date_1980_01_01 = (0 << 9) | (1 << 5) | 1; // years since 1980, month, day
 constexpr std::uint16_t k_dos_time_midnight = 0;
@@ -66,7 +66,8 @@ Result<std::string> deflated(std::string_view content, int window_bits = -15) {
 }
 
 /// The fields local and central headers share, from "version needed to extract" to "extra field length".
-void put_common(std::string& out, std::uint32_t crc, std::size_t compressed, std::size_t size, std::size_t name_length) {
+void put_common(std::string& out, std::uint32_t crc, std::size_t compressed, std::size_t size,
+                std::size_t name_length) {
     put16(out, k_version);
     put16(out, k_utf8_names);
     put16(out, k_deflate);
@@ -100,9 +101,9 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
         auto data = deflated(entry.content);
         if (!data)
             return std::unexpected(data.error());
-        const auto crc = static_cast<std::uint32_t>(
-            crc32(crc32(0, nullptr, 0), reinterpret_cast<const Bytef*>(entry.content.data()),
-                  static_cast<uInt>(entry.content.size())));
+        const auto crc =
+            static_cast<std::uint32_t>(crc32(crc32(0, nullptr, 0), reinterpret_cast<const Bytef*>(entry.content.data()),
+                                             static_cast<uInt>(entry.content.size())));
         const std::size_t offset = archive.size();
         if (offset >= k_max32 - 30 - entry.name.size() - data->size())
             return fail("cannot write the zip archive: it would pass 4 GiB");
@@ -115,9 +116,9 @@ Result<std::string> zip_archive(const std::vector<ZipEntry>& entries) {
         put32(directory, 0x02014b50); // central directory file header
         put16(directory, k_made_by);
         put_common(directory, crc, data->size(), entry.content.size(), entry.name.size());
-        put16(directory, 0); // file comment length
-        put16(directory, 0); // disk number start
-        put16(directory, 0); // internal file attributes
+        put16(directory, 0);                                              // file comment length
+        put16(directory, 0);                                              // disk number start
+        put16(directory, 0);                                              // internal file attributes
         put32(directory, (entry.executable ? 0100755u : 0100644u) << 16); // external: regular file, Unix mode
         put32(directory, static_cast<std::uint32_t>(offset));
         directory += entry.name;

@@ -12,9 +12,9 @@ namespace headcount {
 
 /// One file of an archive.
 struct ZipEntry {
-    std::string name;         ///< path inside the archive, '/'-separated, relative ("a/b.xml")
-    std::string content;      ///< bytes
-    bool executable = false;  ///< Unix mode 0755 rather than 0644 (scripts a platform runs, e.g. run_autograder)
+    std::string name;        ///< path inside the archive, '/'-separated, relative ("a/b.xml")
+    std::string content;     ///< bytes
+    bool executable = false; ///< Unix mode 0755 rather than 0644 (scripts a platform runs, e.g. run_autograder)
 };
 
 /// A zip archive holding `entries` in this order, each dated 1980-01-01 00:00 (zip's earliest date; no build date
