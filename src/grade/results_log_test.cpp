@@ -1,6 +1,7 @@
 #include <grade/results_log.hpp>
 #include <grade/verdict_table.hpp>
 #include <solve/asks.hpp>
+#include <spec/test_givens.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -42,12 +43,7 @@ TEST_CASE("superseded rows are rewritten in place, the rest copied", "[grade][re
 
 TEST_CASE("results.jsonl lines are the same past the cache of formatted verdicts", "[grade][results]") {
     // The week-3 problem, part b: 4 * 512 * 513 = 1,050,624 parameters (by hand), 3 points.
-    spec::Problem p;
-    p.id = "week3";
-    p.given.d_model = 512;
-    p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
-    auto solved = solve::solve_problem(p);
+    auto solved = solve::solve_problem(testing::week3_part_b());
     REQUIRE(solved.has_value());
     grade::VerdictTable table(*solved, solved->parts[0]);
     std::ostringstream out;

@@ -1,6 +1,7 @@
 #include <grade/verdict_table.hpp>
 
 #include <solve/asks.hpp>
+#include <spec/test_givens.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -12,12 +13,7 @@ using namespace headcount::grade;
 TEST_CASE("a verdict table keeps k_kept verdicts and grades later answers again, the same way", "[grade][table]") {
     // The week-3 problem, part b: 4 * 512 * 513 = 1,050,624 parameters (by hand), 3 points; leaving out the four
     // biases gives 4 * 512^2 = 1,048,576 (the mistake "missing_biases").
-    spec::Problem p;
-    p.id = "week3";
-    p.given.d_model = 512;
-    p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
-    auto solved = solve::solve_problem(p);
+    auto solved = solve::solve_problem(testing::week3_part_b());
     REQUIRE(solved.has_value());
     VerdictTable table(*solved, solved->parts[0]);
 

@@ -41,4 +41,13 @@ inline spec::ModelGivens gpt2_small() {
     return m;
 }
 
+/// The week-3 problem with only its part b (total_params, 3 points): d_model 512, h 8, all four biases.
+inline spec::Problem week3_part_b() {
+    spec::Problem p;
+    p.id = "week3";
+    p.given = mha(512, 8);
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}}};
+    return p;
+}
+
 } // namespace headcount::testing
