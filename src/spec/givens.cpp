@@ -18,15 +18,9 @@ constexpr std::array<std::string_view, 4> k_transformer_attention{"d_model", "h"
 
 /// The transformer size named `key` (d_ff, layers, ..., type_vocab), or nullptr when `key` is not one.
 Count* model_size(ModelGivens& m, std::string_view key) {
-    for (auto [name, slot] : {std::pair{"d_ff", &m.d_ff},
-                              {"layers", &m.layers},
-                              {"encoder_layers", &m.encoder_layers},
-                              {"decoder_layers", &m.decoder_layers},
-                              {"vocab", &m.vocab},
-                              {"max_positions", &m.max_positions},
-                              {"type_vocab", &m.type_vocab}})
-        if (key == name)
-            return slot;
+    for (const ModelSizeKey& size : k_model_sizes)
+        if (key == size.key)
+            return &(m.*size.field);
     return nullptr;
 }
 

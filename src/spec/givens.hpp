@@ -4,6 +4,7 @@
 
 #include <spec/problem.hpp>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -11,6 +12,25 @@
 #include <string_view>
 
 namespace headcount::spec {
+
+/// A transformer's size as a spec gives it: the key under `given:` and the field it fills.
+struct ModelSizeKey {
+    std::string_view key;
+    Count ModelGivens::*field;
+};
+
+/// Every size of a transformer's `given:` (d_ff, which is required, first): the list the reader fills and
+/// `vary:` and the variants look sizes up in. A size may be 0 only where ModelGivens says what 0 means (vocab,
+/// max_positions, ...).
+inline constexpr auto k_model_sizes = std::to_array<ModelSizeKey>({
+    {"d_ff", &ModelGivens::d_ff},
+    {"layers", &ModelGivens::layers},
+    {"encoder_layers", &ModelGivens::encoder_layers},
+    {"decoder_layers", &ModelGivens::decoder_layers},
+    {"vocab", &ModelGivens::vocab},
+    {"max_positions", &ModelGivens::max_positions},
+    {"type_vocab", &ModelGivens::type_vocab},
+});
 
 /// What is wrong with a set of givens, and which given to point at.
 struct GivensProblem {

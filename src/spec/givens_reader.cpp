@@ -119,18 +119,16 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
     if (!d_ff_value)
         return std::unexpected(d_ff_value.error());
     m.d_ff = *d_ff_value;
-    for (auto [key, slot] : {std::pair{"layers", &m.layers},
-                             {"encoder_layers", &m.encoder_layers},
-                             {"decoder_layers", &m.decoder_layers},
-                             {"vocab", &m.vocab},
-                             {"max_positions", &m.max_positions},
-                             {"type_vocab", &m.type_vocab}}) {
-        if (const YAML::Node value = given[key]) {
+    for (const ModelSizeKey& size : k_model_sizes) {
+        if (size.field == &M::d_ff) // required, read above
+            continue;
+        if (const YAML::Node value = given[std::string(size.key)]) {
             // 0 is allowed: "no token embedding", "no learned positions".
-            auto number = value.IsScalar() && value.Scalar() == "0" ? Result<Count>(0) : r.positive_integer(value, key);
+            auto number =
+                value.IsScalar() && value.Scalar() == "0" ? Result<Count>(0) : r.positive_integer(value, size.key);
             if (!number)
                 return std::unexpected(number.error());
-            *slot = *number;
+            m.*size.field = *number;
         }
     }
     for (auto [key, slot] : {std::pair{"norm_bias", &m.norm_bias},
