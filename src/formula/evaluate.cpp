@@ -1,0 +1,171 @@
+// A formula's exact value over GMP rationals, and the names it uses. Every value computed is checked against
+// k_max_digits, and a power's size is estimated before it is computed, so 10^10^10 fails at once.
+
+#include <formula/formula.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <exception>
+#include <unordered_set>
+
+namespace headcount::formula {
+
+namespace {
+
+void collect_names(const Node& node, std::unordered_set<std::string>& seen, std::vector<std::string>& out, int depth) {
+    if (depth > 4 * k_max_formula_depth + 16)
+        return;
+    if (node.op == Node::Op::name && seen.insert(node.text).second)
+        out.push_back(node.text);
+    for (const Node& child : node.children)
+        collect_names(child, seen, out, depth + 1);
+}
+
+/// How a node is quoted in messages: as written, with its parentheses.
+std::string quoted(const Node& node) { return node.parenthesized ? "(" + node.source + ")" : node.source; }
+
+class Evaluator {
+  public:
+    explicit Evaluator(const Lookup& lookup) : m_lookup(lookup) {
+        mpz_ui_pow_ui(m_limit.get_mpz_t(), 10, k_max_digits);
+    }
+
+    std::expected<Number, Problem> value(const Node& node, int depth) {
+        if (depth > 4 * k_max_formula_depth + 16)
+            return std::unexpected(Problem{"nested too deeply", node.column});
+        auto result = compute(node, depth);
+        if (result && too_large(*result))
+            return std::unexpected(
+                Problem{fmt::format("{} has more than {} digits", quoted(node), k_max_digits), node.column});
+        return result;
+    }
+
+  private:
+    const Lookup& m_lookup;
+    mpz_class m_limit; // 10^k_max_digits
+
+    bool too_large(const Number& v) const {
+        return cmpabs(v.get_num(), m_limit) >= 0 || cmpabs(v.get_den(), m_limit) >= 0;
+    }
+
+    static int cmpabs(const mpz_class& a, const mpz_class& b) { return mpz_cmpabs(a.get_mpz_t(), b.get_mpz_t()); }
+
+    std::expected<Number, Problem> compute(const Node& node, int depth) {
+        switch (node.op) {
+        case Node::Op::number:
+            return node.value;
+        case Node::Op::name: {
+            std::optional<Number> found = m_lookup ? m_lookup(node.text) : std::nullopt;
+            if (!found)
+                return std::unexpected(Problem{fmt::format("unknown name '{}'", node.text), node.column});
+            found->canonicalize();
+            return *found;
+        }
+        case Node::Op::negate: {
+            if (node.children.size() != 1)
+                return std::unexpected(Problem{"malformed formula", node.column});
+            auto inner = value(node.children[0], depth + 1);
+            if (!inner)
+                return inner;
+            return Number(-*inner);
+        }
+        case Node::Op::sum:
+        case Node::Op::product:
+            return combine(node, depth);
+        case Node::Op::power:
+            return power(node, depth);
+        }
+        return std::unexpected(Problem{"malformed formula", node.column});
+    }
+
+    std::expected<Number, Problem> combine(const Node& node, int depth) {
+        const bool sum = node.op == Node::Op::sum;
+        Number total = sum ? 0 : 1;
+        for (std::size_t i = 0; i < node.children.size(); ++i) {
+            const Node& child = node.children[i];
+            auto part = value(child, depth + 1);
+            if (!part)
+                return part;
+            const bool inverse = i < node.inverse.size() && node.inverse[i];
+            if (sum)
+                total = inverse ? Number(total - *part) : Number(total + *part);
+            else if (!inverse)
+                total *= *part;
+            else if (*part == 0)
+                return std::unexpected(
+                    Problem{fmt::format("division by zero: {} is 0 here", quoted(child)), child.column});
+            else
+                total /= *part;
+            if (too_large(total))
+                return std::unexpected(
+                    Problem{fmt::format("{} has more than {} digits", quoted(node), k_max_digits), node.column});
+        }
+        return total;
+    }
+
+    std::expected<Number, Problem> power(const Node& node, int depth) {
+        if (node.children.size() != 2)
+            return std::unexpected(Problem{"malformed formula", node.column});
+        auto base = value(node.children[0], depth + 1);
+        if (!base)
+            return base;
+        const Node& exponent_node = node.children[1];
+        auto exponent = value(exponent_node, depth + 1);
+        if (!exponent)
+            return exponent;
+        if (exponent->get_den() != 1)
+            return std::unexpected(Problem{fmt::format("the exponent {} is {} here, not a whole number",
+                                                       quoted(exponent_node), exponent->get_str()),
+                                           exponent_node.column});
+        if (!mpz_fits_slong_p(exponent->get_num_mpz_t()))
+            return std::unexpected(
+                Problem{fmt::format("the exponent {} is too large", quoted(exponent_node)), exponent_node.column});
+        const long n = mpz_get_si(exponent->get_num_mpz_t());
+        if (*base == 0) {
+            if (n < 0)
+                return std::unexpected(Problem{
+                    fmt::format("division by zero: {} raises 0 to a negative power", quoted(node)), node.column});
+            return Number(n == 0 ? 1 : 0);
+        }
+        if (abs(*base) == 1)
+            return Number(*base < 0 && n % 2 != 0 ? -1 : 1);
+        // Digits of the larger of numerator and denominator, times |n|: refused before anything is computed.
+        const mpz_class& larger = cmpabs(base->get_num(), base->get_den()) > 0 ? base->get_num() : base->get_den();
+        long binary_exponent = 0;
+        const double mantissa = std::fabs(mpz_get_d_2exp(&binary_exponent, larger.get_mpz_t()));
+        const double digits =
+            (std::log2(mantissa) + static_cast<double>(binary_exponent)) * std::log10(2.0) * std::fabs(double(n));
+        if (digits > static_cast<double>(k_max_digits) + 1)
+            return std::unexpected(Problem{
+                fmt::format("{} would have about {:.0f} digits (at most {})", quoted(node), digits, k_max_digits),
+                node.column});
+        const unsigned long magnitude = n < 0 ? 0UL - static_cast<unsigned long>(n) : static_cast<unsigned long>(n);
+        mpz_class numerator;
+        mpz_class denominator;
+        mpz_pow_ui(numerator.get_mpz_t(), base->get_num_mpz_t(), magnitude);
+        mpz_pow_ui(denominator.get_mpz_t(), base->get_den_mpz_t(), magnitude);
+        Number result = n < 0 ? Number(denominator, numerator) : Number(numerator, denominator);
+        result.canonicalize();
+        return result;
+    }
+};
+
+} // namespace
+
+std::vector<std::string> names(const Node& formula) {
+    std::unordered_set<std::string> seen;
+    std::vector<std::string> out;
+    collect_names(formula, seen, out, 0);
+    return out;
+}
+
+std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup) {
+    try {
+        return Evaluator(lookup).value(formula, 0);
+    } catch (const std::exception& error) {
+        return std::unexpected(Problem{fmt::format("could not evaluate: {}", error.what()), formula.column});
+    }
+}
+
+} // namespace headcount::formula

@@ -1,0 +1,248 @@
+// Reading a formula: a recursive-descent parser over the lexer's tokens. Sums and products are flat nodes (a+b-c
+// is one sum of three terms), parentheses make a node of their own, and nodes and nesting are counted as they are
+// made, so no input runs past k_max_nodes or k_max_formula_depth.
+
+#include <formula/formula.hpp>
+#include <formula/lexer.hpp>
+
+#include <fmt/format.h>
+
+#include <exception>
+
+namespace headcount::formula {
+
+namespace {
+
+using detail::Tok;
+using detail::Token;
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+class Parser {
+  public:
+    Parser(std::string_view text, std::vector<Token> tokens) : m_text(text), m_tokens(std::move(tokens)) {}
+
+    std::expected<Node, Problem> run() {
+        auto formula = expression();
+        if (!formula)
+            return formula;
+        if (!at(Tok::end))
+            return std::unexpected(after_expression());
+        return formula;
+    }
+
+  private:
+    using Result = std::expected<Node, Problem>;
+
+    std::string_view m_text;
+    std::vector<Token> m_tokens;
+    std::size_t m_at = 0;
+    std::size_t m_nodes = 0;
+    int m_depth = 0;
+
+    bool at(Tok kind) const { return m_tokens[m_at].kind == kind; }
+    const Token& peek() const { return m_tokens[m_at]; }
+    const Token& advance() { return m_tokens[m_at++]; }
+    std::string_view text_of(const Token& token) const {
+        return token.kind == Tok::end ? "" : m_text.substr(token.begin, token.end - token.begin);
+    }
+
+    /// Sets a new node's column and source from its first token to the last token read, and counts it.
+    std::optional<Problem> finish(Node& node, std::size_t first_token) {
+        const Token& first = m_tokens[first_token];
+        node.column = first.column;
+        node.source = std::string(m_text.substr(first.begin, m_tokens[m_at - 1].end - first.begin));
+        if (++m_nodes > k_max_nodes)
+            return Problem{fmt::format("the formula has more than {} parts", k_max_nodes), first.column};
+        return std::nullopt;
+    }
+
+    std::optional<Problem> deeper() {
+        if (++m_depth > k_max_formula_depth)
+            return Problem{fmt::format("nested more than {} deep", k_max_formula_depth), peek().column};
+        return std::nullopt;
+    }
+
+    // What follows a complete expression that is neither an operator, ')' where one closes, nor the end.
+    Problem after_expression() const {
+        const Token& next = peek();
+        if (next.kind == Tok::rparen)
+            return {"unexpected ')' with no '(' before it", next.column};
+        return {fmt::format("expected an operator between '{}' and '{}'", text_of(m_tokens[m_at - 1]), text_of(next)),
+                next.column};
+    }
+
+    // A sum when there is a + or -, else the single term.
+    Result expression() {
+        const std::size_t first = m_at;
+        auto term = product();
+        if (!term || !(at(Tok::plus) || at(Tok::minus)))
+            return term;
+        Node sum;
+        sum.op = Node::Op::sum;
+        sum.children.push_back(std::move(*term));
+        sum.inverse.push_back(false);
+        while (at(Tok::plus) || at(Tok::minus)) {
+            const bool minus = advance().kind == Tok::minus;
+            auto next = product();
+            if (!next)
+                return next;
+            sum.children.push_back(std::move(*next));
+            sum.inverse.push_back(minus);
+        }
+        if (auto problem = finish(sum, first))
+            return std::unexpected(*problem);
+        return sum;
+    }
+
+    // A product when there is a * or /, else the single factor.
+    Result product() {
+        const std::size_t first = m_at;
+        auto factor = signed_factor();
+        if (!factor || !(at(Tok::times) || at(Tok::divide)))
+            return factor;
+        Node product;
+        product.op = Node::Op::product;
+        product.children.push_back(std::move(*factor));
+        product.inverse.push_back(false);
+        while (at(Tok::times) || at(Tok::divide)) {
+            const bool divide = advance().kind == Tok::divide;
+            auto next = signed_factor();
+            if (!next)
+                return next;
+            product.children.push_back(std::move(*next));
+            product.inverse.push_back(divide);
+        }
+        if (auto problem = finish(product, first))
+            return std::unexpected(*problem);
+        return product;
+    }
+
+    // Unary signs bind looser than ^, as in maths: -2^2 is -(2^2).
+    Result signed_factor() {
+        if (!at(Tok::plus) && !at(Tok::minus))
+            return power();
+        const std::size_t first = m_at;
+        if (auto problem = deeper())
+            return std::unexpected(*problem);
+        const bool minus = advance().kind == Tok::minus;
+        auto operand = signed_factor();
+        --m_depth;
+        if (!operand || !minus)
+            return operand;
+        Node negate;
+        negate.op = Node::Op::negate;
+        negate.children.push_back(std::move(*operand));
+        if (auto problem = finish(negate, first))
+            return std::unexpected(*problem);
+        return negate;
+    }
+
+    // base ^ exponent, right-associative, the exponent may carry a sign: 2^3^2 is 2^9, 10^-3 a thousandth.
+    Result power() {
+        const std::size_t first = m_at;
+        auto base = primary();
+        if (!base || !at(Tok::power))
+            return base;
+        if (auto problem = deeper())
+            return std::unexpected(*problem);
+        advance();
+        auto exponent = signed_factor();
+        --m_depth;
+        if (!exponent)
+            return exponent;
+        Node power;
+        power.op = Node::Op::power;
+        power.children.push_back(std::move(*base));
+        power.children.push_back(std::move(*exponent));
+        if (auto problem = finish(power, first))
+            return std::unexpected(*problem);
+        return power;
+    }
+
+    Result primary() {
+        const std::size_t first = m_at;
+        const Token& token = peek();
+        Node node;
+        switch (token.kind) {
+        case Tok::number:
+        case Tok::name:
+            advance();
+            node.op = token.kind == Tok::number ? Node::Op::number : Node::Op::name;
+            node.value = token.value;
+            node.text = std::string(text_of(token));
+            if (auto problem = finish(node, first))
+                return std::unexpected(*problem);
+            return node;
+        case Tok::lparen:
+            return parenthesized();
+        case Tok::end:
+            if (m_at == 0)
+                return std::unexpected(Problem{"empty formula", 0});
+            return std::unexpected(
+                Problem{fmt::format("the formula ends after '{}'", text_of(m_tokens[m_at - 1])), token.column});
+        default:
+            return std::unexpected(Problem{fmt::format("unexpected '{}'", text_of(token)), token.column});
+        }
+    }
+
+    // ( expression ): its own node, marked parenthesized, its column the '(' and its source the text inside.
+    Result parenthesized() {
+        const Token& open = advance();
+        if (auto problem = deeper())
+            return std::unexpected(*problem);
+        if (at(Tok::rparen))
+            return std::unexpected(Problem{"empty parentheses", open.column});
+        auto inner = expression();
+        if (!inner)
+            return inner;
+        if (at(Tok::end))
+            return std::unexpected(Problem{"missing ')'", peek().column});
+        if (!at(Tok::rparen))
+            return std::unexpected(after_expression());
+        const Token& close = advance();
+        --m_depth;
+        inner->parenthesized = true;
+        inner->column = open.column;
+        inner->source = std::string(m_text.substr(open.end, close.begin - open.end));
+        const auto space = inner->source.find_first_not_of(" \t\r\n\f\v");
+        inner->source.erase(0, space == std::string::npos ? inner->source.size() : space);
+        inner->source.erase(inner->source.find_last_not_of(" \t\r\n\f\v") + 1);
+        return inner;
+    }
+};
+
+} // namespace
+
+std::expected<Node, Problem> parse(std::string_view text) {
+    try {
+        if (text.size() > k_max_formula_bytes)
+            return std::unexpected(Problem{fmt::format("the formula is longer than {} bytes", k_max_formula_bytes), 0});
+        auto tokens = detail::lex(text);
+        if (!tokens)
+            return std::unexpected(tokens.error());
+        return Parser(text, std::move(*tokens)).run();
+    } catch (const std::exception& error) {
+        return std::unexpected(Problem{fmt::format("could not read the formula: {}", error.what()), 0});
+    }
+}
+
+std::string identifier(std::string_view text) {
+    std::string out;
+    bool gap = false;
+    for (const char c : text) {
+        const bool letter = (c >= 'a' && c <= 'z') || is_digit(c);
+        const bool upper = c >= 'A' && c <= 'Z';
+        if (!letter && !upper) {
+            gap = true;
+            continue;
+        }
+        if (gap && !out.empty())
+            out += '_';
+        gap = false;
+        out += upper ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    return out.empty() ? "term" : out;
+}
+
+} // namespace headcount::formula

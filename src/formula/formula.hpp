@@ -1,0 +1,128 @@
+#pragma once
+// Instructors' formulas (a spec's `quantities:`): read from the arithmetic students type, evaluated exactly over
+// rationals of any size (GMP's mpq_class), written in TeX, and perturbed the ways students slip (derived mistakes).
+// Formulas are instructor input: every function here is bounded in size, depth and digits, and never throws.
+
+#include <gmpxx.h>
+
+#include <cstddef>
+#include <expected>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headcount::formula {
+
+/// An exact value: a rational in lowest terms with a positive denominator, of any size.
+using Number = mpq_class;
+
+/// Longest formula read, in bytes.
+inline constexpr std::size_t k_max_formula_bytes = 2000;
+/// Deepest nesting of parentheses, signs and powers.
+inline constexpr int k_max_formula_depth = 48;
+/// Most nodes a formula may have.
+inline constexpr std::size_t k_max_nodes = 400;
+/// Most decimal digits a numerator or denominator may have, in any value computed along the way.
+inline constexpr std::size_t k_max_digits = 3000;
+
+/// One node of a formula. A sum holds terms (each added or subtracted), a product factors (each multiplied or
+/// divided), so `a / (b * c) / 86400` is a product of a, ÷(b·c), ÷86400 whose second factor is itself a product.
+struct Node {
+    enum class Op {
+        number,  ///< a literal: `value`, and `text` as written (0.45, 3.12e14, 86400)
+        name,    ///< a given or quantity: `text` is the name
+        sum,     ///< `children` are the terms; `inverse[i]` marks a subtracted term
+        product, ///< `children` are the factors; `inverse[i]` marks a divided factor
+        power,   ///< children[0] ^ children[1]
+        negate,  ///< -children[0]
+    };
+    Op op = Op::number;
+    Number value;               ///< for a number
+    std::string text;           ///< a number as written, or a name
+    std::vector<Node> children; ///< see Op
+    std::vector<bool> inverse;  ///< for a sum or product, one per child
+    bool parenthesized = false; ///< written in parentheses (kept so TeX can show what the instructor wrote)
+    int column = 1;             ///< 1-based character column of the node's first character (its '(' if any)
+    std::string source;         ///< the node's text as written, trimmed, inside its parentheses ("2 * d_model")
+};
+
+/// Why a formula could not be read or evaluated, with the 1-based character column it concerns (0: the whole).
+struct Problem {
+    std::string message;
+    int column = 0;
+};
+
+/// Reads a formula: integers and decimals (0.45, 1e9, 3.12e14; decimals are exact), names ([A-Za-z_][A-Za-z0-9_]*),
+/// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus and parentheses. Fails on anything else, on more
+/// than k_max_formula_bytes, k_max_formula_depth or k_max_nodes, with a short message and a column.
+std::expected<Node, Problem> parse(std::string_view text);
+
+/// The names a formula uses, each once, in the order first met.
+std::vector<std::string> names(const Node& formula);
+
+/// The value of a name, or nullopt when there is none (evaluate then fails naming it).
+using Lookup = std::function<std::optional<Number>(std::string_view name)>;
+
+/// The formula's exact value. Fails on an unknown name, division by zero ("division by zero: (gpus - 1024) is 0"),
+/// a power whose exponent is not a whole number or whose result would pass k_max_digits (checked before it is
+/// computed, so a formula like 10^10^10 fails at once), each with the column of the node at fault.
+std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup);
+
+/// How a name is written in TeX (e.g. \mathrm{n\_params} or a quantity's symbol).
+using NameTex = std::function<std::string(std::string_view name)>;
+/// How a number is written in TeX when substituted (e.g. with thousands separators).
+using NumberTex = std::function<std::string(const Number& value)>;
+
+/// The formula in TeX: \cdot for products, \frac{…}{…} for a product with divided factors, ^{…}, parentheses
+/// only where precedence needs them; names through `name_tex`, literals as written.
+std::string tex(const Node& formula, const NameTex& name_tex);
+/// The same with every name replaced by its value (through `number_tex`, parenthesised when negative).
+std::string tex_substituted(const Node& formula, const Lookup& lookup, const NumberTex& number_tex);
+
+/// One way a student could misread the formula's structure.
+struct Perturbation {
+    enum class Kind {
+        term_left_out,    ///< a term of a sum dropped
+        term_twice,       ///< a term of a sum counted twice
+        factor_left_out,  ///< a factor of a product dropped (a divided one too)
+        factor_inverted,  ///< a factor multiplied where it divides, or divided where it multiplies
+        exponent_dropped, ///< a power replaced by its base
+    };
+    Kind kind;
+    std::vector<std::size_t> path; ///< child indices from the root to the node whose child is changed
+    std::size_t child = 0;         ///< which child of that node (for a power: 0)
+    /// For factor_inverted: true when the factor divides in the formula as a whole (an odd number of divisions on
+    /// the path from the root to it, its own included: mfu in `f / (g * p * mfu)`), so the student multiplied by it.
+    bool divides = false;
+    std::string subject; ///< the child's source text ("ffn", "mfu", "2 * d_model * d_ff", "d_model^2")
+    /// A stable id: "<kind>_<subject>" with the subject made an identifier ("term_left_out_ffn",
+    /// "factor_inverted_mfu", "exponent_dropped_d_model_2"); a repeated id gets _2, _3, ...
+    std::string id;
+};
+
+/// Every perturbation of `formula`, in the order of a walk from the left, at most `limit` of them. Leaves out those
+/// that cannot change a value: dropping the only term or factor, inverting a literal 1, twice a term of 0.
+std::vector<Perturbation> perturbations(const Node& formula, std::size_t limit = 64);
+
+/// Whether two perturbations change different parts of the formula (neither's changed child contains the other's;
+/// a dropped exponent changes the whole power), so that a student could make both.
+bool independent(const Perturbation& a, const Perturbation& b);
+
+/// The formula with the perturbations applied (independent of each other).
+Node apply(const Node& formula, const std::vector<const Perturbation*>& changes);
+
+/// An identifier made of `text`: lower-case letters, digits and single underscores ("2 * d_model" -> "2_d_model").
+std::string identifier(std::string_view text);
+
+/// Exact decimal text when the value has a finite decimal expansion of at most `max_digits` significant digits
+/// ("25", "0.45", "-3.125"); otherwise nullopt.
+std::optional<std::string> exact_decimal(const Number& value, std::size_t max_digits = 40);
+/// The value to `figures` significant figures, as plain decimal text when its exponent is in [-4, 15], else
+/// as "3.15e23" ("25.4", "0.000123", "3.15e23"). Exact: rounding half away from zero on the rational itself.
+std::string rounded(const Number& value, int figures);
+/// The nearest double (±inf past its range).
+double to_double(const Number& value);
+
+} // namespace headcount::formula

@@ -1,0 +1,204 @@
+// The formula reader's lexer: UTF-8 in, tokens with 1-based code-point columns out. Numbers get their exact
+// value here, built from their digits (never through a double, and never past k_max_digits).
+
+#include <formula/lexer.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace headcount::formula::detail {
+
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
+
+/// The code point at `i` and its length in bytes, or a length of 0 for malformed UTF-8.
+std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t i) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = lead < 0x80           ? 1
+                         : (lead >> 5) == 0x6  ? 2
+                         : (lead >> 4) == 0xE  ? 3
+                         : (lead >> 3) == 0x1E ? 4
+                                               : 0;
+    if (length == 0 || i + length > text.size())
+        return {0, 0};
+    char32_t code = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
+    for (std::size_t k = 1; k < length; ++k) {
+        const auto next = static_cast<unsigned char>(text[i + k]);
+        if ((next >> 6) != 0x2)
+            return {0, 0};
+        code = (code << 6) | (next & 0x3F);
+    }
+    const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        return {0, 0};
+    return {code, length};
+}
+
+/// A number's value from its digits: exact, and refused past k_max_digits rather than computed.
+std::expected<Number, std::string> number_value(std::string_view mantissa, long exponent) {
+    std::size_t first = 0;
+    while (first < mantissa.size() && mantissa[first] == '0')
+        ++first;
+    mantissa.remove_prefix(first);
+    if (mantissa.empty())
+        return Number(0);
+    if ((exponent > 0 && mantissa.size() + static_cast<std::size_t>(exponent) > k_max_digits) ||
+        (exponent < 0 && static_cast<std::size_t>(-exponent) > k_max_digits))
+        return std::unexpected(fmt::format("the number has more than {} digits", k_max_digits));
+    mpz_class digits;
+    if (mpz_set_str(digits.get_mpz_t(), std::string(mantissa).c_str(), 10) != 0)
+        return std::unexpected("not a number");
+    mpz_class scale;
+    mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(exponent < 0 ? -exponent : exponent));
+    Number value = exponent < 0 ? Number(digits, scale) : Number(digits * scale);
+    value.canonicalize();
+    return value;
+}
+
+class Lexer {
+  public:
+    explicit Lexer(std::string_view text) : m_text(text) {}
+
+    std::expected<std::vector<Token>, Problem> run() {
+        std::vector<Token> tokens;
+        while (m_at < m_text.size()) {
+            const char c = m_text[m_at];
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+                step(1);
+                continue;
+            }
+            Token token{.kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}};
+            if (is_digit(c)) {
+                auto value = number();
+                if (!value)
+                    return std::unexpected(value.error());
+                token.kind = Tok::number;
+                token.value = std::move(*value);
+            } else if (is_name_start(c)) {
+                std::size_t length = 0;
+                while (m_at + length < m_text.size() && is_name_char(m_text[m_at + length]))
+                    ++length;
+                token.kind = Tok::name;
+                step(length);
+            } else if (auto kind = symbol(c)) {
+                const bool double_star = c == '*' && m_at + 1 < m_text.size() && m_text[m_at + 1] == '*';
+                token.kind = double_star ? Tok::power : *kind;
+                step(double_star ? 2 : 1);
+            } else {
+                const auto [code, length] = decode(m_text, m_at);
+                if (length == 0)
+                    return std::unexpected(Problem{"malformed UTF-8", m_column});
+                if (code == 0xA0 || code == 0x2009 || code == 0x202F) { // no-break and thin spaces
+                    step(length);
+                    continue;
+                }
+                token.kind = code == 0x2212                 ? Tok::minus
+                             : code == 0xD7 || code == 0xB7 ? Tok::times
+                             : code == 0xF7                 ? Tok::divide
+                                                            : Tok::end;
+                if (token.kind == Tok::end)
+                    return std::unexpected(Problem{unexpected_character(code, length), m_column});
+                step(length);
+            }
+            token.end = m_at;
+            tokens.push_back(std::move(token));
+        }
+        tokens.push_back(Token{.kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}});
+        return tokens;
+    }
+
+  private:
+    std::string_view m_text;
+    std::size_t m_at = 0;
+    int m_column = 1;
+
+    void step(std::size_t bytes) {
+        for (std::size_t k = 0; k < bytes; ++k, ++m_at)
+            if ((static_cast<unsigned char>(m_text[m_at]) & 0xC0) != 0x80)
+                ++m_column;
+    }
+
+    static std::optional<Tok> symbol(char c) {
+        switch (c) {
+        case '+':
+            return Tok::plus;
+        case '-':
+            return Tok::minus;
+        case '*':
+            return Tok::times;
+        case '/':
+            return Tok::divide;
+        case '^':
+            return Tok::power;
+        case '(':
+            return Tok::lparen;
+        case ')':
+            return Tok::rparen;
+        default:
+            return std::nullopt;
+        }
+    }
+
+    std::string unexpected_character(char32_t code, std::size_t length) const {
+        if (code == ',')
+            return "unexpected ',' (write numbers without separators: 1000000 or 1e6)";
+        if (code >= 0x20 && code != 0x7F)
+            return fmt::format("unexpected character '{}'", m_text.substr(m_at, length));
+        return fmt::format("unexpected character U+{:04X}", static_cast<unsigned>(code));
+    }
+
+    std::size_t digits_from(std::size_t at) const {
+        std::size_t end = at;
+        while (end < m_text.size() && is_digit(m_text[end]))
+            ++end;
+        return end;
+    }
+
+    // digits [. digits] [e|E [+|-] digits]; an 'e' not followed by digits is left for the next token.
+    std::expected<Number, Problem> number() {
+        const std::size_t start = m_at;
+        const int column = m_column;
+        std::size_t end = digits_from(start);
+        std::string mantissa(m_text.substr(start, end - start));
+        long exponent = 0;
+        if (end < m_text.size() && m_text[end] == '.') {
+            const std::size_t fraction_end = digits_from(end + 1);
+            if (fraction_end == end + 1) {
+                step(end + 1 - start);
+                return std::unexpected(Problem{"expected a digit after '.'", m_column});
+            }
+            mantissa += m_text.substr(end + 1, fraction_end - end - 1);
+            exponent = -static_cast<long>(fraction_end - end - 1);
+            end = fraction_end;
+        }
+        if (end < m_text.size() && (m_text[end] == 'e' || m_text[end] == 'E')) {
+            std::size_t at = end + 1;
+            const bool negative = at < m_text.size() && m_text[at] == '-';
+            if (at < m_text.size() && (m_text[at] == '-' || m_text[at] == '+'))
+                ++at;
+            const std::size_t exponent_end = digits_from(at);
+            if (exponent_end > at) {
+                long written = 0;
+                for (std::size_t k = at; k < exponent_end; ++k)
+                    written = std::min(written * 10 + (m_text[k] - '0'), 100'000'000L);
+                exponent += negative ? -written : written;
+                end = exponent_end;
+            }
+        }
+        step(end - start);
+        auto value = number_value(mantissa, exponent);
+        if (!value)
+            return std::unexpected(Problem{value.error(), column});
+        return std::move(*value);
+    }
+};
+
+} // namespace
+
+std::expected<std::vector<Token>, Problem> lex(std::string_view text) { return Lexer(text).run(); }
+
+} // namespace headcount::formula::detail
