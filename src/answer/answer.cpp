@@ -6,6 +6,8 @@
 
 #include <cctype>
 #include <limits>
+#include <optional>
+#include <string_view>
 
 namespace headcount::answer {
 
@@ -33,59 +35,128 @@ std::expected<ParsedAnswer, std::string> AnswerParser::answer() {
     return finish(*value, std::move(out));
 }
 
-// "parameters", "learnable parameters in total", "weights and biases", "FLOPs": what a count is of, said after it.
+// "parameters", "learnable parameters in total", "weights and biases", "FLOPs", "FLOP/s", "GPU-hours": what a count
+// is of, said after it.
 void AnswerParser::skip_trailing_words() {
-    while (peek_word() == WordKind::count_noun || peek_word() == WordKind::filler)
+    while (peek_word() == WordKind::count_noun || peek_word() == WordKind::filler) {
+        const bool noun = peek_word() == WordKind::count_noun;
         advance();
+        if (noun)
+            skip_noun_tail();
+    }
 }
 
-// After a number, parenthesis or power: an optional scale word (1.05 million) then an optional unit (16 MiB).
+// After a count's noun, the unit of time that makes it a rate or a product: FLOP/s, tokens/sec, GPU-hours. The
+// unit of time belongs to the noun here, so a count may carry it. The hyphen must touch both words.
+void AnswerParser::skip_noun_tail() {
+    const bool per = peek_is(TokenKind::divide);
+    const bool hyphen = peek_is(TokenKind::minus) && !peek().spaced;
+    if (!per && !hyphen)
+        return;
+    const Token& next = m_tokens[m_next + 1]; // exists: the current token is not the final end
+    if (next.kind != TokenKind::word || classify_word(next.text, m_unit).kind != WordKind::time_unit ||
+        (hyphen && next.spaced))
+        return;
+    advance();
+    advance();
+}
+
+// "this part's answer is a count, not bytes ('MiB' at position 4)".
+std::string AnswerParser::wrong_kind(const Token& word, std::string_view kind) const {
+    std::string_view what = "a count";
+    switch (m_unit) {
+    case AnswerUnit::count:
+        break;
+    case AnswerUnit::bytes:
+        what = "in bytes";
+        break;
+    case AnswerUnit::time:
+        what = "a time";
+        break;
+    case AnswerUnit::plain:
+        what = "a plain number";
+        break;
+    }
+    return fmt::format("this part's answer is {}, not {} ('{}' at position {})", what, kind, word.text,
+                       word.position);
+}
+
+// Why a unit word does not belong to this answer, or nothing when it does or is no unit at all.
+std::optional<std::string> AnswerParser::unit_word(const Token& word, const WordMeaning& meaning) const {
+    if (meaning.kind == WordKind::bits_unit)
+        return m_unit == AnswerUnit::bytes
+                   ? fmt::format("'{}' at position {} is bits; this answer is in bytes (1 byte = 8 bits)", word.text,
+                                 word.position)
+                   : wrong_kind(word, "bits");
+    if (meaning.kind == WordKind::bytes_unit && m_unit != AnswerUnit::bytes)
+        return wrong_kind(word, "bytes");
+    if (meaning.kind == WordKind::time_unit && m_unit != AnswerUnit::time)
+        return wrong_kind(word, "a time");
+    return std::nullopt;
+}
+
+// After a number, parenthesis or power: an optional scale word (1.05 million) then an optional unit (16 MiB,
+// 2.5 million seconds, 45%).
 Step AnswerParser::suffixes(Value value) {
     if (peek_is(TokenKind::word)) {
-        const WordMeaning scale = classify_word(peek().text, m_unit);
+        const Token& word = peek();
+        const WordMeaning scale = classify_word(word.text, m_unit);
         if (scale.kind == WordKind::ambiguous_prefix) {
-            const char prefix = static_cast<char>(std::toupper(static_cast<unsigned char>(peek().text[0])));
+            const char prefix = static_cast<char>(std::toupper(static_cast<unsigned char>(word.text[0])));
             return std::unexpected(fmt::format("'{}' at position {} is ambiguous for bytes: write {}B or {}iB",
-                                               peek().text, peek().position, prefix, prefix));
+                                               word.text, word.position, prefix, prefix));
         }
         if (scale.kind == WordKind::scale) {
             advance();
-            auto scaled = scale_by(std::move(value), scale.factor);
+            // In a time, 90 m may mean minutes: M is million only before a unit of time (2.5M s).
+            if (m_unit == AnswerUnit::time && (word.text == "m" || word.text == "M") &&
+                peek_word() != WordKind::time_unit)
+                return std::unexpected(
+                    fmt::format("'{}' at position {} is ambiguous in a time: write min for minutes or million",
+                                word.text, word.position));
+            auto scaled = scale_by(std::move(value), Rational{scale.factor, 1});
             if (!scaled)
                 return scaled;
             value = *scaled;
+            if (scale.noun) // 312 TFLOP/s
+                skip_noun_tail();
         }
     }
+    if (peek_is(TokenKind::percent) || peek_word() == WordKind::percent)
+        return percent(std::move(value));
     if (!peek_is(TokenKind::word))
         return value;
     const Token& word = peek();
     const WordMeaning unit = classify_word(word.text, m_unit);
-    if (unit.kind == WordKind::bits_unit)
-        return std::unexpected(
-            m_unit == AnswerUnit::count
-                ? fmt::format("this part's answer is a count, not bits ('{}' at position {})", word.text, word.position)
-                : fmt::format("'{}' at position {} is bits; this answer is in bytes (1 byte = 8 bits)", word.text,
-                              word.position));
-    if (unit.kind != WordKind::bytes_unit)
+    if (auto refused = unit_word(word, unit))
+        return std::unexpected(*refused);
+    if (unit.kind != WordKind::bytes_unit && unit.kind != WordKind::time_unit)
         return value;
-    if (m_unit == AnswerUnit::count)
-        return std::unexpected(
-            fmt::format("this part's answer is a count, not bytes ('{}' at position {})", word.text, word.position));
     if (!m_unit_text.empty())
         return std::unexpected(fmt::format("a second unit '{}' at position {}", word.text, word.position));
     advance();
     m_unit_text = unit.unit;
-    return unit.factor == 1 ? Step(std::move(value)) : scale_by(std::move(value), unit.factor);
+    return unit.factor == 1 ? Step(std::move(value)) : scale_by(std::move(value), Rational{unit.factor, 1});
 }
 
-Step AnswerParser::scale_by(Value value, Wide factor) {
-    auto product = multiply(value.exact, Rational{factor, 1});
+// A plain answer's % or "percent": hundredths, so 45% is 0.45 and keeps the figures of its 45.
+Step AnswerParser::percent(Value value) {
+    const Token& sign = peek();
+    if (!m_unit_text.empty())
+        return std::unexpected(fmt::format("a second unit '{}' at position {}", sign.text, sign.position));
+    advance();
+    m_unit_text = "%";
+    return scale_by(std::move(value), Rational{1, 100});
+}
+
+Step AnswerParser::scale_by(Value value, Rational factor) {
+    auto product = multiply(value.exact, factor);
     if (!product)
         return std::unexpected(describe(product.error()));
     value.exact = *product;
     if (value.precision) {
         value.precision->scaled = true;
-        value.precision->step *= static_cast<double>(factor);
+        value.precision->step *= to_double(factor);
     }
     value.is_ten = false;
     value.is_power_of_ten = false;
@@ -93,16 +164,18 @@ Step AnswerParser::scale_by(Value value, Wide factor) {
 }
 
 std::expected<ParsedAnswer, std::string> AnswerParser::finish(const Value& value, ParsedAnswer out) const {
-    // Counts are 64-bit, so anything past INT64_MAX in magnitude, whole or not, cannot be an answer.
+    // Counts are 64-bit, so anything past INT64_MAX in magnitude, whole or not, cannot be an answer, unless the
+    // caller reads the exact value (options.wide), which the rational's own bound of 10^36 already limits.
     const Rational& r = value.exact;
     const Wide magnitude = r.num < 0 ? -r.num : r.num;
     const Wide whole = magnitude / r.den;
     const Wide max = std::numeric_limits<Count>::max();
-    if (whole > max || (whole == max && magnitude % r.den != 0))
+    if (!m_options.wide && (whole > max || (whole == max && magnitude % r.den != 0)))
         return std::unexpected(r.num < 0 ? "the number is too far below zero (under -9,223,372,036,854,775,807)"
                                          : "the number is too large (over 9,223,372,036,854,775,807)");
-    if (r.den == 1)
+    if (r.den == 1 && magnitude <= max)
         out.integer = static_cast<Count>(r.num);
+    out.exact = Fraction{r.num, r.den};
     out.value = to_double(r);
     out.literal = value.precision.has_value();
     if (value.precision && (value.precision->scaled || value.precision->has_point)) {
@@ -115,13 +188,14 @@ std::expected<ParsedAnswer, std::string> AnswerParser::finish(const Value& value
 
 } // namespace detail
 
-std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, AnswerUnit unit) {
+std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, AnswerUnit unit, ParseOptions options) {
     if (text.size() > k_max_answer_bytes)
         return std::unexpected(fmt::format("answer longer than {} bytes", k_max_answer_bytes));
-    auto tokens = detail::lex_answer(text);
+    // Only a plain number reads %; elsewhere it stays the unexpected character it always was.
+    auto tokens = detail::lex_answer(text, unit == AnswerUnit::plain);
     if (!tokens)
         return std::unexpected(tokens.error());
-    return detail::AnswerParser(*tokens, unit).answer();
+    return detail::AnswerParser(*tokens, unit, options).answer();
 }
 
 } // namespace headcount::answer

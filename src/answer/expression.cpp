@@ -66,8 +66,9 @@ Step AnswerParser::term() {
             auto quotient = divide(left->exact, right->exact);
             if (!quotient)
                 return std::unexpected(describe(quotient.error()));
-            // A count is whole; 513/2 is more likely a slip than an answer, so it is refused, not rounded.
-            if (quotient->den != 1)
+            // A count is whole; 513/2 is more likely a slip than an answer, so it is refused, not rounded, unless
+            // the caller reads exact fractions (options.wide).
+            if (quotient->den != 1 && !m_options.wide)
                 return std::unexpected(fmt::format("the division at position {} is not a whole number", op.position));
             left = Value{*quotient, std::nullopt, false, false};
             continue;
@@ -164,7 +165,7 @@ Step AnswerParser::primary() {
         auto quotient = divide(numerator->exact, denominator->exact);
         if (!quotient)
             return std::unexpected(describe(quotient.error()));
-        if (quotient->den != 1)
+        if (quotient->den != 1 && !m_options.wide)
             return std::unexpected(fmt::format("the fraction at position {} is not a whole number", frac.position));
         return Value{*quotient, std::nullopt, false, false};
     }

@@ -12,6 +12,7 @@
 using Catch::Matchers::Contains;
 using headcount::answer::AnswerUnit;
 using headcount::answer::parse_answer;
+using headcount::answer::ParseOptions;
 
 namespace {
 
@@ -114,7 +115,9 @@ TEST_CASE("random strings of tricky characters never throw", "[answer]") {
                                        "E",      "-",      "+",      "*",         "**",         "^",  "/",  "(",
                                        ")",      "x",      "M",      "B",         "KiB",        "mb", "Mb", "\u2009",
                                        "\u00D7", "\u2212", "\u2076", "\u207B",    "\u2248",     "~",  "=",  "about",
-                                       "\xff",   "\xc3",   "0x",     "999999999", "parameters", "bn"};
+                                       "\xff",   "\xc3",   "0x",     "999999999", "parameters", "bn",
+                                       "%",      "\\%",    "percent", "s",        "days",       "min", "yr", "m",
+                                       "FLOP",   "TFLOP",  "GPU",    "tokens",    "\\frac",     "{",  "}"};
     std::mt19937 random(20240611);
     std::uniform_int_distribution<std::size_t> pick(0, std::size(pieces) - 1);
     std::uniform_int_distribution<int> length(0, 40);
@@ -122,14 +125,17 @@ TEST_CASE("random strings of tricky characters never throw", "[answer]") {
         std::string text;
         for (int n = length(random); n > 0; --n)
             text += pieces[pick(random)];
-        for (AnswerUnit unit : {AnswerUnit::count, AnswerUnit::bytes}) {
-            INFO("answer '" << text << "'");
-            CHECK_NOTHROW([&] {
-                const auto result = parse_answer(text, unit);
-                if (!result)
-                    REQUIRE_FALSE(result.error().empty());
-            }());
-        }
+        for (AnswerUnit unit : {AnswerUnit::count, AnswerUnit::bytes, AnswerUnit::time, AnswerUnit::plain})
+            for (bool wide : {false, true}) {
+                INFO("answer '" << text << "'");
+                CHECK_NOTHROW([&] {
+                    const auto result = parse_answer(text, unit, ParseOptions{.wide = wide});
+                    if (!result)
+                        REQUIRE_FALSE(result.error().empty());
+                    else
+                        REQUIRE(result->exact.has_value());
+                }());
+            }
     }
 }
 
@@ -146,4 +152,39 @@ TEST_CASE("what looks like a product or TeX but is not one is refused, not guess
     CHECK(reason("\\text{1050624") == "the '{' at position 6 is never closed");
     CHECK(reason("1050624 \\text{ params}}") == "unexpected '}' at position 23");
     CHECK(reason("1050624}") == "unexpected '}' at position 8");
+}
+
+TEST_CASE("wide answers and the new units keep the limits", "[answer]") {
+    const ParseOptions wide{.wide = true};
+    // Towers of powers fail at once: 10^10 is a fine exponent, but 10^(10^10) passes 10^36 long before it is
+    // computed (any exponent above 127 overflows), and the same holds for every unit.
+    for (AnswerUnit unit : {AnswerUnit::count, AnswerUnit::bytes, AnswerUnit::time, AnswerUnit::plain})
+        for (const char* text : {"10^10^10", "9^9^9", "10^10^10^10^10", "2^200", "1e37", "1e99999999999",
+                                 "99999999999999999999999999999999999999", "(10^18)^3", "10^36*10"}) {
+            INFO(text);
+            const auto result = parse_answer(text, unit, wide);
+            REQUIRE_FALSE(result.has_value());
+            CHECK_THAT(result.error(), Contains("too large"));
+        }
+    for (const char* text : {"1/0", "\\frac{1}{0}", "5/(3-3)", "0^-1"})
+        CHECK(parse_answer(text, AnswerUnit::count, wide).error() == "division by zero");
+    CHECK_THAT(parse_answer("1e-37", AnswerUnit::plain, wide).error(), Contains("too small"));
+    CHECK_THAT(parse_answer("1e-35%", AnswerUnit::plain, wide).error(), Contains("too small"));
+    // 10^36 s is the bound in seconds too, so 10^29 years (3.16 * 10^36 s) is refused.
+    CHECK_THAT(parse_answer("1e29 years", AnswerUnit::time, wide).error(), Contains("too large"));
+    // The length and depth limits hold whatever the unit and options.
+    for (AnswerUnit unit : {AnswerUnit::time, AnswerUnit::plain}) {
+        CHECK_THAT(parse_answer("1" + std::string(200, ' '), unit, wide).error(), Contains("longer than 200"));
+        CHECK_THAT(parse_answer(std::string(33, '(') + "1" + std::string(33, ')'), unit, wide).error(),
+                   Contains("nested too deeply"));
+    }
+    CHECK_THAT(parse_answer(std::string(40, '(') + "1%" + std::string(40, ')'), AnswerUnit::plain).error(),
+               Contains("nested too deeply"));
+    // Units and nouns alone, or a tail with nothing before it, are no answer.
+    CHECK(parse_answer("days", AnswerUnit::time).error() == "unexpected 'days' at position 1");
+    CHECK(parse_answer("FLOP/s").error() == "unexpected 'FLOP' at position 1");
+    CHECK(parse_answer("/s").error() == "unexpected '/' at position 1");
+    CHECK(parse_answer("5 FLOP/", AnswerUnit::count).error() == "unexpected '/' at position 7");
+    CHECK(parse_answer("5 GPU-", AnswerUnit::count).error() == "unexpected '-' at position 6");
+    CHECK(parse_answer("%%", AnswerUnit::plain).error() == "unexpected '%' at position 1");
 }

@@ -59,7 +59,8 @@ char32_t separator_style(char32_t c) { return is_group_space(c) ? U' ' : c; }
 
 class Lexer {
   public:
-    Lexer(std::string_view text, std::vector<CodePoint> points) : m_text(text), m_points(std::move(points)) {}
+    Lexer(std::string_view text, std::vector<CodePoint> points, bool percent)
+        : m_text(text), m_points(std::move(points)), m_percent(percent) {}
 
     std::expected<std::vector<Token>, std::string> run();
 
@@ -78,6 +79,7 @@ class Lexer {
 
     std::string_view m_text;
     std::vector<CodePoint> m_points;
+    bool m_percent = false; ///< '%' is a token, not an unexpected character
     std::size_t m_i = 0;
     std::vector<Token> m_tokens;
     struct Brace {
@@ -171,6 +173,9 @@ std::expected<std::vector<Token>, std::string> Lexer::run() {
         } else if (superscript_digit(c) >= 0 || c == 0x207B || c == 0x207A) {
             if (auto done = superscript(); !done)
                 return std::unexpected(done.error());
+        } else if (c == '%' && m_percent) {
+            push(TokenKind::percent, m_i, m_i + 1);
+            ++m_i;
         } else if (std::size_t length = 0; auto kind = operator_at(length)) {
             push(*kind, m_i, m_i + length);
             m_i += length;
@@ -325,6 +330,11 @@ std::expected<void, std::string> Lexer::exponent(NumberLiteral& literal) {
 std::expected<void, std::string> Lexer::command() {
     const std::size_t start = m_i;
     const char32_t next = at(m_i + 1);
+    if (next == '%' && m_percent) { // \% as TeX writes a percent sign
+        push(TokenKind::percent, m_i, m_i + 2);
+        m_i += 2;
+        return {};
+    }
     if (next == ',' || next == ';' || next == ':' || next == '!' || next == ' ' || next == '(' || next == ')' ||
         next == '[' || next == ']') { // spacing, and the \( \) \[ \] math delimiters
         m_spaced = m_spaced || (next != '(' && next != ')' && next != '[' && next != ']');
@@ -392,11 +402,11 @@ std::expected<void, std::string> Lexer::superscript() {
 
 } // namespace
 
-std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text) {
+std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text, bool percent) {
     auto points = decode_utf8(text);
     if (!points)
         return std::unexpected("the answer is not valid UTF-8");
-    return Lexer(text, std::move(*points)).run();
+    return Lexer(text, std::move(*points), percent).run();
 }
 
 } // namespace headcount::answer::detail

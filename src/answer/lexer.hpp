@@ -25,7 +25,8 @@ enum class TokenKind {
     equals,
     approx,
     dot,
-    frac, ///< TeX's \frac: the two groups after it are numerator and denominator
+    frac,    ///< TeX's \frac: the two groups after it are numerator and denominator
+    percent, ///< %, only when lex_answer is asked for it
     end
 };
 
@@ -54,7 +55,8 @@ inline constexpr int k_max_literal_exponent = 100'000;
 /// The tokens of `text` ending with one TokenKind::end; or a reason: "not valid UTF-8", a NUL byte, a
 /// misplaced group separator, a hexadecimal literal, an exponent without digits, an unknown TeX command, or an
 /// unexpected character and its position. Superscript exponents (10⁶) come out as power and number tokens; TeX
-/// braces as parentheses, except those of \text{...} and its kin, whose words stand as typed.
-std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text);
+/// braces as parentheses, except those of \text{...} and its kin, whose words stand as typed. '%' (and TeX's \%)
+/// is a percent token when `percent` is set, and otherwise the unexpected character it always was.
+std::expected<std::vector<Token>, std::string> lex_answer(std::string_view text, bool percent = false);
 
 } // namespace headcount::answer::detail

@@ -54,7 +54,8 @@ class Nesting {
 /// associative; its exponent may carry a sign), then numbers and parentheses with their scale word and unit.
 class AnswerParser {
   public:
-    AnswerParser(std::span<const Token> tokens, AnswerUnit unit) : m_tokens(tokens), m_unit(unit) {}
+    AnswerParser(std::span<const Token> tokens, AnswerUnit unit, ParseOptions options)
+        : m_tokens(tokens), m_unit(unit), m_options(options) {}
 
     /// The whole answer, ['='] [approximation marker] expression [count noun] ['.'], or why it is not one.
     std::expected<ParsedAnswer, std::string> answer();
@@ -68,6 +69,10 @@ class AnswerParser {
     std::string unexpected_here() const;
     bool implicit_product(const Value& left) const;
     void skip_trailing_words();
+    void skip_noun_tail();
+    std::string wrong_kind(const Token& word, std::string_view kind) const;
+    std::optional<std::string> unit_word(const Token& word, const WordMeaning& meaning) const;
+    Step percent(Value value);
     std::string too_deep() const;
 
     Step expression();
@@ -80,12 +85,13 @@ class AnswerParser {
     Step primary();
     Step literal(const Token& token);
     Step suffixes(Value value);
-    Step scale_by(Value value, Wide factor);
+    Step scale_by(Value value, Rational factor);
     std::expected<ParsedAnswer, std::string> finish(const Value& value, ParsedAnswer out) const;
 
     std::span<const Token> m_tokens;
     std::size_t m_next = 0;
     AnswerUnit m_unit;
+    ParseOptions m_options;
     int m_depth = 0;
     std::string m_unit_text;
 };

@@ -62,8 +62,9 @@ constexpr auto k_bit_names =
     std::to_array<std::string_view>({"bit", "kbit", "mbit", "gbit", "tbit", "kibit", "mibit", "gibit", "tibit",
                                      "kilobit", "megabit", "gigabit", "terabit"});
 // Singular forms: "biases" loses its s to "biase".
-constexpr auto k_count_nouns = std::to_array<std::string_view>(
-    {"parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable", "dimension", "dim", "element"});
+constexpr auto k_count_nouns =
+    std::to_array<std::string_view>({"parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable",
+                                     "dimension", "dim", "element", "token", "step", "gpu"});
 constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
@@ -73,6 +74,39 @@ constexpr std::array k_flop_scales{
     Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
     Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
 };
+constexpr Wide k_minute = 60;
+constexpr Wide k_hour = 60 * k_minute;
+constexpr Wide k_day = 24 * k_hour;
+// Every spelling of a unit of time, lower case, with its length in seconds and its normalised name. A year is the
+// Julian year, 365.25 days = 31,557,600 s: one fixed length, where a calendar year is 365 or 366 days.
+constexpr std::array k_time_units{
+    Entry{"s", 1, "s"},
+    Entry{"sec", 1, "s"},
+    Entry{"secs", 1, "s"},
+    Entry{"second", 1, "s"},
+    Entry{"seconds", 1, "s"},
+    Entry{"min", k_minute, "min"},
+    Entry{"mins", k_minute, "min"},
+    Entry{"minute", k_minute, "min"},
+    Entry{"minutes", k_minute, "min"},
+    Entry{"h", k_hour, "h"},
+    Entry{"hr", k_hour, "h"},
+    Entry{"hrs", k_hour, "h"},
+    Entry{"hour", k_hour, "h"},
+    Entry{"hours", k_hour, "h"},
+    Entry{"d", k_day, "d"},
+    Entry{"day", k_day, "d"},
+    Entry{"days", k_day, "d"},
+    Entry{"wk", 7 * k_day, "wk"},
+    Entry{"wks", 7 * k_day, "wk"},
+    Entry{"week", 7 * k_day, "wk"},
+    Entry{"weeks", 7 * k_day, "wk"},
+    Entry{"yr", 36'525 * k_day / 100, "yr"},
+    Entry{"yrs", 36'525 * k_day / 100, "yr"},
+    Entry{"year", 36'525 * k_day / 100, "yr"},
+    Entry{"years", 36'525 * k_day / 100, "yr"},
+};
+static_assert(36'525 * k_day / 100 == 31'557'600, "a Julian year is 365.25 days");
 constexpr auto k_approx_words =
     std::to_array<std::string_view>({"about", "approx", "approximately", "roughly", "around"});
 
@@ -106,21 +140,27 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
         return {WordKind::multiply, 1, ""};
     if (contains(k_approx_words, lower))
         return {WordKind::approx_marker, 1, ""};
-    if (unit == AnswerUnit::count && contains(k_count_nouns, singular))
+    // A plain number is a count that may be a percentage: it takes the same nouns and scales.
+    const bool counts = unit == AnswerUnit::count || unit == AnswerUnit::plain;
+    if (counts && contains(k_count_nouns, singular))
         return {WordKind::count_noun, 1, ""};
     if (contains(k_fillers, lower))
         return {WordKind::filler, 1, ""};
-    if (unit == AnswerUnit::count)
+    if (counts)
         if (const Entry* e = find(k_flop_scales, singular))
-            return {WordKind::scale, e->factor, ""};
+            return {WordKind::scale, e->factor, "", true};
+    if (unit == AnswerUnit::plain && lower == "percent")
+        return {WordKind::percent, 1, ""};
     if (const Entry* e = find(k_scale_words, lower))
         return {WordKind::scale, e->factor, ""};
-    if (unit == AnswerUnit::count) {
+    if (unit != AnswerUnit::bytes) {
         if (const Entry* e = find(k_scale_letters, lower))
             return {WordKind::scale, e->factor, ""};
     } else if (lower == "k" || lower == "m" || lower == "g" || lower == "t") {
         return {WordKind::ambiguous_prefix, 1, ""};
     }
+    if (const Entry* e = find(k_time_units, lower))
+        return {WordKind::time_unit, e->factor, e->unit};
     if (contains(k_bit_names, singular))
         return {WordKind::bits_unit, 1, ""};
     if (const ByteUnit* u = find_byte_unit(&ByteUnit::name, singular))

@@ -1,7 +1,7 @@
 #pragma once
-// What the words in an answer mean: scale words (million, M, bn), byte units (MiB, MB, bytes), bits, the
-// nouns a count may carry (parameters) and approximation markers. The unit of the ask decides the ambiguous
-// ones.
+// What the words in an answer mean: scale words (million, M, bn), byte units (MiB, MB, bytes), bits, time units
+// (s, min, hours, days, years), the nouns a count may carry (parameters, FLOP/s) and approximation markers. The
+// unit of the ask decides the ambiguous ones.
 
 #include <answer/answer.hpp>
 #include <answer/rational.hpp>
@@ -15,7 +15,10 @@ enum class WordKind {
     bytes_unit,       ///< B, bytes, KB, MiB...: a unit of bytes with its factor
     bits_unit,        ///< Mb, Gb, bits, Mbit...: almost always a mistake for bytes
     ambiguous_prefix, ///< K, M, G, T alone in a bytes answer: decimal or binary cannot be told
-    count_noun,       ///< parameters, params, weights, biases, FLOPs, dimensions: allowed after a count and ignored
+    time_unit,        ///< s, sec, min, h, hours, d, days, wk, yr, years...: a unit of time with its factor in seconds
+    percent,          ///< "percent" in a plain answer (the % sign is a token of its own)
+    count_noun,       ///< parameters, params, weights, biases, FLOPs, tokens, steps, GPUs: allowed after a count and
+                      ///< ignored, with a per-time or -time tail (FLOP/s, tokens/sec, GPU-hours)
     filler,           ///< and, in, total, all: joins the words after a number ("weights and biases in total")
     approx_marker,    ///< about, approx, approximately, roughly, around
     multiply,         ///< x or X between factors (4x512)
@@ -25,13 +28,16 @@ enum class WordKind {
 /// What a word means, and the multiplier that scale words and byte units carry.
 struct WordMeaning {
     WordKind kind = WordKind::other;
-    Wide factor = 1;       ///< 10^6 for "million", 2^20 for "MiB", 1 for "bytes"
-    std::string_view unit; ///< the normalised unit for bytes_unit: "B", "KB", ..., "TiB"
+    Wide factor = 1;       ///< 10^6 for "million", 2^20 for "MiB", 1 for "bytes", 3600 for "hours"
+    std::string_view unit; ///< the normalised unit for bytes_unit ("B", "KB", ..., "TiB") and time_unit ("s", ...)
+    bool noun = false;     ///< a scale that is also the count's noun (GFLOPs, TFLOP/s), so it may take a "/s"
 };
 
-/// How `word` (ASCII letters) reads in an answer carrying `unit`. B and b are billion for counts and byte for
-/// bytes. Short byte units are case-insensitive except that an upper-case prefix with a lower-case final b
-/// (Kb, Mb, Gb, Tb, Mib) reads as bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
+/// How `word` (ASCII letters) reads in an answer carrying `unit`. B and b are billion for counts, times and plain
+/// numbers, and byte for bytes; count nouns are only nouns in count and plain answers. Time units are classified
+/// whatever the unit, so that a parser can name them when they do not belong. Short byte units are
+/// case-insensitive except that an upper-case prefix with a lower-case final b (Kb, Mb, Gb, Tb, Mib) reads as
+/// bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
 WordMeaning classify_word(std::string_view word, AnswerUnit unit);
 
 } // namespace headcount::answer::detail
