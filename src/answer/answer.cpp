@@ -77,8 +77,7 @@ std::string AnswerParser::wrong_kind(const Token& word, std::string_view kind) c
         what = "a plain number";
         break;
     }
-    return fmt::format("this part's answer is {}, not {} ('{}' at position {})", what, kind, word.text,
-                       word.position);
+    return fmt::format("this part's answer is {}, not {} ('{}' at position {})", what, kind, word.text, word.position);
 }
 
 // Why a unit word does not belong to this answer, or nothing when it does or is no unit at all.

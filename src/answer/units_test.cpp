@@ -14,8 +14,8 @@ using Catch::Matchers::Contains;
 using headcount::Count;
 using headcount::answer::AnswerUnit;
 using headcount::answer::parse_answer;
-using headcount::answer::ParseOptions;
 using headcount::answer::ParsedAnswer;
+using headcount::answer::ParseOptions;
 using headcount::answer::Wide;
 
 namespace {
@@ -66,8 +66,8 @@ TEST_CASE("the exact value of integers, decimals and expressions", "[answer]") {
     CHECK(exact("4*(512^2+512)") == "1050624/1"); // 4 · 262,656
     CHECK(exact("-5") == "-5/1");
     CHECK(exact("0") == "0/1");
-    CHECK(exact("25.36") == "634/25");   // 2536/100, both divided by 4
-    CHECK(exact("1.5e-3") == "3/2000");  // 15/10,000, both divided by 5
+    CHECK(exact("25.36") == "634/25");    // 2536/100, both divided by 4
+    CHECK(exact("1.5e-3") == "3/2000");   // 15/10,000, both divided by 5
     CHECK(exact("1.05M") == "1050000/1"); // 1.05 · 10^6
     CHECK(exact("2^-1") == "1/2");
     CHECK(exact(".5") == "1/2");
@@ -231,8 +231,8 @@ TEST_CASE("units of the wrong kind in time and count answers", "[answer]") {
 TEST_CASE("counts of FLOP/s, tokens, steps and GPUs", "[answer]") {
     // 312 · 10^12 = 312,000,000,000,000 = 3.12 · 10^14, three figures, last digit worth 10^12.
     for (const char* text : {"312 TFLOP/s", "312 TFLOPS", "312 TFLOPs/s", "312 tflop/s", "312 TFLOP/sec",
-                             "3.12e14 FLOP/s", "3.12e14 FLOPS", "3.12e14 flop/s", "3.12e14 FLOP/sec",
-                             "3.12e14 FLOPs/s", "3.12 × 10^14 FLOP/s", "≈ 312 TFLOP/s."}) {
+                             "3.12e14 FLOP/s", "3.12e14 FLOPS", "3.12e14 flop/s", "3.12e14 FLOP/sec", "3.12e14 FLOPs/s",
+                             "3.12 × 10^14 FLOP/s", "≈ 312 TFLOP/s."}) {
         INFO(text);
         const ParsedAnswer answer = read(text);
         CHECK(answer.integer == 312'000'000'000'000);

@@ -1,5 +1,7 @@
 #include <command/problems.hpp>
 
+#include <solve/defined.hpp>
+
 #include <grade/mistakes.hpp>
 #include <spec/reader.hpp>
 #include <util/text.hpp>
@@ -30,6 +32,10 @@ Result<std::vector<solve::SolvedProblem>> load_and_solve(const std::vector<std::
         auto result = solve::solve_problem(*problem);
         if (!result)
             return std::unexpected(result.error());
+        // Without vary: the givens as written are every student's, so a listed mistake that comes to the right
+        // answer there can never be named.
+        if (const auto problem_with = problem->vary.empty() ? solve::listed_mistake_problem(*result) : std::nullopt)
+            return std::unexpected(*problem_with);
         solved.push_back(std::move(*result));
     }
     return solved;

@@ -1,6 +1,7 @@
 #include <generate/lms_answers.hpp>
 
 #include <grade/feedback.hpp>
+#include <grade/grader.hpp>
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
 
@@ -107,19 +108,21 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                   fmt::format("internal: grade does not accept part '{}''s own answer", part.part.id)});
 
     std::vector<solve::Answer> wrong;
-    for (const grade::Explanation& e : grade::explanations(variant.problem, ask, part.answer))
+    const grade::MistakeTable table = grade::mistake_table(variant, part);
+    for (const grade::Explanation& e : table.explanations)
         wrong.push_back(e.value);
-    for (const grade::Explanation& e : grade::other_quantities(variant, ask))
+    for (const grade::Explanation& e : table.others)
         wrong.push_back(e.value);
     for (const solve::Answer& value : wrong) {
-        if (listed(value) || (is_count && value.count < 0))
+        const bool negative = value.exact ? *value.exact < 0 : value.count < 0;
+        if (listed(value) || (is_count && negative))
             continue;
         if (auto ok = add(judged(variant, part, typed_form(ask, value), value, grade::Status::incorrect, templates));
             !ok)
             return std::unexpected(ok.error());
     }
 
-    if (is_count && part.answer.count > 0) {
+    if (is_count && part.answer.count > 0 && (!part.answer.exact || part.answer.exact->get_den() == 1)) {
         const Count right = part.answer.count;
         const int digits = digits_of(right);
         Count place = 1;
@@ -132,7 +135,7 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                 if (candidate <= 0 || candidate == right || 2 * std::abs(candidate - right) > place)
                     continue;
                 const int written = digits_of(candidate) > digits ? figures + 1 : figures;
-                const solve::Answer value{candidate, {}};
+                const solve::Answer value{candidate, {}, {}};
                 if (listed(value))
                     continue;
                 if (auto ok = add(judged(variant, part, e_notation(candidate, written), value, grade::Status::rounded,

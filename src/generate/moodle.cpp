@@ -1,5 +1,7 @@
 #include <generate/moodle.hpp>
 
+#include <solve/defined.hpp>
+
 #include <generate/lms_answers.hpp>
 #include <generate/lms_html.hpp>
 #include <generate/moodle_numbers.hpp>
@@ -69,7 +71,7 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     };
     if (ask.type() == solve::Ask::Type::count) {
         // Numbers in intervals (moodle_numbers.hpp): one entry may take two answers, or none when left out.
-        const ClozeNumbers numbers = cloze_numbers(*answers, part.part.tolerance.value_or(spec::Tolerance{}));
+        const ClozeNumbers numbers = cloze_numbers(*answers, solve::tolerance_of(part));
         for (const ClozeNumber& n : numbers.answers) {
             const PlatformAnswer& a = (*answers)[n.entry];
             alternative(a.credit, number_text(n.number.value) + ":" + number_text(n.number.tolerance), feedback_of(a));
@@ -89,7 +91,7 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     if (ask.type() == solve::Ask::Type::choice) {
         // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
         for (std::size_t i = 0; i < ask.choices.size(); ++i) {
-            const solve::Answer value{static_cast<Count>(i), {}};
+            const solve::Answer value{static_cast<Count>(i), {}, {}};
             if (std::none_of(answers->begin(), answers->end(),
                              [&](const PlatformAnswer& a) { return a.value == value; }))
                 alternative(0, cloze_escape(escape_xml(ask.choices[i].word)), catch_all(ask));

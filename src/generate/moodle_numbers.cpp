@@ -1,5 +1,7 @@
 #include <generate/moodle_numbers.hpp>
 
+#include <formula/formula.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -142,10 +144,72 @@ MoodleNumber widest_answer(const NumberRange& allowed, std::optional<double> val
     return best.value_or(MoodleNumber{value.value_or(first), 0});
 }
 
+NumberRange grade_band_real(double v, const spec::Tolerance& tolerance) {
+    switch (tolerance.kind) {
+    case spec::Tolerance::Kind::relative: {
+        const double width = tolerance.relative * std::abs(v);
+        return {v - width, v + width};
+    }
+    case spec::Tolerance::Kind::sigfigs: {
+        if (v == 0)
+            return {0, 0};
+        const double exponent = std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1;
+        const double place = std::pow(10.0, exponent);
+        // Below 1 a place is not a double (0.1), its inverse is: 254 / 10 is the double nearest 25.4, 254 * 0.1 is not.
+        const double centre =
+            exponent < 0 ? std::round(v / place) / std::pow(10.0, -exponent) : std::round(v / place) * place;
+        return {centre - place / 2, centre + place / 2, false, true};
+    }
+    case spec::Tolerance::Kind::exact:
+        break;
+    }
+    return {v, v};
+}
+
+namespace {
+
+/// A defined quantity's answers, which need not be whole: each its band, centred, a hair inside grade's so that
+/// Moodle's 10^-14 allowance never reaches past it, and stopping short of later values that say otherwise.
+ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance) {
+    ClozeNumbers out;
+    const auto value_of = [&](std::size_t i) {
+        return answers[i].value.exact ? formula::to_double(*answers[i].value.exact)
+                                      : static_cast<double>(answers[i].value.count);
+    };
+    const auto band_number = [](const NumberRange& r) {
+        const double centre = (r.lo + r.hi) / 2;
+        return MoodleNumber{centre, moodle_stored((r.hi - r.lo) / 2 * (1 - 1e-9))};
+    };
+    const NumberRange right = grade_band_real(value_of(0), tolerance);
+    out.answers.push_back({0, {value_of(0), 0}});
+    if (right.hi > right.lo)
+        out.answers.push_back({0, band_number(right)});
+    for (std::size_t j = 1; j < answers.size(); ++j) {
+        const double m = value_of(j);
+        NumberRange allowed =
+            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : grade_band_real(m, tolerance);
+        for (std::size_t i = 0; i < answers.size(); ++i) {
+            const double f = value_of(i);
+            if (i == j || f < allowed.lo || f > allowed.hi)
+                continue;
+            if (f > m)
+                allowed.hi = (m + f) / 2;
+            else if (f < m)
+                allowed.lo = (m + f) / 2;
+        }
+        out.answers.push_back({j, allowed.hi > allowed.lo ? band_number(allowed) : MoodleNumber{m, 0}});
+    }
+    return out;
+}
+
+} // namespace
+
 ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance) {
     ClozeNumbers out;
     if (answers.empty())
         return out;
+    if (answers[0].value.exact)
+        return real_cloze_numbers(answers, tolerance);
     const auto same = [&](std::size_t i, std::size_t j) {
         return answers[i].credit == answers[j].credit && answers[i].feedback == answers[j].feedback;
     };

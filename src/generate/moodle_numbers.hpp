@@ -40,6 +40,8 @@ struct NumberRange {
 /// [v - r·v, v + r·v]; {sigfigs: n}, the numbers that round half up to the same n figures, [R - p/2, R + p/2)
 /// for R = v rounded at place p (1,050,624 at 3 figures: [1,045,000, 1,055,000)).
 NumberRange grade_band(Count value, const spec::Tolerance& tolerance);
+/// The same for a value that need not be whole (a defined quantity's): under {sigfigs: n}, [R - p/2, R + p/2).
+NumberRange grade_band_real(double value, const spec::Tolerance& tolerance);
 
 /// The answer whose interval holds the most whole numbers of `allowed`, `value` among them when given, and
 /// stays inside `allowed`: its tolerance reaches the whole numbers at the ends, or a little less where

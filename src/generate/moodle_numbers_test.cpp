@@ -15,7 +15,7 @@ const spec::Tolerance k_exact{};
 
 PlatformAnswer entry(Count value, grade::Status status, double credit, std::string feedback) {
     PlatformAnswer a;
-    a.value = solve::Answer{value, {}};
+    a.value = solve::Answer{value, {}, {}};
     a.status = status;
     a.credit = credit;
     a.feedback = std::move(feedback);

@@ -207,6 +207,19 @@ std::vector<std::string> canvas_forms(const solve::Ask& ask, const solve::Answer
     std::vector<std::string> forms;
     switch (ask.type()) {
     case solve::Ask::Type::count:
+        if (answer.exact) { // a defined quantity: its digits, or a fraction to three and four figures
+            const std::string digits = render::plain_exact(*answer.exact);
+            const std::string commas = render::exact_text(*answer.exact);
+            if (answer.exact->get_den() == 1) {
+                std::string spaces = commas;
+                std::replace(spaces.begin(), spaces.end(), ',', ' ');
+                forms = {digits, commas, spaces};
+            } else {
+                forms = {formula::rounded(*answer.exact, 3), formula::rounded(*answer.exact, 4), digits};
+            }
+            forms.erase(std::unique(forms.begin(), forms.end()), forms.end());
+            break;
+        }
         forms = {std::to_string(answer.count), grouped(answer.count, ','), grouped(answer.count, ' ')};
         break;
     case solve::Ask::Type::shape:

@@ -1,5 +1,7 @@
 #include <generate/variants.hpp>
 
+#include <solve/defined.hpp>
+
 #include <spec/givens.hpp>
 #include <util/text.hpp>
 
@@ -70,8 +72,11 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
             spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
         if (!spec::check_givens(givens.given)) {
             variant = spec::with_givens(std::move(variant), givens);
-            if (solve::solve_problem(variant))
+            auto solved = solve::solve_problem(variant);
+            if (solved)
                 valid.push_back(givens);
+            else if (solve::is_formula_error(solved.error())) // the spec's formula fails for this variant: say so
+                return std::unexpected(solved.error());
         }
         for (std::size_t k = problem.vary.size(); k-- > 0;) { // odometer, last key fastest
             if (++index[k] < problem.vary[k].values.size())

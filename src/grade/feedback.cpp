@@ -37,9 +37,16 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
             value = e.value;
     if (!value)
         value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
+    const bool count = part.ask->type() == solve::Ask::Type::count;
+    if (part.answer.exact && value->exact) { // a defined quantity: exact, of any size
+        const formula::Number gap = abs(formula::Number(*value->exact - *part.answer.exact));
+        return View{{"value", render::answer_text(*part.ask, *value)},
+                    {"effect", render::exact_text(gap)},
+                    {"fewer", *value->exact < *part.answer.exact},
+                    {"more", *value->exact > *part.answer.exact}};
+    }
     const Count right = part.answer.count;
     const Count gap = value->count > right ? value->count - right : right - value->count;
-    const bool count = part.ask->type() == solve::Ask::Type::count;
     return View{{"value", render::answer_text(*part.ask, *value)},
                 {"effect", count ? with_thousands(gap) : std::string()},
                 {"fewer", count && value->count < right},
@@ -183,6 +190,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         View view = base;
         view["numbers"] = when(gaps, mistake_numbers(solved, part, verdict, *mistake));
         view["other"] = View{{"asks", other_asks(verdict)}};
+        view["feedback"] = std::string(mistake->feedback);
         auto text = templates.render(mistake_template(*mistake), view);
         if (!text)
             return std::unexpected(text.error());
@@ -195,9 +203,12 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
 
     // The gap is always from what the student typed, so it adds up with their own number.
     const double shown = verdict.parsed ? verdict.parsed->value : 0;
-    const double right = static_cast<double>(verdict.expected.count);
+    const double right = verdict.expected.exact ? formula::to_double(*verdict.expected.exact)
+                                                : static_cast<double>(verdict.expected.count);
     std::string value;
-    if (verdict.parsed)
+    if (verdict.read && verdict.read->exact) // a defined quantity's answer, exactly, in the question's unit
+        value = render::exact_text(*verdict.read->exact);
+    else if (verdict.parsed)
         value = typed_value(*verdict.parsed);
     else if (verdict.read)
         value = render::answer_text(ask, *verdict.read);

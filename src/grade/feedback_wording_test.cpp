@@ -182,8 +182,8 @@ std::set<std::string> answers_for(const grade::MistakeTable& table) {
     } else if (ask.type() == solve::Ask::Type::shape) {
         solve::Shape reversed(right.shape.rbegin(), right.shape.rend()), longer = right.shape;
         longer.push_back(3);
-        answers.insert(render::answer_text(ask, solve::Answer{0, reversed}));
-        answers.insert(render::answer_text(ask, solve::Answer{0, longer}));
+        answers.insert(render::answer_text(ask, solve::Answer{0, reversed, {}}));
+        answers.insert(render::answer_text(ask, solve::Answer{0, longer, {}}));
     } else if (ask.type() == solve::Ask::Type::choice) {
         for (const solve::Choice& choice : ask.choices)
             answers.emplace(choice.word);

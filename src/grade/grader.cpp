@@ -1,5 +1,8 @@
 #include <grade/grader.hpp>
 
+#include <grade/defined_mistakes.hpp>
+#include <solve/defined.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -184,9 +187,118 @@ void grade_exact(const MistakeTable& table, Verdict& verdict) {
     add_other_quantities(table, verdict, [&](const solve::Answer& value) { return value == *verdict.read; });
 }
 
+using formula::Number;
+
+/// An exact fraction read from an answer, as a GMP rational.
+Number from_fraction(const answer::Fraction& f) {
+    const auto to_mpz = [](answer::Wide w) {
+        const bool negative = w < 0;
+        // The magnitude of a Wide within the parser's bound (10^36) fits in its unsigned type.
+        __extension__ unsigned __int128 m = negative ? -static_cast<unsigned __int128>(w) : w;
+        mpz_class high(static_cast<unsigned long>(m >> 64));
+        mpz_class low(static_cast<unsigned long>(m & 0xFFFFFFFFFFFFFFFFULL));
+        mpz_class out = (high << 64) + low;
+        return negative ? mpz_class(-out) : out;
+    };
+    Number n(to_mpz(f.num), to_mpz(f.den));
+    n.canonicalize();
+    return n;
+}
+
+/// A defined quantity's answer typed in its unit (or another of the same dimension), graded against the exact
+/// value. The verdict's `parsed` holds the answer converted to the question's unit.
+Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
+    const solve::SolvedPart& part = *table.part;
+    const spec::Quantity* quantity = solve::defined_quantity(table.solved->problem, *part.ask);
+    const solve::UnitInfo unit = solve::unit_info(quantity ? quantity->unit : std::string_view());
+    using D = solve::UnitInfo::Dimension;
+    const AnswerUnit mode = unit.dimension == D::bytes   ? AnswerUnit::bytes
+                            : unit.dimension == D::time  ? AnswerUnit::time
+                            : unit.dimension == D::plain ? AnswerUnit::plain
+                                                         : AnswerUnit::count;
+    auto parsed = parse_answer(verdict.answer, mode, answer::ParseOptions{.wide = true});
+    if (!parsed) {
+        verdict.status = Status::unreadable;
+        verdict.unreadable_reason = parsed.error();
+        return verdict;
+    }
+    // A unit typed makes the number one of the dimension's base unit (bytes, seconds, a plain fraction for %).
+    const Number factor = parsed->unit.empty() ? Number(1) : Number(1) / unit.scale;
+    std::optional<Number> typed;
+    if (parsed->exact)
+        typed = from_fraction(*parsed->exact) * factor;
+    const double to_unit = formula::to_double(factor);
+    parsed->value *= to_unit;
+    parsed->resolution *= to_unit;
+    if (typed && typed->get_den() == 1 && typed->get_num().fits_slong_p())
+        parsed->integer = typed->get_num().get_si();
+    else
+        parsed->integer.reset();
+    verdict.parsed = *parsed;
+    if (typed)
+        verdict.read = solve::exact_answer(*typed);
+
+    const Number& right = *part.answer.exact;
+    const spec::Tolerance tolerance = solve::tolerance_of(part);
+    const auto within = [&](const Number& value) {
+        const double v = formula::to_double(value);
+        switch (tolerance.kind) {
+        case spec::Tolerance::Kind::exact:
+            return typed && *typed == value;
+        case spec::Tolerance::Kind::relative:
+            return std::abs(parsed->value - v) <= tolerance.relative * std::abs(v);
+        case spec::Tolerance::Kind::sigfigs: {
+            if (value == 0)
+                return parsed->value == 0;
+            const double place = std::pow(10.0, std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1);
+            return std::round(parsed->value / place) == std::round(v / place);
+        }
+        }
+        return false;
+    };
+    const auto rounds = [&](const Number& value) {
+        const bool says_rounded = parsed->significant_figures > 0 || parsed->approximate;
+        const double resolution = resolution_of(*parsed);
+        return resolution > 0 && written_figures(*parsed) >= (says_rounded ? 2 : 3) &&
+               std::abs(parsed->value - formula::to_double(value)) <= resolution / 2;
+    };
+    if (within(right)) {
+        verdict.status = Status::correct;
+        verdict.score = verdict.points;
+        return verdict;
+    }
+    const auto is_exactly = [&](const Explanation& e) { return typed && e.value.exact && *typed == *e.value.exact; };
+    const bool is_a_mistake = std::any_of(table.explanations.begin(), table.explanations.end(), is_exactly) ||
+                              std::any_of(table.others.begin(), table.others.end(), is_exactly);
+    if (!is_a_mistake && rounds(right)) {
+        verdict.status = Status::rounded;
+        verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
+        return verdict;
+    }
+    verdict.status = Status::incorrect;
+    const auto matches = [&](const solve::Answer& value) {
+        return value.exact && (within(*value.exact) || rounds(*value.exact));
+    };
+    for (const Explanation& e : table.explanations)
+        if (matches(e.value))
+            verdict.matches.push_back(e);
+    add_other_quantities(table, verdict, matches);
+    keep_simplest(verdict);
+    score_matches(part, verdict);
+    const double r = formula::to_double(right);
+    if (verdict.matches.empty() && r != 0) {
+        const double off = (parsed->value - r) / r;
+        if (std::abs(off) <= 0.05)
+            verdict.near_miss = off;
+    }
+    return verdict;
+}
+
 } // namespace
 
 MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    if (part.ask->kind == "defined")
+        return MistakeTable{&solved, &part, defined_explanations(solved, part), defined_others(solved, part)};
     return MistakeTable{&solved, &part, explanations(solved.problem, *part.ask, part.answer),
                         other_quantities(solved, *part.ask)};
 }
@@ -202,6 +314,8 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     verdict.expected = part.answer;
     verdict.points = part.part.points;
     const solve::Ask& ask = *part.ask;
+    if (ask.kind == "defined")
+        return grade_defined(table, std::move(verdict));
 
     if (ask.type() != solve::Ask::Type::count) {
         if (ask.type() == solve::Ask::Type::shape) {
@@ -211,13 +325,13 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
                 CheckedArithmetic math;
                 for (Count axis : *shape)
                     elements = math.mul(elements, axis, "the shape's elements");
-                verdict.read = solve::Answer{math.ok() ? elements : 0, *shape};
+                verdict.read = solve::Answer{math.ok() ? elements : 0, *shape, {}};
             } else
                 verdict.unreadable_reason = shape.error();
         } else {
             auto choice = parse_choice(answer, ask.choices);
             if (choice)
-                verdict.read = solve::Answer{static_cast<Count>(*choice), {}};
+                verdict.read = solve::Answer{static_cast<Count>(*choice), {}, {}};
             else
                 verdict.unreadable_reason = choice.error();
         }
@@ -240,7 +354,7 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     }
     verdict.parsed = *parsed;
     if (parsed->integer)
-        verdict.read = solve::Answer{*parsed->integer, {}};
+        verdict.read = solve::Answer{*parsed->integer, {}, {}};
     const spec::Tolerance tolerance = part.part.tolerance.value_or(spec::Tolerance{});
 
     if (within_tolerance(*parsed, right, tolerance) || in_units(ask, *parsed, right)) {

@@ -1,5 +1,7 @@
 #include <grade/mistakes.hpp>
 
+#include <solve/defined.hpp>
+
 #include <util/rows.hpp>
 
 #include <fmt/format.h>
@@ -115,6 +117,9 @@ std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
 
 /// Whether the mistake's feedback speaks to this ask's type of answer.
 bool explains(const Mistake& mistake, const solve::Ask& ask) {
+    if (ask.kind == "defined") // a formula over built-in counts: any slip in them carries into it, in any unit
+        return mistake.answers.find("counts") != std::string_view::npos ||
+               mistake.answers.find("bytes") != std::string_view::npos;
     std::string_view type = ask.in_bytes() ? "bytes" : "counts";
     if (ask.type() == solve::Ask::Type::shape)
         type = "shapes";
@@ -128,9 +133,17 @@ bool explains(const Mistake& mistake, const solve::Ask& ask) {
 std::span<const Mistake> mistake_catalogue() { return k_catalogue; }
 
 std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask, const Recipe& recipe) {
+    if (ask.kind == "defined" && problem.kind == "quantities")
+        return std::nullopt; // no architecture for a recipe to change
     auto solved = solve::solve_problem(problem, recipe);
     if (!solved)
         return std::nullopt;
+    if (ask.kind == "defined") {
+        const auto it = solved->values.find(ask.id);
+        if (it == solved->values.end())
+            return std::nullopt;
+        return solve::exact_answer(it->second);
+    }
     return ask.evaluate(*solved);
 }
 
@@ -139,7 +152,9 @@ const Mistake* find_mistake(std::string_view id) {
     return it == k_catalogue.end() ? nullptr : &*it;
 }
 
-std::string mistake_template(const Mistake& mistake) { return "mistakes/" + std::string(mistake.id); }
+std::string mistake_template(const Mistake& mistake) {
+    return mistake.feedback.empty() ? "mistakes/" + std::string(mistake.id) : std::string("defined/mistake");
+}
 
 std::string mistakes_markdown() {
     std::string out = "| mistake | what the student did | answers | credit | template |\n|---|---|---|---|---|\n";
@@ -179,6 +194,8 @@ std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, co
 std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
                                       const solve::Answer& right_answer) {
     std::vector<Explanation> singles;
+    if (ask.kind == "defined" && problem.kind == "quantities")
+        return singles;
     std::vector<Recipe> recipes; // singles[i] counted this way
     for (const Mistake& mistake : k_catalogue) {
         if (mistake.recipe == Recipe{} || !explains(mistake, ask) ||

@@ -26,6 +26,9 @@ struct Mistake {
     /// A second way of making the same mistake, evaluated too: the article's bias count split over the projections,
     /// or taken whole into a part about Q, K and V.
     std::optional<solve::Recipe> alternative = std::nullopt;
+    /// For a mistake about a quantity the spec defines (listed by the instructor or derived from the formula): what
+    /// feedback says, Markdown with $…$, rendered by the template defined/mistake in place of one of its own.
+    std::string_view feedback = {};
 };
 
 /// The mistakes that are not recipes but ways of writing the right value, tested on the answer itself: the right

@@ -99,7 +99,7 @@ TEST_CASE("W_O sizing and grouped-query mistakes show only where they change the
     CHECK(explained_by(problem(dk_dv(), "o_params"), 262'656) == Ids{{"output_projection_square"}});
     // In config A, h d_v = d_model: the mistake gives the right number, so it is never offered.
     auto solved = solve::solve_problem(k_a);
-    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, solve::Answer{1'050'624, {}}))
+    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, solve::Answer{1'050'624, {}, {}}))
         for (const Mistake* m : e.mistakes)
             CHECK(m->id != "output_projection_square");
 

@@ -22,7 +22,14 @@ render::View writing_examples(const solve::SolvedPart& part) {
         double value;
     };
     const auto pick = [&](const std::array<Example, 2>& options) {
-        return std::string(near_answer(options[0].value, part.answer.count) ? options[1].text : options[0].text);
+        // A defined quantity's value may be past 64 bits or not whole: compared as a double, it is near or not the
+        // same.
+        const bool near = part.answer.exact ? [&] {
+            const double value = formula::to_double(*part.answer.exact);
+            return value != 0 && options[0].value >= value / 2 && options[0].value <= value * 2;
+        }()
+                                            : near_answer(options[0].value, part.answer.count);
+        return std::string(near ? options[1].text : options[0].text);
     };
     return render::View{{"number", pick({{{"1,234,567", 1234567}, {"7,654,321", 7654321}}})},
                         {"scaled", pick({{{"1.23M", 1230000}, {"7.65M", 7650000}}})},

@@ -20,7 +20,49 @@ std::string choice_word(const solve::Ask& ask, const solve::Answer& answer) {
     return index < ask.choices.size() ? std::string(ask.choices[index].word) : std::string("?");
 }
 
+/// Whole numbers past 2^53 are the ones a JSON reader that parses numbers as doubles (JavaScript's) would round.
+constexpr long k_json_safe = 9007199254740992L;
+
 } // namespace
+
+std::string grouped_digits(std::string_view digits, std::string_view separator) {
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += separator;
+        out += digits[i];
+    }
+    return out;
+}
+
+std::string exact_text(const formula::Number& value) {
+    if (value.get_den() == 1) {
+        const std::string digits = value.get_num().get_str();
+        const bool negative = !digits.empty() && digits.front() == '-';
+        return (negative ? "-" : "") + grouped_digits(negative ? digits.substr(1) : digits, ",");
+    }
+    if (const auto decimal = formula::exact_decimal(value, 12))
+        return *decimal;
+    return "about " + formula::rounded(value, 6);
+}
+
+std::string plain_exact(const formula::Number& value) {
+    if (value.get_den() == 1)
+        return value.get_num().get_str();
+    if (const auto decimal = formula::exact_decimal(value, 40))
+        return *decimal;
+    return formula::rounded(value, 15);
+}
+
+nlohmann::ordered_json json_exact(const formula::Number& value) {
+    if (value.get_den() == 1 && value.get_num().fits_slong_p() && std::abs(value.get_num().get_si()) <= k_json_safe)
+        return value.get_num().get_si();
+    if (value.get_den() == 1)
+        return value.get_num().get_str();
+    if (const auto decimal = formula::exact_decimal(value, 40))
+        return *decimal;
+    return value.get_str(); // "num/den", lowest terms
+}
 
 nlohmann::ordered_json byte_units(Count bytes) {
     constexpr auto k_decimal = std::to_array<std::string_view>({"KB", "MB", "GB", "TB"});
@@ -52,10 +94,12 @@ std::string answer_text(const solve::Ask& ask, const solve::Answer& answer) {
     case solve::Ask::Type::count:
         break;
     }
-    return with_thousands(answer.count);
+    return answer.exact ? exact_text(*answer.exact) : with_thousands(answer.count);
 }
 
 std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer) {
+    if (answer.exact)
+        return plain_exact(*answer.exact);
     return ask.type() == solve::Ask::Type::count ? std::to_string(answer.count) : answer_text(ask, answer);
 }
 
@@ -68,7 +112,7 @@ nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& a
     case solve::Ask::Type::count:
         break;
     }
-    return answer.count;
+    return answer.exact ? json_exact(*answer.exact) : nlohmann::ordered_json(answer.count);
 }
 
 } // namespace headcount::render

@@ -17,8 +17,22 @@ std::string answer_text(const solve::Ask& ask, const solve::Answer& answer);
 /// (32, 8, 128, 128); attention.
 std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer);
 
-/// An answer in JSON: an integer, an array of integers, or a word.
+/// An answer in JSON: an integer, an array of integers, or a word. A defined quantity's exact value is an integer
+/// when it is whole and within ±2^53 (where every JSON reader, JavaScript's doubles included, reads it exactly);
+/// past that, a string of its digits ("315000000000000000000000"); a fraction with a finite decimal expansion is
+/// a string of that decimal ("0.45"), any other the string "numerator/denominator" in lowest terms.
 nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer);
+
+/// Digits in groups of three from the right, joined by `separator` (",", or "{,}" inside TeX).
+std::string grouped_digits(std::string_view digits, std::string_view separator);
+
+/// An exact value as people read it: 315,000,000,000,000,000,000,000; 0.45; about 25.3594 (six figures when its
+/// decimal expansion does not end within twelve).
+std::string exact_text(const formula::Number& value);
+/// The same for a key file or a form field: digits without separators, or the decimal to 15 figures.
+std::string plain_exact(const formula::Number& value);
+/// An exact value in JSON, as json_answer writes a defined quantity's.
+nlohmann::ordered_json json_exact(const formula::Number& value);
 
 /// A byte count in decimal and binary units: {"decimal": "about 16.78 MB", "binary": "exactly 16 MiB"};
 /// "exactly" when the unit divides the count, else "about" with two decimals; "exactly 512 B" below a kilobyte.

@@ -16,7 +16,7 @@ View block_facts(const solve::MhaSolution& s) {
     return View{{"d_model", n(s.d_model)},
                 {"h", n(s.h)},
                 {"n_kv", n(s.n_kv)},
-                {"kv_group", n(s.h / s.n_kv)},
+                {"kv_group", n(s.n_kv > 0 ? s.h / s.n_kv : 0)}, // 0 heads: a spec of formulas alone
                 {"kdim", n(s.kdim)},
                 {"vdim", n(s.vdim)},
                 {"grouped", s.n_kv != s.h},

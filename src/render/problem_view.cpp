@@ -6,10 +6,13 @@
 #include <render/answers.hpp>
 #include <render/facts.hpp>
 #include <render/hints.hpp>
+#include <render/quantity_view.hpp>
 
 #include <util/text.hpp>
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace headcount::render {
 
@@ -286,7 +289,8 @@ View problem_view(const solve::SolvedProblem& solved) {
     for (int i = 0; i < 3; ++i)
         qkv_projections.push_back(projections[i]);
 
-    View given = given_rows(s);
+    const bool architecture = solved.problem.kind != "quantities";
+    View given = architecture ? given_rows(s) : View::array();
     if (solved.problem.model)
         add_model_rows(given, *solved.problem.model);
     if (const auto& w = solved.problem.workload) {
@@ -311,9 +315,20 @@ View problem_view(const solve::SolvedProblem& solved) {
                  {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
                  {"note", "given"},
                  {"stated", true}});
+    // The spec's own values, for its formulas, exactly as written.
+    for (const auto& [name, value] : solved.problem.values)
+        given.push_back(View{{"symbol", fmt::format("${}$", name_tex(name))},
+                             {"meaning", name},
+                             {"value", value.value.get_den() == 1 ? exact_text(value.value) : value.text},
+                             {"note", "given"},
+                             {"stated", true}});
     View view{
         {"id", solved.problem.id},
         {"title", solved.problem.title},
+        // The paragraph on projections serves the built-in asks; a problem of formulas alone has no use for it.
+        {"has_architecture",
+         architecture && std::any_of(solved.parts.begin(), solved.parts.end(),
+                                     [](const solve::SolvedPart& p) { return p.ask->kind != "defined"; })},
         {"given", given},
         {"is_model", solved.model.has_value()},
         {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},

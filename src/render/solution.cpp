@@ -6,10 +6,13 @@
 
 #include <render/answers.hpp>
 #include <render/diagram.hpp>
+#include <render/quantity_view.hpp>
+#include <solve/defined.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace headcount::render {
 
@@ -70,9 +73,14 @@ View figure_view(const solve::SolvedProblem& solved, std::vector<HtmlBlock>* fig
 
 } // namespace
 
-std::string solution_template(const solve::Ask& ask) { return fmt::format("{}/{}", ask.kind, ask.id); }
+std::string solution_template(const solve::Ask& ask) {
+    return ask.kind == "defined" ? std::string("defined/quantity") : fmt::format("{}/{}", ask.kind, ask.id);
+}
 
-std::string question_template(const solve::Ask& ask) { return fmt::format("partials/question_{}", ask.id); }
+std::string question_template(const solve::Ask& ask) {
+    return ask.kind == "defined" ? std::string("partials/question_quantity")
+                                 : fmt::format("partials/question_{}", ask.id);
+}
 
 std::string tidy_markdown(const std::string& text) {
     std::string out;
@@ -104,25 +112,31 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
     view["figures"] = figure_view(solved, figures);
     View parts = View::array();
     View earlier = no_earlier_parts();
+    std::set<std::string> shown; // the defined quantities worked out so far
     for (const solve::SolvedPart& part : solved.parts) {
         view["earlier"] = earlier;
+        const bool defined = part.ask->kind == "defined";
+        if (defined)
+            view["quantity"] = quantity_view(solved, part, shown);
         View part_view{{"id", part.part.id},
                        {"points", points_text(part.part.points)},
                        {"one_point", part.part.points == 1.0},
                        {"has_text", part.part.text.has_value()},
                        {"text", part.part.text.value_or("")},
-                       {"answer", answer_text(*part.ask, part.answer)},
+                       {"answer", defined ? quantity_answer_text(solved, part) : answer_text(*part.ask, part.answer)},
                        {"unit", std::string(part.ask->unit)},
-                       {"has_unit", part.ask->type() == solve::Ask::Type::count}};
+                       {"has_unit", !defined && part.ask->type() == solve::Ask::Type::count}};
         view["part"] = part_view;
         auto body = templates.render(solution_template(*part.ask), view);
         if (!body)
             return body;
         part_view["body"] = *body;
         parts.push_back(part_view);
-        note_part(earlier, part, part_view["answer"].get<std::string>());
+        if (!defined)
+            note_part(earlier, part, part_view["answer"].get<std::string>());
     }
     view.erase("part");
+    view.erase("quantity");
     view["earlier"] = earlier;
     view["several_parts"] = solved.parts.size() > 1;
     view["parts"] = parts;
@@ -135,7 +149,14 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {
     if (part.part.text)
         return *part.part.text;
-    auto question = templates.render(question_template(*part.ask), view);
+    std::optional<View> with_quantity;
+    if (part.ask->kind == "defined") { // a defined quantity's question needs only its row: title and unit
+        const solve::UnitInfo unit = solve::unit_info(part.ask->unit == "number" ? "" : part.ask->unit);
+        with_quantity = view;
+        (*with_quantity)["quantity"] =
+            View{{"title", part.ask->noun}, {"unit", std::string(unit.symbol)}, {"has_unit", !unit.symbol.empty()}};
+    }
+    auto question = templates.render(question_template(*part.ask), with_quantity ? *with_quantity : view);
     if (!question)
         return question;
     while (!question->empty() && question->back() == '\n')

@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
 
+#include <solve/defined.hpp>
+
 #include <util/rows.hpp>
 
 #include <fmt/format.h>
@@ -113,8 +115,26 @@ static_assert(std::all_of(k_asks.begin(), k_asks.end(), complete),
 
 std::span<const Ask> asks() { return k_asks; }
 
+bool Answer::operator==(const Answer& other) const {
+    return count == other.count && shape == other.shape && exact.has_value() == other.exact.has_value() &&
+           (!exact || *exact == *other.exact);
+}
+
+std::strong_ordering Answer::operator<=>(const Answer& other) const {
+    if (exact && other.exact) {
+        const int c = cmp(*exact, *other.exact);
+        return c < 0 ? std::strong_ordering::less
+                     : (c > 0 ? std::strong_ordering::greater : std::strong_ordering::equal);
+    }
+    if (exact.has_value() != other.exact.has_value())
+        return exact.has_value() ? std::strong_ordering::greater : std::strong_ordering::less;
+    if (const auto c = count <=> other.count; c != 0)
+        return c;
+    return shape <=> other.shape;
+}
+
 Answer Ask::evaluate(const SolvedProblem& solved) const {
-    return Answer{answer(solved), shape ? shape(solved) : Shape{}};
+    return Answer{answer(solved), shape ? shape(solved) : Shape{}, {}};
 }
 
 const Ask* find_ask(std::string_view id) {
@@ -149,16 +169,48 @@ std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& probl
     return std::nullopt;
 }
 
+namespace {
+
+/// Evaluates the spec's own quantities, then answers every part of `solved`, whose built-in solutions are set.
+Result<SolvedProblem> solve_parts(SolvedProblem solved) {
+    const spec::Problem& problem = solved.problem;
+    if (auto ok = solve_quantities(solved); !ok)
+        return std::unexpected(ok.error());
+    for (const spec::Part& part : problem.parts) {
+        const Error at_ask{problem.file, part.ask_mark.line, part.ask_mark.column, ""};
+        const Ask* ask = find_ask(part.ask);
+        if (const spec::Quantity* q = ask ? nullptr : find_quantity(problem, part.ask))
+            ask = quantity_ask(*q);
+        if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
+            return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});
+        if (ask->kind == "defined") {
+            solved.parts.push_back({part, ask, exact_answer(solved.values.find(ask->id)->second)});
+            continue;
+        }
+        if (const auto why = cannot_ask(*ask, problem))
+            return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, *why});
+        solved.parts.push_back({part, ask, ask->evaluate(solved)});
+    }
+    return solved;
+}
+
+} // namespace
+
 Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& recipe) {
     auto located = [&](Error e) {
         e.file = problem.file;
         return std::unexpected(std::move(e));
     };
+    if (problem.kind == "quantities") { // formulas alone: no architecture to solve
+        SolvedProblem solved{problem,      MhaSolution{}, std::nullopt, std::nullopt, std::nullopt,
+                             std::nullopt, std::nullopt,  {},           std::nullopt, {}};
+        return solve_parts(std::move(solved));
+    }
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
     SolvedProblem solved{problem,      *mha,         std::nullopt, std::nullopt, std::nullopt,
-                         std::nullopt, std::nullopt, {},           std::nullopt};
+                         std::nullopt, std::nullopt, {},           std::nullopt, {}};
     if (mha->square && !problem.model && recipe == Recipe{}) {
         spec::MhaGivens doubled = problem.given;
         doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
@@ -202,16 +254,7 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
             return located(memory.error());
         solved.memory = *memory;
     }
-    for (const spec::Part& part : problem.parts) {
-        const Ask* ask = find_ask(part.ask);
-        const Error at_ask{problem.file, part.ask_mark.line, part.ask_mark.column, ""};
-        if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
-            return located(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});
-        if (const auto why = cannot_ask(*ask, problem))
-            return located(Error{at_ask.file, at_ask.line, at_ask.column, *why});
-        solved.parts.push_back({part, ask, ask->evaluate(solved)});
-    }
-    return solved;
+    return solve_parts(std::move(solved));
 }
 
 } // namespace headcount::solve

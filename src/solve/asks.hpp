@@ -11,6 +11,8 @@
 #include <solve/shapes.hpp>
 
 #include <array>
+#include <compare>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,10 +28,14 @@ using Shape = std::vector<Count>;
 
 /// An ask's answer. For a count ask, `count` is the number; for a shape ask, `shape` holds the axes (and `count`
 /// their product, the tensor's elements); for a choice ask, `count` is the index of the word in Ask::choices.
+/// A defined quantity's answer is `exact` (any size, whole or not), with `count` its value when that is a whole
+/// number within 64 bits (else 0).
 struct Answer {
     Count count = 0;
     Shape shape;
-    auto operator<=>(const Answer&) const = default;
+    std::optional<formula::Number> exact;
+    bool operator==(const Answer& other) const;
+    std::strong_ordering operator<=>(const Answer& other) const;
 };
 
 /// One word a choice ask may be answered with, and other words a student may use for it.
@@ -117,6 +123,9 @@ struct SolvedProblem {
     /// How the count scales: the same block at twice d_model (heads and biases as given, d_k = d_v = d_model / h).
     /// Set for a square block (MhaSolution::square) that is not part of a model.
     std::optional<MhaSolution> doubled_width;
+    /// For a spec with `quantities:`, every name its formulas may use, with its value in this variant: the givens,
+    /// the kind's built-in quantities (dots as underscores) and the defined quantities.
+    std::map<std::string, formula::Number, std::less<>> values;
 };
 
 /// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the

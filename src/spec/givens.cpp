@@ -28,6 +28,8 @@ bool is_workload_key(std::string_view key) { return key == "batch" || key == "se
 } // namespace
 
 std::optional<GivensProblem> check_givens(const MhaGivens& g) {
+    if (g.h == 0) // no attention block: a spec of formulas alone (kind: quantities)
+        return std::nullopt;
     if ((!g.d_k || !g.d_v) && g.d_model % g.h != 0) {
         const bool both = !g.d_k && !g.d_v;
         const char* defaulted = both ? "d_k = d_v" : (!g.d_k ? "d_k" : "d_v");
@@ -48,6 +50,8 @@ std::optional<GivensProblem> check_givens(const MhaGivens& g) {
 std::span<const std::string_view> varying_keys() { return k_varying; }
 
 std::optional<std::string> cannot_vary(const Problem& problem, std::string_view key) {
+    if (problem.values.contains(key))
+        return std::nullopt; // a given of the spec's own formulas
     const auto not_given = [&] {
         return fmt::format("cannot vary {0}: given has no {0} to change (vary changes the sizes a spec gives; it does "
                            "not add them)",
@@ -81,7 +85,10 @@ bool is_flag_key(std::string_view key) { return key == "bias" || key == "add_bia
 
 void set_given(Givens& givens, std::string_view key, std::int64_t value) {
     MhaGivens& g = givens.given;
-    if (key == "d_model")
+    if (const auto it = givens.values.find(key); it != givens.values.end()) {
+        it->second.value = formula::Number(static_cast<long>(value));
+        it->second.text = std::to_string(value);
+    } else if (key == "d_model")
         g.d_model = value;
     else if (key == "h")
         g.h = value;
@@ -112,6 +119,12 @@ void set_given(Givens& givens, std::string_view key, std::int64_t value) {
 
 std::optional<std::int64_t> given_value(const Givens& givens, std::string_view key) {
     const MhaGivens& g = givens.given;
+    if (const auto it = givens.values.find(key); it != givens.values.end()) {
+        const formula::Number& v = it->second.value;
+        if (v.get_den() == 1 && v.get_num().fits_slong_p())
+            return v.get_num().get_si();
+        return std::nullopt;
+    }
     if (key == "d_model")
         return g.d_model;
     if (key == "h")
@@ -144,12 +157,13 @@ std::optional<std::int64_t> given_value(const Givens& givens, std::string_view k
     return std::nullopt;
 }
 
-Givens givens_of(const Problem& problem) { return {problem.given, problem.model, problem.workload}; }
+Givens givens_of(const Problem& problem) { return {problem.given, problem.model, problem.workload, problem.values}; }
 
 Problem with_givens(Problem problem, const Givens& givens) {
     problem.given = givens.given;
     problem.model = givens.model;
     problem.workload = givens.workload;
+    problem.values = givens.values;
     return problem;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Plain structs for a problem spec: what the YAML says, validated, with positions kept for later errors.
 
+#include <formula/formula.hpp>
 #include <util/checked.hpp>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -119,12 +121,47 @@ struct Variation {
     Mark mark; ///< where the key stands in `vary:`
 };
 
+/// A given that is not part of an architecture, for the spec's own formulas (n_params, tokens, mfu: 0.45): an
+/// exact number, as written.
+struct Value {
+    formula::Number value;
+    std::string text; ///< as written in the spec
+    Mark mark;        ///< where its key stands in `given`
+};
+
+/// The givens a spec's formulas may use by name, beyond its architecture.
+using Values = std::map<std::string, Value, std::less<>>;
+
+/// A mistake an instructor lists for a defined quantity: what a student who made it would compute, and what to say.
+struct ListedMistake {
+    std::string id;
+    formula::Node formula;
+    std::string formula_text;
+    std::string feedback; ///< Markdown with $…$, shown under every reveal policy: it must not give the answer away
+    Mark mark;            ///< where the mistake's `id:` stands
+};
+
+/// A quantity the spec defines (`quantities:`): a formula over the givens, the other defined quantities and the
+/// built-in quantities of the problem's kind (an ask's id with dots as underscores: model_params).
+struct Quantity {
+    std::string name;
+    std::string title; ///< used in questions, solutions and feedback ("training compute")
+    std::string unit;  ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
+    formula::Node formula;
+    std::string formula_text; ///< as written
+    std::vector<ListedMistake> mistakes;
+    std::optional<std::string> explanation; ///< Markdown with $…$, shown in the worked solution
+    Mark mark;                              ///< where the quantity's name stands
+    Mark formula_mark;                      ///< where its formula's text starts (column 1 of the formula)
+};
+
 /// Everything a `vary:` may change, i.e. one student's variant: the attention block, the rest of a transformer
 /// and the workload, laid out as in Problem (a variant shares every other field with its spec).
 struct Givens {
     MhaGivens given;
     std::optional<ModelGivens> model;
     std::optional<Workload> workload;
+    Values values; ///< the givens beyond the architecture
 };
 
 /// One problem spec file.
@@ -132,11 +169,15 @@ struct Problem {
     std::string file; ///< path as given on the command line, for messages
     std::string id;
     std::string title;
-    std::string kind = "mha";
+    std::string kind = "mha";           ///< mha, transformer, or quantities (only defined quantities, no architecture)
     MhaGivens given;                    ///< the attention block (for kind: transformer, that of every layer)
     std::optional<ModelGivens> model;   ///< set exactly when kind is transformer
     std::optional<Workload> workload;   ///< set when `given` has seq_len
     std::optional<Precision> precision; ///< set when `given` has dtype
+    Values values;                      ///< givens beyond the architecture, for `quantities:`
+    /// `quantities:` in dependency order (a quantity after those it uses); shared by every variant, which changes
+    /// only the values. Null when the spec defines none.
+    std::shared_ptr<const std::vector<Quantity>> quantities;
     std::vector<Part> parts;
     std::vector<Variation> vary;    ///< empty: every student gets `given` as written
     bool distinct = false;          ///< every student of a class must get different answers to every part

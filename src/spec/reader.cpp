@@ -2,6 +2,7 @@
 
 #include <spec/givens.hpp>
 #include <spec/givens_reader.hpp>
+#include <spec/quantities_reader.hpp>
 #include <spec/yaml_reader.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
@@ -143,7 +144,10 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
 Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node, const Problem& problem) {
     if (!node.IsMap() || node.size() == 0)
         return r.error_at(node, "vary must map givens to their values, e.g. {h: [4, 8, 16]}");
-    if (auto ok = r.check_keys(node, varying_keys(), "vary"); !ok)
+    std::vector<std::string_view> keys(varying_keys().begin(), varying_keys().end());
+    for (const auto& [name, value] : problem.values)
+        keys.push_back(name);
+    if (auto ok = r.check_keys(node, keys, "vary"); !ok)
         return std::unexpected(ok.error());
     std::vector<Variation> out;
     for (const auto& entry : node) {
@@ -195,6 +199,43 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
     return out;
 }
 
+/// The architecture in `given` (an attention block, or a whole transformer with its workload and dtype) into
+/// `problem`; with `formulas`, the other keys of `given` are values for the spec's formulas.
+Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem& problem, bool formulas) {
+    const bool transformer = problem.kind == "transformer";
+    const std::span<const std::string_view> architecture =
+        transformer ? std::span<const std::string_view>(k_model_keys) : std::span<const std::string_view>(k_given_keys);
+    std::vector<std::string_view> keys(architecture.begin(), architecture.end());
+    if (formulas) {
+        auto values = read_values(r, given, architecture);
+        if (!values)
+            return std::unexpected(values.error());
+        problem.values = std::move(*values);
+        for (const auto& [name, value] : problem.values)
+            keys.push_back(name);
+    }
+    auto givens = formulas ? read_mha_givens(r, given, keys)
+                           : (transformer ? read_mha_givens(r, given, k_model_keys) : read_mha_givens(r, given));
+    if (!givens)
+        return std::unexpected(givens.error());
+    problem.given = *givens;
+    auto workload = read_workload(r, given);
+    if (!workload)
+        return std::unexpected(workload.error());
+    problem.workload = *workload;
+    auto precision = read_precision(r, given);
+    if (!precision)
+        return std::unexpected(precision.error());
+    problem.precision = *precision;
+    if (transformer) {
+        auto model = read_model_givens(r, given);
+        if (!model)
+            return std::unexpected(model.error());
+        problem.model = *model;
+    }
+    return {};
+}
+
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     if (!root.IsMap())
         return r.error_at(root, "a problem spec must be a mapping with id, title, given and parts");
@@ -216,32 +257,58 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!text)
             return std::unexpected(text.error());
         if (std::find(k_kinds.begin(), k_kinds.end(), *text) == k_kinds.end())
-            return r.error_at(kind, fmt::format("unknown kind '{}'; headcount knows: mha, transformer{}", *text,
-                                                did_you_mean(*text, k_kinds)));
+            return r.error_at(kind, fmt::format("unknown kind '{}'; headcount knows: mha, transformer, quantities{}",
+                                                *text, did_you_mean(*text, k_kinds)));
         problem.kind = *text;
     }
 
     auto given = r.required(root, "given", "the problem");
     if (!given)
         return std::unexpected(given.error());
-    const bool transformer = problem.kind == "transformer";
-    auto givens = transformer ? read_mha_givens(r, *given, k_model_keys) : read_mha_givens(r, *given);
-    if (!givens)
-        return std::unexpected(givens.error());
-    problem.given = *givens;
-    auto workload = read_workload(r, *given);
-    if (!workload)
-        return std::unexpected(workload.error());
-    problem.workload = *workload;
-    auto precision = read_precision(r, *given);
-    if (!precision)
-        return std::unexpected(precision.error());
-    problem.precision = *precision;
-    if (transformer) {
-        auto model = read_model_givens(r, *given);
-        if (!model)
-            return std::unexpected(model.error());
-        problem.model = *model;
+    const YAML::Node quantities = root["quantities"];
+    // A spec of formulas alone: no architecture, so no kind's built-in quantities.
+    if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
+        problem.kind = "quantities";
+    if (problem.kind == "quantities") {
+        if (!quantities)
+            return r.error_at(root["kind"], "kind: quantities needs quantities: the formulas its parts ask for");
+        if (!given->IsMap())
+            return r.error_at(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
+        auto values = read_values(r, *given, {});
+        if (!values)
+            return std::unexpected(values.error());
+        problem.values = std::move(*values);
+    } else if (auto ok = read_architecture(r, *given, problem, quantities.IsDefined()); !ok)
+        return std::unexpected(ok.error());
+
+    Vocabulary vocabulary = words;
+    std::vector<std::string_view> ask_words(words.asks.begin(), words.asks.end());
+    std::vector<std::string_view> mistake_words(words.mistakes.begin(), words.mistakes.end());
+    std::vector<std::string> derived_ids;
+    if (quantities) {
+        FormulaNames names;
+        const Givens givens = givens_of(problem);
+        for (std::string_view key : varying_keys())
+            if (!problem.values.contains(key) && given_value(givens, key))
+                names.architecture.emplace_back(key);
+        if (problem.kind != "quantities")
+            for (std::string_view ask : words.asks)
+                names.builtin.push_back(builtin_name(ask));
+        auto read = read_quantities(r, quantities, problem.values, names);
+        if (!read)
+            return std::unexpected(read.error());
+        problem.quantities = std::make_shared<const std::vector<Quantity>>(std::move(*read));
+        for (const Quantity& q : *problem.quantities) {
+            for (const ListedMistake& m : q.mistakes)
+                derived_ids.push_back(m.id);
+            for (std::string& id : derived_mistake_ids(q))
+                derived_ids.push_back(std::move(id));
+        }
+        for (const Quantity& q : *problem.quantities)
+            ask_words.push_back(q.name);
+        for (const std::string& id : derived_ids)
+            mistake_words.push_back(id);
+        vocabulary = Vocabulary{ask_words, mistake_words};
     }
 
     if (const YAML::Node vary = root["vary"]) {
@@ -266,7 +333,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         return r.error_at(*parts, "parts must be a non-empty list of {id, ask} mappings");
     std::set<std::string> part_ids;
     for (const auto& node : *parts) {
-        auto part = read_part(r, node, words);
+        auto part = read_part(r, node, vocabulary);
         if (!part)
             return std::unexpected(part.error());
         if (!part_ids.insert(part->id).second)

@@ -146,7 +146,7 @@ TEST_CASE("spec errors name the file, line and column", "[spec]") {
     }
     SECTION("unknown kind") {
         CHECK(error_of("id: p\ntitle: t\nkind: mhaa\n") ==
-              "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha, transformer (did you mean 'mha'?)");
+              "p.yaml:3:7: unknown kind 'mhaa'; headcount knows: mha, transformer, quantities (did you mean 'mha'?)");
     }
 }
 

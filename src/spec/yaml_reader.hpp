@@ -23,7 +23,7 @@
 namespace headcount::spec::detail {
 
 inline constexpr auto k_top_keys = std::to_array<std::string_view>(
-    {"id", "title", "kind", "given", "parts", "vary", "distinct", "feedback", "attempts"});
+    {"id", "title", "kind", "given", "quantities", "parts", "vary", "distinct", "feedback", "attempts"});
 inline constexpr auto k_given_keys =
     std::to_array<std::string_view>({"d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv",
                                      "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"});
@@ -32,7 +32,7 @@ inline constexpr auto k_part_keys =
 inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reveal>>(
     {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}});
 inline constexpr auto k_bias_keys = std::to_array<std::string_view>({"q", "k", "v", "o"});
-inline constexpr auto k_kinds = std::to_array<std::string_view>({"mha", "transformer"});
+inline constexpr auto k_kinds = std::to_array<std::string_view>({"mha", "transformer", "quantities"});
 // A transformer's `given`: its attention block's keys, then the rest of the model.
 inline constexpr auto k_model_keys =
     std::to_array<std::string_view>({"batch",          "seq_len",        "seq_len_kv",

@@ -1,0 +1,164 @@
+#include <render/quantity_view.hpp>
+
+#include <render/answers.hpp>
+#include <solve/defined.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace headcount::render {
+
+namespace {
+
+using formula::Number;
+
+/// The figures a non-whole answer is stated to: the part's sigfigs, and at least four.
+int stated_figures(const spec::Part& part) {
+    const int figures =
+        part.tolerance && part.tolerance->kind == spec::Tolerance::Kind::sigfigs ? part.tolerance->sigfigs : 0;
+    return std::max(figures, 4);
+}
+
+/// A value put into a formula: a power of ten in parentheses, so that 6 \cdot (1.75 \times 10^{11}) reads as one
+/// factor.
+std::string substituted_tex(const Number& value) {
+    const std::string tex = number_tex(value);
+    return tex.find("\\times") != std::string::npos ? "(" + tex + ")" : tex;
+}
+
+View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
+    const Number& value = solved.values.find(q.name)->second;
+    const auto lookup = [&](std::string_view name) -> std::optional<Number> {
+        const auto it = solved.values.find(name);
+        return it == solved.values.end() ? std::nullopt : std::optional(it->second);
+    };
+    const bool whole = value.get_den() == 1;
+    const auto decimal = formula::exact_decimal(value, 12);
+    const std::string value_tex = whole || decimal ? number_tex(value) : formula::rounded(value, figures);
+    const solve::UnitInfo unit = solve::unit_info(q.unit);
+    // The kind's built-in quantities the formula uses, said in words with their values.
+    View builtins = View::array();
+    for (const std::string& name : formula::names(q.formula))
+        for (const solve::Ask& ask : solve::asks()) {
+            std::string spelled(ask.id);
+            std::replace(spelled.begin(), spelled.end(), '.', '_');
+            if (spelled == name && solved.values.contains(name))
+                builtins.push_back(View{{"name_tex", name_tex(name)},
+                                        {"noun", std::string(ask.noun)},
+                                        {"ask", std::string(ask.id)},
+                                        {"value", exact_text(solved.values.find(name)->second)},
+                                        {"unit", std::string(ask.unit)}});
+        }
+    return View{{"name", q.name},
+                {"builtins", builtins},
+                {"has_builtins", !builtins.empty()},
+                {"name_tex", name_tex(q.name)},
+                {"title", q.title},
+                {"unit", std::string(unit.symbol)},
+                {"has_unit", !unit.symbol.empty()},
+                {"formula_tex", formula::tex(q.formula, name_tex)},
+                {"substituted_tex", formula::tex_substituted(q.formula, lookup, substituted_tex)},
+                {"value_tex", value_tex},
+                {"exact", whole || decimal.has_value()},
+                {"has_explanation", q.explanation.has_value()},
+                {"explanation", q.explanation.value_or("")}};
+}
+
+/// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).
+std::vector<const spec::Quantity*> built_from(const spec::Problem& problem, const spec::Quantity& q) {
+    std::set<std::string, std::less<>> needed;
+    std::vector<const spec::Quantity*> pending{&q};
+    while (!pending.empty()) {
+        const spec::Quantity* current = pending.back();
+        pending.pop_back();
+        for (const std::string& name : formula::names(current->formula))
+            if (const spec::Quantity* used = solve::find_quantity(problem, name); used && needed.insert(name).second)
+                pending.push_back(used);
+    }
+    std::vector<const spec::Quantity*> out;
+    for (const spec::Quantity& candidate : *problem.quantities)
+        if (needed.contains(candidate.name))
+            out.push_back(&candidate);
+    return out;
+}
+
+} // namespace
+
+std::string name_tex(std::string_view name) {
+    // n_params -> n_{\mathrm{params}}, bytes_per_param -> \mathrm{bytes}_{\mathrm{per\ param}}: a subscript, as
+    // d_{model} is written, with no backslash before punctuation (Markdown would take \_ for its own escape).
+    std::vector<std::string_view> words;
+    for (std::size_t start = 0; start <= name.size();) {
+        const std::size_t end = std::min(name.find('_', start), name.size());
+        if (end > start)
+            words.push_back(name.substr(start, end - start));
+        start = end + 1;
+    }
+    if (words.empty())
+        return "\\mathrm{x}";
+    std::string out = words[0].size() == 1 ? std::string(words[0]) : fmt::format("\\mathrm{{{}}}", words[0]);
+    if (words.size() > 1) {
+        std::string rest;
+        for (std::size_t i = 1; i < words.size(); ++i)
+            rest += (i > 1 ? "\\ " : "") + std::string(words[i]);
+        out += fmt::format("_{{\\mathrm{{{}}}}}", rest);
+    }
+    return out;
+}
+
+std::string number_tex(const Number& value) {
+    if (value.get_den() == 1) {
+        std::string digits = value.get_num().get_str();
+        const bool negative = digits.front() == '-';
+        if (negative)
+            digits.erase(0, 1);
+        const std::size_t zeros = digits.size() - 1 - digits.find_last_not_of('0');
+        std::string out;
+        if (digits.size() >= 10 && digits.size() - zeros <= 6) {
+            // 315000000000000000000000 = 3.15 \times 10^{23}, exactly.
+            const std::size_t exponent = digits.size() - 1;
+            std::string mantissa = digits.substr(0, digits.size() - zeros);
+            if (mantissa.size() > 1)
+                mantissa.insert(1, ".");
+            out = fmt::format("{} \\times 10^{{{}}}", mantissa, exponent);
+        } else {
+            out = grouped_digits(digits, "{,}");
+        }
+        return (negative ? "-" : "") + out;
+    }
+    if (const auto decimal = formula::exact_decimal(value, 12))
+        return *decimal;
+    return formula::rounded(value, 6);
+}
+
+std::string quantity_answer_text(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
+    if (!q || !part.answer.exact)
+        return answer_text(*part.ask, part.answer);
+    const Number& value = *part.answer.exact;
+    std::string text = value.get_den() == 1 || formula::exact_decimal(value, 12)
+                           ? exact_text(value)
+                           : "about " + formula::rounded(value, stated_figures(part.part));
+    const std::string_view unit = solve::unit_info(q->unit).symbol;
+    return unit.empty() ? text : (unit == "%" ? text + "%" : fmt::format("{} {}", text, unit));
+}
+
+View quantity_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::set<std::string>& shown) {
+    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
+    if (!q)
+        return View::object();
+    const int figures = stated_figures(part.part);
+    View steps = View::array();
+    for (const spec::Quantity* used : built_from(solved.problem, *q))
+        if (shown.insert(used->name).second)
+            steps.push_back(formula_view(solved, *used, figures));
+    shown.insert(q->name);
+    View view = formula_view(solved, *q, figures);
+    view["has_steps"] = !steps.empty();
+    view["steps"] = steps;
+    view["answer"] = quantity_answer_text(solved, part);
+    return view;
+}
+
+} // namespace headcount::render

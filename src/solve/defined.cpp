@@ -1,0 +1,203 @@
+#include <solve/defined.hpp>
+
+#include <spec/givens.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <mutex>
+
+namespace headcount::solve {
+
+namespace {
+
+struct UnitRow {
+    std::string_view names; ///< space-separated spellings, compared ignoring case for words
+    UnitInfo::Dimension dimension;
+    long numerator;
+    long denominator;
+    std::string_view symbol;
+};
+
+using D = UnitInfo::Dimension;
+// Byte units are case-sensitive (MB is not Mb); the rest are compared as written, then lower-cased.
+constexpr auto k_units = std::to_array<UnitRow>({
+    {"B byte bytes", D::bytes, 1, 1, "bytes"},
+    {"KB kB", D::bytes, 1000, 1, "KB"},
+    {"MB", D::bytes, 1000000, 1, "MB"},
+    {"GB", D::bytes, 1000000000, 1, "GB"},
+    {"TB", D::bytes, 1000000000000, 1, "TB"},
+    {"KiB", D::bytes, 1L << 10, 1, "KiB"},
+    {"MiB", D::bytes, 1L << 20, 1, "MiB"},
+    {"GiB", D::bytes, 1L << 30, 1, "GiB"},
+    {"TiB", D::bytes, 1L << 40, 1, "TiB"},
+    {"s sec secs second seconds", D::time, 1, 1, "seconds"},
+    {"min mins minute minutes", D::time, 60, 1, "minutes"},
+    {"h hr hrs hour hours", D::time, 3600, 1, "hours"},
+    {"d day days", D::time, 86400, 1, "days"},
+    {"wk week weeks", D::time, 604800, 1, "weeks"},
+    // A Julian year, 365.25 days.
+    {"yr yrs year years", D::time, 31557600, 1, "years"},
+    {"% percent", D::plain, 1, 100, "%"},
+    {"ratio fraction number", D::plain, 1, 1, ""},
+});
+
+bool spelled(std::string_view names, std::string_view unit) {
+    while (!names.empty()) {
+        const std::size_t space = names.find(' ');
+        if (names.substr(0, space) == unit)
+            return true;
+        names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
+    }
+    return false;
+}
+
+struct InternedAsk {
+    std::string id, unit, noun;
+    Ask row;
+};
+
+Count no_count(const SolvedProblem&) { return 0; }
+
+} // namespace
+
+UnitInfo unit_info(std::string_view unit) {
+    if (unit.empty())
+        return {D::plain, 1, ""};
+    std::string lower(unit);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const UnitRow& row : k_units)
+        if (spelled(row.names, unit) || (row.dimension != D::bytes && spelled(row.names, lower)))
+            return {row.dimension, formula::Number(row.numerator, row.denominator), row.symbol};
+    return {D::count, 1, unit};
+}
+
+spec::Tolerance tolerance_of(const SolvedPart& part) {
+    if (part.part.tolerance)
+        return *part.part.tolerance;
+    if (part.answer.exact && part.answer.exact->get_den() != 1)
+        return spec::Tolerance{spec::Tolerance::Kind::sigfigs, 0, 3};
+    return spec::Tolerance{};
+}
+
+Answer exact_answer(formula::Number value) {
+    Answer answer;
+    if (value.get_den() == 1 && value.get_num().fits_slong_p())
+        answer.count = value.get_num().get_si();
+    answer.exact = std::move(value);
+    return answer;
+}
+
+const Ask* quantity_ask(const spec::Quantity& quantity) {
+    static std::mutex mutex;
+    static std::deque<InternedAsk> rows; // a deque never moves what it holds
+    const std::lock_guard lock(mutex);
+    for (const InternedAsk& row : rows)
+        if (row.id == quantity.name && row.unit == quantity.unit && row.noun == quantity.title)
+            return &row.row;
+    InternedAsk& row = rows.emplace_back(InternedAsk{quantity.name, quantity.unit, quantity.title, Ask{}});
+    row.row = Ask{row.id,   row.unit.empty() ? std::string_view("number") : std::string_view(row.unit),
+                  row.noun, no_count,
+                  "",       "defined",
+                  ""};
+    return &row.row;
+}
+
+const spec::Quantity* find_quantity(const spec::Problem& problem, std::string_view name) {
+    if (problem.quantities)
+        for (const spec::Quantity& q : *problem.quantities)
+            if (q.name == name)
+                return &q;
+    return nullptr;
+}
+
+const spec::Quantity* defined_quantity(const spec::Problem& problem, const Ask& ask) {
+    return ask.kind == "defined" ? find_quantity(problem, ask.id) : nullptr;
+}
+
+std::optional<formula::Number> evaluate_in(const SolvedProblem& solved, const formula::Node& formula,
+                                           std::string_view replaced, const formula::Number* value) {
+    auto result = formula::evaluate(formula, [&](std::string_view name) -> std::optional<formula::Number> {
+        if (value && name == replaced)
+            return *value;
+        const auto it = solved.values.find(name);
+        return it == solved.values.end() ? std::nullopt : std::optional(it->second);
+    });
+    return result ? std::optional(std::move(*result)) : std::nullopt;
+}
+
+Result<void> solve_quantities(SolvedProblem& solved) {
+    const spec::Problem& problem = solved.problem;
+    if (!problem.quantities)
+        return {};
+    auto& values = solved.values;
+    values.clear();
+    for (const auto& [name, given] : problem.values)
+        values.emplace(name, given.value);
+    const spec::Givens givens = spec::givens_of(problem);
+    if (problem.kind != "quantities") {
+        for (std::string_view key : spec::varying_keys())
+            if (const auto v = spec::given_value(givens, key); v && !values.contains(key))
+                values.emplace(std::string(key), formula::Number(static_cast<long>(*v)));
+        for (const Ask& ask : asks()) {
+            if (ask.type() != Ask::Type::count || ask.choices.size() > 0 || cannot_ask(ask, problem))
+                continue;
+            std::string name(ask.id);
+            std::replace(name.begin(), name.end(), '.', '_');
+            values.emplace(std::move(name), formula::Number(static_cast<long>(ask.answer(solved))));
+        }
+    }
+    const auto at = [&](const spec::Quantity& q, int column, std::string message) {
+        return std::unexpected(Error{problem.file, q.formula_mark.line, q.formula_mark.column + std::max(column, 1) - 1,
+                                     std::move(message)});
+    };
+    for (const spec::Quantity& q : *problem.quantities) {
+        auto value = formula::evaluate(q.formula, [&](std::string_view name) -> std::optional<formula::Number> {
+            const auto it = values.find(name);
+            return it == values.end() ? std::nullopt : std::optional(it->second);
+        });
+        if (!value) {
+            std::string message = value.error().message;
+            // A built-in quantity named but not answerable here: say why, in the ask's own words.
+            for (const Ask& ask : asks()) {
+                std::string name(ask.id);
+                std::replace(name.begin(), name.end(), '.', '_');
+                if (message.find("'" + name + "'") != std::string::npos && !values.contains(name))
+                    if (const auto why = cannot_ask(ask, problem))
+                        message = fmt::format("{} is not a quantity of this problem: {}", name, *why);
+            }
+            return at(q, value.error().column, fmt::format("formula of {}: {}", q.name, message));
+        }
+        values.insert_or_assign(q.name, std::move(*value));
+    }
+    return {};
+}
+
+std::optional<Error> listed_mistake_problem(const SolvedProblem& solved) {
+    const spec::Problem& problem = solved.problem;
+    if (!problem.quantities)
+        return std::nullopt;
+    for (const spec::Quantity& q : *problem.quantities) {
+        for (const spec::ListedMistake& m : q.mistakes) {
+            const auto value = evaluate_in(solved, m.formula);
+            if (!value)
+                return Error{problem.file, m.mark.line, m.mark.column,
+                             fmt::format("formula of mistake {} cannot be evaluated here (a division by zero, or a "
+                                         "number too large)",
+                                         m.id)};
+            if (*value == solved.values.find(q.name)->second)
+                return Error{problem.file, m.mark.line, m.mark.column,
+                             fmt::format("mistake '{}' of {} comes to the right answer, so no student could be told "
+                                         "they made it; change its formula",
+                                         m.id, q.name)};
+        }
+    }
+    return std::nullopt;
+}
+
+bool is_formula_error(const Error& error) { return error.message.starts_with("formula of "); }
+
+} // namespace headcount::solve

@@ -1,0 +1,61 @@
+#pragma once
+// Quantities a spec defines (`quantities:`): their ask rows, units, and values in one variant. The formulas are
+// src/formula's; this file gives them the names of a problem (its givens, its kind's built-in quantities and one
+// another) and the catalogue row every channel (solve, grade, feedback, exports, serve) reads a part through.
+
+#include <solve/asks.hpp>
+
+#include <string_view>
+
+namespace headcount::solve {
+
+/// What a defined quantity's unit measures, and how large the unit is in that dimension's base (1 for counts,
+/// bytes and plain numbers, seconds for time): GiB is bytes × 2^30, days is time × 86400, percent is plain × 1/100.
+struct UnitInfo {
+    enum class Dimension { count, bytes, time, plain };
+    Dimension dimension = Dimension::count;
+    formula::Number scale = 1;
+    std::string_view symbol; ///< how the solution writes the unit after a number ("FLOPs", "GiB", "days", "%")
+};
+
+/// The unit as written in a spec: bytes (B, bytes, KB/MB/GB/TB, KiB/MiB/GiB/TiB), time (s, seconds, minutes, hours,
+/// days, weeks, years of 365.25 days), plain numbers ("", percent, %, ratio) and otherwise a count of what it names
+/// (parameters, FLOPs, FLOP/s, tokens, ...).
+UnitInfo unit_info(std::string_view unit);
+
+/// The tolerance `part` is graded at: its own, else exact for a whole answer and {sigfigs: 3} for one that is not
+/// (a defined quantity's value may be any fraction).
+spec::Tolerance tolerance_of(const SolvedPart& part);
+
+/// A defined quantity's answer: `value` exact, and as the count when it is whole and fits in 64 bits.
+Answer exact_answer(formula::Number value);
+
+/// The ask row of a defined quantity: kind "defined", its name as id, its unit, its title as noun. Interned, so the
+/// row lives as long as the program and every variant of a problem shares it.
+const Ask* quantity_ask(const spec::Quantity& quantity);
+
+/// The quantity `problem` defines under this name, or nullptr.
+const spec::Quantity* find_quantity(const spec::Problem& problem, std::string_view name);
+
+/// The defined quantity `ask` stands for in `problem`, or nullptr when it is a built-in ask.
+const spec::Quantity* defined_quantity(const spec::Problem& problem, const Ask& ask);
+
+/// Fills `solved.values`: the givens, the built-in quantities `solved` answers and every defined quantity, evaluated
+/// in dependency order. Errors are located at the formula (division by zero in this variant, a power too large, a
+/// built-in quantity the problem cannot answer).
+Result<void> solve_quantities(SolvedProblem& solved);
+
+/// The exact value of a formula in `solved`'s variant (its values as filled by solve_quantities), with `replaced`
+/// (a name and the value to use for it instead, e.g. a mistaken intermediate) when not empty.
+std::optional<formula::Number> evaluate_in(const SolvedProblem& solved, const formula::Node& formula,
+                                           std::string_view replaced = {}, const formula::Number* value = nullptr);
+
+/// Why a listed mistake of `solved` (solved as written, without `vary:`) cannot be one: its formula comes to the
+/// right answer, or cannot be evaluated. Located at the mistake's id.
+std::optional<Error> listed_mistake_problem(const SolvedProblem& solved);
+
+/// Whether a solve failed in one of the spec's own formulas (a division by zero in this variant, a power too large),
+/// which `vary:` must not hide by leaving the variant out.
+bool is_formula_error(const Error& error);
+
+} // namespace headcount::solve

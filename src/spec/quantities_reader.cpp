@@ -1,0 +1,296 @@
+#include <spec/quantities_reader.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+namespace headcount::spec::detail {
+
+namespace {
+
+/// Most quantities, and most listed mistakes of one quantity, a spec may define.
+constexpr std::size_t k_max_quantities = 64;
+constexpr std::size_t k_max_listed_mistakes = 32;
+
+bool is_name(std::string_view text) {
+    if (text.empty() || text.size() > 64 || std::isdigit(static_cast<unsigned char>(text.front())))
+        return false;
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+/// Where column `column` (1-based) of a formula written as `node`'s text stands in the file. A quoted scalar
+/// (yaml-cpp tags it "!") starts one column after its mark.
+Mark formula_mark(const YAML::Node& node, int column = 1) {
+    Mark mark = mark_of(node);
+    if (mark.line == 0)
+        return mark;
+    mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
+    return mark;
+}
+
+Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where) {
+    if (!node.IsScalar() || node.Scalar().empty())
+        return r.error_at(node, fmt::format("{} must be a formula, e.g. 6 * n_params * tokens", where));
+    auto parsed = formula::parse(node.Scalar());
+    if (!parsed)
+        return r.error_at(formula_mark(node, parsed.error().column),
+                          fmt::format("{}: {}", where, parsed.error().message));
+    return std::move(*parsed);
+}
+
+/// The first node of `formula` that names `name`, for its column.
+const formula::Node* find_name(const formula::Node& formula, std::string_view name) {
+    if (formula.op == formula::Node::Op::name && formula.text == name)
+        return &formula;
+    for (const formula::Node& child : formula.children)
+        if (const formula::Node* found = find_name(child, name))
+            return found;
+    return nullptr;
+}
+
+/// Every name `formula` uses must be one of `known`.
+Result<void> check_names(const Reader& r, const YAML::Node& node, const formula::Node& formula,
+                         const std::vector<std::string_view>& known, std::string_view where) {
+    for (const std::string& name : formula::names(formula)) {
+        if (std::find(known.begin(), known.end(), name) != known.end())
+            continue;
+        const formula::Node* at = find_name(formula, name);
+        return r.error_at(formula_mark(node, at ? at->column : 1),
+                          fmt::format("{}: unknown name '{}'; a formula uses the givens, the quantities the spec "
+                                      "defines and the built-in quantities of its kind{}",
+                                      where, name, did_you_mean(name, known)));
+    }
+    return {};
+}
+
+std::string default_title(std::string_view name) {
+    std::string title(name);
+    std::replace(title.begin(), title.end(), '_', ' ');
+    return title;
+}
+
+} // namespace
+
+std::string builtin_name(std::string_view ask_id) {
+    std::string name(ask_id);
+    std::replace(name.begin(), name.end(), '.', '_');
+    return name;
+}
+
+std::vector<std::string> derived_mistake_ids(const Quantity& quantity) {
+    std::vector<std::string> ids;
+    for (const formula::Perturbation& p : formula::perturbations(quantity.formula))
+        ids.push_back(p.id);
+    return ids;
+}
+
+Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<const std::string_view> architecture) {
+    Values values;
+    if (!given.IsMap())
+        return values;
+    for (const auto& entry : given) {
+        const std::string key = entry.first.Scalar();
+        if (std::find(architecture.begin(), architecture.end(), key) != architecture.end())
+            continue;
+        if (!is_name(key))
+            return r.error_at(entry.first, fmt::format("given '{}' cannot be named in a formula: a name is letters, "
+                                                       "digits and '_', not starting with a digit",
+                                                       key));
+        if (values.size() >= k_max_quantities)
+            return r.error_at(entry.first,
+                              fmt::format("more than {} givens; a problem needs a handful", k_max_quantities));
+        const YAML::Node value = entry.second;
+        auto parsed = value.IsScalar()
+                          ? formula::parse(value.Scalar())
+                          : std::expected<formula::Node, formula::Problem>(std::unexpected(formula::Problem{}));
+        const bool literal =
+            parsed &&
+            (parsed->op == formula::Node::Op::number ||
+             (parsed->op == formula::Node::Op::negate && parsed->children.front().op == formula::Node::Op::number));
+        if (!literal || value.Tag() == "!")
+            return r.error_at(value, fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45), got {}",
+                                                 key, Reader::describe(value)));
+        auto exact = formula::evaluate(*parsed, [](std::string_view) { return std::optional<formula::Number>{}; });
+        if (!exact)
+            return r.error_at(value, fmt::format("given '{}': {}", key, exact.error().message));
+        values.emplace(key, Value{*exact, value.Scalar(), mark_of(entry.first)});
+    }
+    return values;
+}
+
+Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node& node, const Values& values,
+                                              const FormulaNames& names) {
+    if (!node.IsMap() || node.size() == 0)
+        return r.error_at(node, "quantities must map names to {title, unit, formula}, e.g. train_flops: {formula: "
+                                "6 * n_params * tokens}");
+    if (node.size() > k_max_quantities)
+        return r.error_at(node, fmt::format("more than {} quantities; a problem needs a handful", k_max_quantities));
+    std::vector<std::string_view> known;
+    for (const auto& [name, value] : values)
+        known.push_back(name);
+    for (const std::string& name : names.architecture)
+        known.push_back(name);
+    for (const std::string& name : names.builtin)
+        known.push_back(name);
+    const std::size_t others = known.size();
+
+    std::vector<Quantity> read;
+    std::vector<YAML::Node> formula_nodes;
+    for (const auto& entry : node) {
+        const std::string name = entry.first.Scalar();
+        if (!is_name(name))
+            return r.error_at(entry.first, fmt::format("quantity '{}': a name is letters, digits and '_', not starting "
+                                                       "with a digit",
+                                                       name));
+        if (std::find(known.begin(), known.end(), name) != known.end()) {
+            const bool builtin = std::find(names.builtin.begin(), names.builtin.end(), name) != names.builtin.end();
+            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of {}; choose another", name,
+                                                       builtin ? "a built-in quantity" : "a given"));
+        }
+        const YAML::Node body = entry.second;
+        if (!body.IsMap())
+            return r.error_at(body, fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "
+                                                "training compute, unit: FLOPs, formula: 6 * n_params * tokens}}",
+                                                name));
+        if (auto ok = r.check_keys(body, k_quantity_keys, fmt::format("quantity '{}'", name)); !ok)
+            return std::unexpected(ok.error());
+        Quantity q;
+        q.name = name;
+        q.mark = mark_of(entry.first);
+        auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
+        if (!formula_node)
+            return std::unexpected(formula_node.error());
+        auto parsed = read_formula(r, *formula_node, fmt::format("formula of {}", name));
+        if (!parsed)
+            return std::unexpected(parsed.error());
+        q.formula = std::move(*parsed);
+        q.formula_text = formula_node->Scalar();
+        q.formula_mark = formula_mark(*formula_node);
+        for (auto [key, slot] : {std::pair{"title", &q.title}, {"unit", &q.unit}}) {
+            if (const YAML::Node text = body[key]) {
+                auto value = r.string_of(text, key);
+                if (!value)
+                    return std::unexpected(value.error());
+                if (value->size() > 200)
+                    return r.error_at(text, fmt::format("{} is longer than 200 bytes", key));
+                *slot = *value;
+            }
+        }
+        if (q.title.empty())
+            q.title = default_title(name);
+        if (const YAML::Node text = body["explanation"]) {
+            auto value = r.string_of(text, "explanation");
+            if (!value)
+                return std::unexpected(value.error());
+            q.explanation = *value;
+        }
+        read.push_back(std::move(q));
+        formula_nodes.push_back(*formula_node);
+        known.push_back(read.back().name);
+    }
+    // Listed mistakes after every name is known: a mistake may use any quantity, its own one included.
+    std::size_t index = 0;
+    for (const auto& entry : node) {
+        Quantity& q = read[index];
+        if (auto ok = check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name)); !ok)
+            return std::unexpected(ok.error());
+        ++index;
+        const YAML::Node listed = entry.second["mistakes"];
+        if (!listed)
+            continue;
+        if (!listed.IsSequence() || listed.size() == 0)
+            return r.error_at(listed, "mistakes must be a list of {id, formula, feedback}");
+        if (listed.size() > k_max_listed_mistakes)
+            return r.error_at(listed, fmt::format("more than {} mistakes for one quantity", k_max_listed_mistakes));
+        std::set<std::string> ids;
+        for (const YAML::Node& item : listed) {
+            if (!item.IsMap())
+                return r.error_at(item, "each mistake must be a mapping {id, formula, feedback}");
+            if (auto ok = r.check_keys(item, k_listed_mistake_keys, "mistake"); !ok)
+                return std::unexpected(ok.error());
+            ListedMistake m;
+            auto id = r.required(item, "id", "mistake");
+            if (!id)
+                return std::unexpected(id.error());
+            auto id_text = r.id_of(*id, "mistake id");
+            if (!id_text)
+                return std::unexpected(id_text.error());
+            if (!ids.insert(*id_text).second)
+                return r.error_at(*id, fmt::format("duplicate mistake id '{}' in quantity '{}'", *id_text, q.name));
+            m.id = *id_text;
+            m.mark = mark_of(*id);
+            auto formula_node = r.required(item, "formula", fmt::format("mistake '{}'", m.id));
+            if (!formula_node)
+                return std::unexpected(formula_node.error());
+            auto parsed = read_formula(r, *formula_node, fmt::format("formula of mistake {}", m.id));
+            if (!parsed)
+                return std::unexpected(parsed.error());
+            if (auto ok = check_names(r, *formula_node, *parsed, known, fmt::format("formula of mistake {}", m.id));
+                !ok)
+                return std::unexpected(ok.error());
+            m.formula = std::move(*parsed);
+            m.formula_text = formula_node->Scalar();
+            auto feedback = r.required(item, "feedback", fmt::format("mistake '{}'", m.id));
+            if (!feedback)
+                return std::unexpected(feedback.error());
+            auto text = r.string_of(*feedback, "feedback");
+            if (!text)
+                return std::unexpected(text.error());
+            m.feedback = *text;
+            q.mistakes.push_back(std::move(m));
+        }
+    }
+
+    // Dependency order, refusing cycles: a depth-first walk from each quantity in spec order.
+    std::map<std::string, std::size_t, std::less<>> position;
+    for (std::size_t i = 0; i < read.size(); ++i)
+        position.emplace(read[i].name, i);
+    std::vector<int> state(read.size(), 0); // 0 unseen, 1 on the path, 2 done
+    std::vector<std::size_t> order;
+    std::vector<std::size_t> path;
+    std::function<Result<void>(std::size_t)> visit = [&](std::size_t i) -> Result<void> {
+        state[i] = 1;
+        path.push_back(i);
+        for (const std::string& name : formula::names(read[i].formula)) {
+            const auto it = position.find(name);
+            if (it == position.end())
+                continue;
+            if (state[it->second] == 1) {
+                std::string cycle;
+                const auto start = std::find(path.begin(), path.end(), it->second);
+                for (auto p = start; p != path.end(); ++p)
+                    cycle += read[*p].name + " → ";
+                cycle += name;
+                const formula::Node* at = find_name(read[i].formula, name);
+                return r.error_at(formula_mark(formula_nodes[i], at ? at->column : 1),
+                                  fmt::format("quantities depend on each other in a cycle: {}; a formula may use "
+                                              "only quantities that do not use it",
+                                              cycle));
+            }
+            if (state[it->second] == 0)
+                if (auto ok = visit(it->second); !ok)
+                    return ok;
+        }
+        state[i] = 2;
+        path.pop_back();
+        order.push_back(i);
+        return {};
+    };
+    for (std::size_t i = 0; i < read.size(); ++i)
+        if (state[i] == 0)
+            if (auto ok = visit(i); !ok)
+                return std::unexpected(ok.error());
+    (void)others;
+    std::vector<Quantity> ordered;
+    for (std::size_t i : order)
+        ordered.push_back(std::move(read[i]));
+    return ordered;
+}
+
+} // namespace headcount::spec::detail

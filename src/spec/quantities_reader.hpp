@@ -1,0 +1,42 @@
+#pragma once
+// Reading a spec's own formulas: the givens beyond an architecture (n_params: 175000000000, mfu: 0.45) and
+// `quantities:`, each a formula over those givens, the other quantities and the kind's built-in quantities.
+// Internal to the spec reader (reader.cpp).
+
+#include <spec/problem.hpp>
+#include <spec/yaml_reader.hpp>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headcount::spec::detail {
+
+/// Keys of `quantities:` entries and of a listed mistake.
+inline constexpr auto k_quantity_keys =
+    std::to_array<std::string_view>({"title", "unit", "formula", "mistakes", "explanation"});
+inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback"});
+
+/// The entries of `given` whose keys are not among `architecture` (the keys the kind reads itself): each an exact
+/// number, integer or decimal (0.45 is 9/20), named like a formula's name.
+Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<const std::string_view> architecture);
+
+/// The names a formula may use besides the spec's values and quantities: `architecture_names` (the sizes the spec
+/// gives: d_model, h, seq_len, ...) and `builtin_names` (the kind's asks, dots as underscores).
+struct FormulaNames {
+    std::vector<std::string> architecture;
+    std::vector<std::string> builtin;
+};
+
+/// `quantities:`, checked (names, formulas, cycles, listed mistakes) and put in dependency order.
+Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node& node, const Values& values,
+                                              const FormulaNames& names);
+
+/// An ask id as a formula names it: dots as underscores (flops.total -> flops_total).
+std::string builtin_name(std::string_view ask_id);
+
+/// The ids of the mistakes derived from a quantity's formula (formula::perturbations), for `credit:` keys.
+std::vector<std::string> derived_mistake_ids(const Quantity& quantity);
+
+} // namespace headcount::spec::detail

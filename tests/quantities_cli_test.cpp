@@ -1,0 +1,217 @@
+// End-to-end tests of quantities a spec defines (`quantities:`): exact answers past 64 bits, answers in other units,
+// listed and derived mistakes, and errors at the spec's line and column. Expected values are worked out by hand
+// (and checked with Python's fractions module) in the comments; none is read from headcount's output.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+using headcount::testing::run_headcount;
+
+namespace {
+const std::string k_compute = "problems/training-compute.yaml";
+const std::string k_memory = "problems/training-memory.yaml";
+
+/// A spec written to a fresh directory, for the error cases.
+std::string spec_file(const std::string& name, const std::string& text) {
+    const std::string path = headcount::testing::fresh_temp_dir("quantities-" + name) + "/spec.yaml";
+    std::ofstream(path) << text;
+    return path;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string fresh_temp_dir_for_class() { return headcount::testing::fresh_temp_dir("quantities-class"); }
+} // namespace
+
+// GPT-3: 6 x 175e9 x 300e9 = 315,000,000,000,000,000,000,000 FLOPs (3.15e23, past 2^64 = 1.8e19); the time is
+// 3.15e23 / (1024 x 312e12 x 0.45) / 86400 = 3.15e23 / 1.437696e17 / 86400 = 25.3588... days.
+TEST_CASE("a defined quantity is exact past 64 bits, and JSON keeps every digit", "[e2e][quantities]") {
+    const auto json = run_headcount({"solve", k_compute, "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto parsed = nlohmann::json::parse(json.out);
+    // Past 2^53 a JSON number would be rounded by JavaScript's reader: the digits are a string.
+    CHECK(parsed["parts"][0]["answer"] == "315000000000000000000000");
+    CHECK(parsed["parts"][0]["unit"] == "FLOPs");
+    // 25.3588...: not a finite decimal (the denominator has factors 3 and 13), so the exact fraction, as a string.
+    const std::string days = parsed["parts"][1]["answer"];
+    const auto slash = days.find('/');
+    REQUIRE(slash != std::string::npos);
+    CHECK(std::stod(days.substr(0, slash)) / std::stod(days.substr(slash + 1)) == Approx(25.358861214981008));
+
+    const auto markdown = run_headcount({"solve", k_compute});
+    REQUIRE(markdown.exit_code == 0);
+    CHECK(has(markdown.out, "315,000,000,000,000,000,000,000 FLOPs"));
+    CHECK(has(markdown.out, "about 25.36 days"));     // four figures at least
+    CHECK(has(markdown.out, "\\frac{"));              // the time's formula as a fraction
+    CHECK(has(markdown.out, "3.15 \\times 10^{23}")); // the compute, substituted into the time's formula
+}
+
+TEST_CASE("check takes a defined quantity's answer in any unit of its dimension", "[e2e][quantities]") {
+    for (const char* right : {"3.15e23", "6*175e9*300e9", "315,000,000,000,000,000,000,000 FLOPs"}) {
+        INFO(right);
+        CHECK(run_headcount({"check", k_compute, "--part", "a", "--answer", right}).exit_code == 0);
+    }
+    // 3.14e23 is not the exact count (the part is exact: a whole number).
+    CHECK(run_headcount({"check", k_compute, "--part", "a", "--answer", "3.14e23"}).exit_code == 1);
+    // 25.3588 days to 3 figures is 25.4; 608.6 hours / 24 = 25.358; 0.06943 years x 365.25 = 25.359 days.
+    for (const char* right : {"25.4", "25.4 days", "608.6 hours", "0.06943 years", "2191006 s"}) {
+        INFO(right);
+        CHECK(run_headcount({"check", k_compute, "--part", "b", "--answer", right}).exit_code == 0);
+    }
+    CHECK(run_headcount({"check", k_compute, "--part", "b", "--answer", "25.6"}).exit_code == 1);
+    const auto bytes = run_headcount({"check", k_compute, "--part", "b", "--answer", "25 GB"});
+    CHECK(bytes.exit_code == 1);
+    CHECK(has(bytes.out, "not bytes"));
+}
+
+TEST_CASE("a listed mistake is named in the instructor's words, without the answer", "[e2e][quantities]") {
+    // forward_only: 2 x 175e9 x 300e9 = 1.05e23.
+    const auto r = run_headcount({"check", k_compute, "--part", "a", "--answer", "1.05e23"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "`forward_only`"));
+    CHECK(has(r.out, "One forward pass per token was counted"));
+    for (const char* number : {"315", "3.15", "2.1e23", "210,000"}) {
+        INFO(number);
+        CHECK_FALSE(has(r.out, number));
+    }
+    // The same mistake made in the compute carries into the time: 25.3588 / 3 = 8.4530 days.
+    const auto carried = run_headcount({"check", k_compute, "--part", "b", "--answer", "8.45"});
+    CHECK(carried.exit_code == 1);
+    CHECK(has(carried.out, "`forward_only`"));
+    CHECK(has(carried.out, "In the training compute"));
+    CHECK_FALSE(has(carried.out, "25.4"));
+}
+
+TEST_CASE("mistakes derived from the formula's structure are named", "[e2e][quantities]") {
+    struct Case {
+        const char* answer;
+        const char* mistake;
+    };
+    // From train_days = train_flops / (gpus * peak_flops * mfu) / 86400 = 25.3588 days:
+    //   mfu multiplied where it divides: 25.3588 x 0.45^2 = 5.1352; mfu left out: 25.3588 x 0.45 = 11.4115;
+    //   the time in hours typed as days: 25.3588 x 24 = 608.61.
+    for (const Case c :
+         {Case{"5.14", "factor_inverted_mfu"}, Case{"11.4", "factor_left_out_mfu"}, Case{"609", "time_in_hours"}}) {
+        INFO(c.answer);
+        const auto r = run_headcount({"check", k_compute, "--part", "b", "--answer", c.answer});
+        CHECK(r.exit_code == 1);
+        CHECK(has(r.out, std::string("`") + c.mistake + "`"));
+    }
+    const auto inverted = run_headcount({"check", k_compute, "--part", "b", "--answer", "5.14"});
+    CHECK(has(inverted.out, "`mfu` was multiplied by where it divides"));
+
+    // GPT-2 small (124,439,808 parameters, Hugging Face) in training-memory.yaml, batch 8, seq_len 1024:
+    //   model states 16 x 124,439,808 = 1,991,036,928 B; activations 12 x 1024 x 8 x 768 x (34 + 5 x 12 x 1024 / 768)
+    //   = 75,497,472 x 114 = 8,606,711,808 B; peak (1,991,036,928 + 8,606,711,808) / 2^30 = 9.8699 GiB.
+    //   Activations left out: 1,991,036,928 / 2^30 = 1.8543 GiB. In GB: 10,597,748,736 / 10^9 = 10.598.
+    const auto left_out = run_headcount({"check", k_memory, "--part", "c", "--answer", "1.85"});
+    CHECK(left_out.exit_code == 1);
+    CHECK(has(left_out.out, "`term_left_out_activations`"));
+    CHECK(has(left_out.out, "The activation memory term was left out"));
+    const auto gb = run_headcount({"check", k_memory, "--part", "c", "--answer", "10.6"});
+    CHECK(gb.exit_code == 1);
+    CHECK(has(gb.out, "`decimal_vs_binary_units`"));
+    CHECK(run_headcount({"check", k_memory, "--part", "c", "--answer", "9.87 GiB"}).exit_code == 0);
+    CHECK(run_headcount({"check", k_memory, "--part", "c", "--answer", "10.6 GB"}).exit_code == 0);
+}
+
+TEST_CASE("a built-in count's mistake carries into a formula built on it", "[e2e][quantities]") {
+    // GPT-2 small's layer norms: 2 per layer x 12 layers + the final one = 25 norms of 2 x 768 = 38,400 parameters.
+    // Without them model_params is 124,401,408, and 16 x 124,401,408 = 1,990,422,528 bytes of model states.
+    CHECK(run_headcount({"check", k_memory, "--part", "a", "--answer", "1991036928"}).exit_code == 0);
+    const auto r = run_headcount({"check", k_memory, "--part", "a", "--answer", "1990422528"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "`missing_layernorm`"));
+    // weights_only, listed: 2 x 124,439,808 = 248,879,616.
+    CHECK(has(run_headcount({"check", k_memory, "--part", "a", "--answer", "248879616"}).out, "`weights_only`"));
+}
+
+TEST_CASE("a bad formula is an error at its line and column", "[e2e][quantities]") {
+    const std::string head = "id: q\ntitle: t\ngiven:\n  n_params: 1000\n  tokens: 20\n  gpus: 1024\nquantities:\n";
+    struct Case {
+        const char* name;
+        std::string body;
+        const char* where;   // file:line:col after the path
+        const char* message; // part of the message
+    };
+    for (const Case& c : {
+             // Line 9 is "    formula: 6 * n_param * tokens": the formula starts at column 14, `n_param` 4 further on.
+             Case{"unknown", "  flops:\n    formula: 6 * n_param * tokens\nparts: [{id: a, ask: flops}]\n",
+                  ":9:18:", "unknown name 'n_param'"},
+             Case{"cycle", "  a: {formula: b + 1}\n  b: {formula: a * 2}\nparts: [{id: a, ask: a}]\n",
+                  ":9:", "cycle: "},
+             // (gpus - 1024) is 0 for gpus = 1024.
+             Case{"zero", "  x:\n    formula: tokens / (gpus - 1024)\nparts: [{id: a, ask: x}]\n",
+                  ":9:", "division by zero"},
+             Case{"power", "  x:\n    formula: 10^10^10\nparts: [{id: a, ask: x}]\n", ":9:", "formula of x"},
+             // 3 x 2 x n x D = 6 n D: the mistake is the answer.
+             Case{"same",
+                  "  x:\n    formula: 6 * n_params * tokens\n    mistakes:\n      - id: same\n"
+                  "        formula: 3 * 2 * n_params * tokens\n        feedback: Twice three.\n"
+                  "parts: [{id: a, ask: x}]\n",
+                  ":11:", "comes to the right answer"},
+             Case{"builtin", "  x:\n    formula: 2 * model_params\nparts: [{id: a, ask: x}]\n",
+                  ":9:", "unknown name 'model_params'"},
+         }) {
+        INFO(c.name);
+        const std::string path = spec_file(c.name, head + c.body);
+        const auto r = run_headcount({"solve", path});
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, path + c.where));
+        CHECK(has(r.err, c.message));
+    }
+    // did-you-mean for the misspelt given.
+    const auto unknown = run_headcount(
+        {"solve",
+         spec_file("mean", head + "  flops:\n    formula: 6 * n_param * tokens\nparts: [{id: a, ask: flops}]\n")});
+    CHECK(has(unknown.err, "did you mean 'n_params'"));
+}
+
+TEST_CASE("a formula that fails for one variant of vary is an error, not a variant left out", "[e2e][quantities]") {
+    const std::string path =
+        spec_file("vary", "id: q\ntitle: t\ngiven: {g: 2}\nquantities:\n  x: {formula: 1 / (g - 3)}\n"
+                          "parts: [{id: a, ask: x}]\nvary: {g: [2, 3, 4]}\n");
+    const auto r = run_headcount({"generate", path, "--seed", "s", "--roster", "tests/class/roster.csv", "--out",
+                                  headcount::testing::fresh_temp_dir("quantities-vary-out") + "/out"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "division by zero"));
+}
+
+TEST_CASE("a class with vary is graded on a defined quantity against each student's variant", "[e2e][quantities]") {
+    // generate writes each student's variant (batch 4, 8 or 16) and its key; grading the key's answers gives every
+    // student full marks, and a student who answers another variant's peak memory is told it is wrong.
+    const std::string dir = fresh_temp_dir_for_class();
+    REQUIRE(run_headcount({"generate", k_memory, "--roster", "tests/class/roster.csv", "--seed", "fall-2026", "--out",
+                           dir + "/set"})
+                .exit_code == 0);
+    const std::string key = headcount::testing::read_text(dir + "/set/key.csv");
+    // key.csv: student,problem,part,answer,... The submissions take its first four columns.
+    std::istringstream lines(key);
+    std::string line;
+    std::getline(lines, line);
+    std::ofstream submissions(dir + "/answers.csv");
+    submissions << "student,problem,part,answer\n";
+    int rows = 0;
+    for (; std::getline(lines, line); ++rows) {
+        std::vector<std::string> cells;
+        std::istringstream cell_in(line);
+        for (std::string cell; std::getline(cell_in, cell, ',');)
+            cells.push_back(cell);
+        REQUIRE(cells.size() >= 4);
+        submissions << cells[0] << ',' << cells[1] << ',' << cells[2] << ',' << cells[3] << '\n';
+    }
+    submissions.close();
+    REQUIRE(rows > 0);
+    const auto graded = run_headcount({"grade", k_memory, "--seed", "fall-2026", "--roster", "tests/class/roster.csv",
+                                       "--submissions", dir + "/answers.csv", "--out", dir + "/graded"});
+    REQUIRE(graded.exit_code == 0);
+    const std::string results = headcount::testing::read_text(dir + "/graded/results.jsonl");
+    CHECK_FALSE(has(results, "\"incorrect\""));
+    CHECK_FALSE(has(results, "\"unreadable\""));
+    CHECK(has(results, "\"correct\""));
+}
