@@ -350,6 +350,35 @@ def check_listed_values(binary, source, spec, root, listed_root):
                      f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
 
 
+def check_defined_quantities(binary, source, out):
+    """A spec's own quantities (problems/training-compute.yaml): an exact count past 2^64 and a time in days at three
+    figures. Each number the bank lists, typed into Moodle, reaches an answer with grade's credit and grade's
+    mistakes; and by hand, 25.3588 days to three figures is 25.4: grade takes [25.35, 25.45) as right, Moodle the
+    same band a hair inside it (its allowance must not reach 25.45), so both agree but on 25.35 itself, and both take
+    25.3 or 25.5 as not."""
+    run(binary, source, "export", "moodle", "problems/training-compute.yaml", "--variants", "1", "--seed", "s",
+        "--out", f"{out}/defined")
+    _, root = load(f"{out}/defined/questions.xml")
+    (_, subquestions, _), = check_bank(root)["$course$/top/headcount/gpt3-compute"]
+    for part, sub in zip("ab", subquestions):
+        for value in sub["answers"]:
+            if value["answer"] == "*":
+                continue
+            typed = value["answer"]
+            answer = moodle_match(sub["answers"], typed)
+            percent, titles = grade_verdict(binary, source, "problems/training-compute.yaml", part, typed)
+            titles = {t.replace("`", "") for t in titles}  # Markdown's code spans are <code> in Moodle's HTML
+            named = {t for t in titles if t in html_entity_decode(re.sub(r"<[^>]*>", "", answer["feedback"]))}
+            if answer["percent"] != percent or named != titles:
+                fail(f"defined ({part}) typing {typed} in Moodle gives {answer['percent']}% and "
+                     f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
+    for typed, right in (("25.36", True), ("25.3501", True), ("25.449", True), ("25.3", False), ("25.5", False)):
+        in_moodle = moodle_match(subquestions[1]["answers"], typed)["percent"] == 100
+        in_grade = grade_verdict(binary, source, "problems/training-compute.yaml", "b", typed)[0] == 100
+        if (in_moodle, in_grade) != (right, right):
+            fail(f"defined (b) {typed}: right in Moodle {in_moodle}, in grade {in_grade}; expected {right}")
+
+
 def main():
     binary, source = sys.argv[1], sys.argv[2]
     specs = ["problems/week3-mha-params.yaml", "problems/mha-shapes-memory.yaml", "problems/mha-flops-long-context.yaml"]
@@ -391,6 +420,7 @@ def main():
         _, sig_root = load(f"{out}/sig/questions.xml")
         _, exact_root = load(f"{out}/sig-exact/questions.xml")
         check_sigfigs_edges(binary, source, os.path.join(out, "sig.yaml"), sig_root)
+        check_defined_quantities(binary, source, out)
         check_listed_values(binary, source, os.path.join(out, "sig.yaml"), sig_root, exact_root)
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))

@@ -241,6 +241,17 @@ def main():
                     "    text: 'How many parameters do [part_a] W_Q, W_K and W_V hold, $[part_b]$?'\n"
                     "  - id: b\n    ask: total_params\n    points: 3\n")
         run(binary, source, "export", "canvas", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/brackets")
+        # A spec's own quantities: the exact count past 2^64 (6 x 175e9 x 300e9) in its forms, and 25.3588 days
+        # to three and four figures (by hand: 25.4 and 25.36).
+        run(binary, source, "export", "canvas", "problems/training-compute.yaml", "--variants", "1", "--seed", "s",
+            "--out", f"{out}/defined")
+        with open(f"{out}/defined/qti.zip", "rb") as f:
+            (defined_items,) = check_package(f.read()).values()
+        (_, _, _, defined_accepted), = defined_items
+        if not {"315000000000000000000000", "315,000,000,000,000,000,000,000"} <= set(defined_accepted["part_a"]):
+            fail(f"the training compute is accepted as {defined_accepted['part_a']}")
+        if not {"25.4", "25.36"} <= set(defined_accepted["part_b"]):
+            fail(f"the training time is accepted as {defined_accepted['part_b']}")
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
         data = {name: open(f"{out}/{name}/qti.zip", "rb").read()

@@ -215,3 +215,25 @@ TEST_CASE("a class with vary is graded on a defined quantity against each studen
     CHECK_FALSE(has(results, "\"unreadable\""));
     CHECK(has(results, "\"correct\""));
 }
+
+TEST_CASE("a defined quantity reaches Gradescope's results and the exports", "[e2e][quantities]") {
+    const std::string dir = headcount::testing::fresh_temp_dir("quantities-exports");
+    // 8.45 days: the compute's forward_only mistake carried into the time (25.3588 / 3 = 8.4530).
+    std::ofstream(dir + "/submission.csv") << "student,problem,part,answer\nalice,gpt3-compute,a,3.15e23\n"
+                                              "alice,gpt3-compute,b,8.45\n";
+    REQUIRE(run_headcount({"grade", k_compute, "--submissions", dir + "/submission.csv", "--out", dir + "/results",
+                           "--format", "gradescope"})
+                .exit_code == 0);
+    const auto json = nlohmann::json::parse(headcount::testing::read_text(dir + "/results/results.json"));
+    CHECK(json["score"] == 1.0);
+    REQUIRE(json["tests"].size() == 2);
+    CHECK(json["tests"][0]["status"] == "passed");
+    CHECK(json["tests"][1]["status"] == "failed");
+    CHECK(has(json["tests"][1]["output"].get<std::string>(), "forward_only"));
+    for (const char* platform : {"moodle", "canvas", "gradescope"}) {
+        INFO(platform);
+        CHECK(run_headcount({"export", platform, k_compute, k_memory, "--seed", "s", "--roster",
+                             "tests/class/roster.csv", "--out", dir + "/" + platform})
+                  .exit_code == 0);
+    }
+}
