@@ -63,8 +63,13 @@ std::optional<CountExample> count_example(std::span<const Count> answers) {
 
 void append_count_answers(const solve::SolvedProblem& problem, std::vector<Count>& out) {
     for (const solve::SolvedPart& part : problem.parts)
-        if (part.ask->type() == solve::Ask::Type::count)
-            out.push_back(part.answer.count);
+        if (part.ask->type() == solve::Ask::Type::count) {
+            // A defined quantity's value that is not a whole 64-bit count, as the nearest whole one when it has one.
+            const double value = part.answer.exact ? formula::to_double(*part.answer.exact) : 0;
+            out.push_back(part.answer.exact && part.answer.count == 0 && std::abs(value) < 9e18
+                              ? static_cast<Count>(std::llround(value))
+                              : part.answer.count);
+        }
 }
 
 } // namespace headcount::grade
