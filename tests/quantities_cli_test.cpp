@@ -237,3 +237,33 @@ TEST_CASE("a defined quantity reaches Gradescope's results and the exports", "[e
                   .exit_code == 0);
     }
 }
+
+TEST_CASE("a class's report names listed and derived mistakes", "[e2e][quantities]") {
+    // 1.05e23 is forward_only (2 x 175e9 x 300e9); 8.45 days the same mistake carried into the time (25.3588 / 3);
+    // 5.14 days mfu multiplied where it divides (25.3588 x 0.45^2 = 5.1352).
+    const std::string dir = headcount::testing::fresh_temp_dir("quantities-report");
+    std::ofstream(dir + "/class.csv")
+        << "student,problem,part,answer\nann,gpt3-compute,a,1.05e23\n"
+           "ann,gpt3-compute,b,8.45\nben,gpt3-compute,a,3.15e23\nben,gpt3-compute,b,5.14\n";
+    const auto run = run_headcount({"grade", k_compute, "--submissions", dir + "/class.csv", "--out", dir + "/out"});
+    REQUIRE(run.exit_code == 0);
+    const std::string report = headcount::testing::read_text(dir + "/out/report.md");
+    CHECK(has(report, "Forward only"));
+    CHECK(has(report, "`mfu` was multiplied where it divides"));
+    const std::string gradebook = headcount::testing::read_text(dir + "/out/gradebook.csv");
+    CHECK(has(gradebook, "\nann,0,0,0,2\n"));
+    CHECK(has(gradebook, "\nben,1,0,1,2\n"));
+}
+
+TEST_CASE("a chain of many defined quantities reads and solves", "[e2e][quantities]") {
+    // q0 = 2, q(k) = q(k-1) + 1 with long names: q7 = 9.
+    std::string spec = "id: chain\ntitle: t\ngiven: {start: 2}\nquantities:\n";
+    const std::string prefix = "a_rather_long_quantity_name_number_";
+    spec += "  " + prefix + "0: {formula: start}\n";
+    for (int k = 1; k <= 7; ++k)
+        spec += "  " + prefix + std::to_string(k) + ": {formula: " + prefix + std::to_string(k - 1) + " + 1}\n";
+    spec += "parts: [{id: a, ask: " + prefix + "7}]\n";
+    const auto run = run_headcount({"solve", spec_file("chain", spec), "--format", "json"});
+    REQUIRE(run.exit_code == 0);
+    CHECK(nlohmann::json::parse(run.out)["parts"][0]["answer"] == 9);
+}

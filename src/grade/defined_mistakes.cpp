@@ -142,9 +142,11 @@ void add_unit_slips(const spec::Quantity& q, const Number& right, std::vector<Si
 
 /// The listed and derived mistakes of `q` alone (no intermediates, no unit slips), with their values.
 std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::Quantity& q, const Number& right,
-                                const std::vector<Perturbation>& changes) {
+                                const std::vector<Perturbation>& changes, std::size_t limit) {
     std::vector<Single> out;
     for (const spec::ListedMistake& m : q.mistakes) {
+        if (out.size() >= limit)
+            return out;
         const auto value = solve::evaluate_in(solved, m.formula);
         if (!value || *value == right)
             continue;
@@ -155,6 +157,8 @@ std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::
     }
     const std::size_t listed = out.size();
     for (const Perturbation& p : changes) {
+        if (out.size() >= limit)
+            break;
         // Dividing by what multiplies is a slip nobody makes; multiplying by what divides (mfu on top) is common.
         if (p.kind == Perturbation::Kind::factor_inverted && !p.divides)
             continue;
@@ -178,19 +182,32 @@ std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::
 
 } // namespace
 
+namespace {
+
+std::mutex g_rows_mutex;
+std::deque<Row> g_rows; // a deque never moves what it holds
+
+} // namespace
+
 const Mistake* defined_mistake(std::string_view id, std::string_view title, std::string_view feedback) {
-    static std::mutex mutex;
-    static std::deque<Row> rows; // a deque never moves what it holds
-    const std::lock_guard lock(mutex);
-    for (const Row& row : rows)
+    const std::lock_guard lock(g_rows_mutex);
+    for (const Row& row : g_rows)
         if (row.id == id && row.title == title && row.feedback == feedback)
             return &row.mistake;
-    Row& row = rows.emplace_back(Row{std::string(id), std::string(title), std::string(feedback), Mistake{}});
+    Row& row = g_rows.emplace_back(Row{std::string(id), std::string(title), std::string(feedback), Mistake{}});
     row.mistake.id = row.id;
     row.mistake.title = row.title;
     row.mistake.feedback = row.feedback;
     row.mistake.answers = "counts bytes";
     return &row.mistake;
+}
+
+const Mistake* find_defined_mistake(std::string_view id) {
+    const std::lock_guard lock(g_rows_mutex);
+    for (const Row& row : g_rows)
+        if (row.id == id)
+            return &row.mistake;
+    return nullptr;
 }
 
 std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
@@ -200,18 +217,20 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
         return out;
     const Number& right = *part.answer.exact;
     const std::vector<Perturbation> changes = formula::perturbations(q->formula);
-    std::vector<Single> singles = own_singles(solved, *q, right, changes);
+    std::vector<Single> singles = own_singles(solved, *q, right, changes, k_max_defined_singles);
 
     // A mistake made in a defined quantity this one uses, carried through this formula.
     std::vector<std::vector<Perturbation>> used_changes; // kept alive: Single::change points into them
     used_changes.reserve(formula::names(q->formula).size());
     for (const std::string& name : formula::names(q->formula)) {
         const spec::Quantity* used = solve::find_quantity(solved.problem, name);
-        if (!used)
+        if (!used || singles.size() >= k_max_defined_singles)
             continue;
         const Number& used_right = solved.values.find(name)->second;
         used_changes.push_back(formula::perturbations(used->formula));
-        for (Single& inner : own_singles(solved, *used, used_right, used_changes.back())) {
+        for (Single& inner : own_singles(solved, *used, used_right, used_changes.back(), k_max_carried)) {
+            if (singles.size() >= k_max_defined_singles)
+                break;
             const auto value = solve::evaluate_in(solved, q->formula, name, &inner.value);
             if (!value || *value == right)
                 continue;

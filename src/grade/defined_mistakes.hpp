@@ -15,10 +15,15 @@ namespace headcount::grade {
 /// Most single mistakes tried for one part, and the singles that are paired (the first of them, in order).
 inline constexpr std::size_t k_max_defined_singles = 96;
 inline constexpr std::size_t k_max_defined_paired = 40;
+/// Most mistakes of one defined quantity a formula uses that are carried through it.
+inline constexpr std::size_t k_max_carried = 16;
 
 /// A mistake row that lives as long as the program: the same (id, title, feedback) give the same row, so every
 /// variant of a problem names the same mistake.
 const Mistake* defined_mistake(std::string_view id, std::string_view title, std::string_view feedback);
+
+/// The first row defined_mistake made with this id, or nullptr.
+const Mistake* find_defined_mistake(std::string_view id);
 
 /// Every explanation of a wrong answer to `part` (a defined quantity's) of `solved`: the singles above and their
 /// pairs, each different from the right answer; a listed mistake wins over a derived one of the same value.

@@ -4,6 +4,7 @@
 #include <render/answers.hpp>
 #include <render/hints.hpp>
 #include <render/solution.hpp>
+#include <solve/defined.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -123,8 +124,8 @@ std::string typed_value(const ParsedAnswer& parsed) {
 }
 
 /// What the part's tolerance asks for, for a rounded answer: every digit, a number of figures, or a closeness.
-View tolerance_view(const spec::Part& part) {
-    const spec::Tolerance t = part.tolerance.value_or(spec::Tolerance{});
+View tolerance_view(const solve::SolvedPart& part) {
+    const spec::Tolerance t = solve::tolerance_of(part);
     return View{{"exact", t.kind == spec::Tolerance::Kind::exact},
                 {"sigfigs", t.kind == spec::Tolerance::Kind::sigfigs},
                 {"relative", t.kind == spec::Tolerance::Kind::relative},
@@ -148,7 +149,7 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"counts_o", ask.projections.find('O') != std::string_view::npos},
                 {"biases", render::bias_names(solved.mha, ask.projections)},
                 {"has_biases", !render::bias_names(solved.mha, ask.projections).empty()},
-                {"tolerance", tolerance_view(part.part)},
+                {"tolerance", tolerance_view(part)},
                 {"figures_given", std::to_string(figures)},
                 {"one_figure_given", figures == 1}};
 }

@@ -259,8 +259,11 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
     const auto rounds = [&](const Number& value) {
         const bool says_rounded = parsed->significant_figures > 0 || parsed->approximate;
         const double resolution = resolution_of(*parsed);
-        return resolution > 0 && written_figures(*parsed) >= (says_rounded ? 2 : 3) &&
-               std::abs(parsed->value - formula::to_double(value)) <= resolution / 2;
+        if (resolution <= 0 || written_figures(*parsed) < (says_rounded ? 2 : 3))
+            return false;
+        if (typed) // exactly: past 2^53 a double cannot tell the last digits apart
+            return cmp(abs(Number(*typed - value)), Number(resolution) / 2) <= 0;
+        return std::abs(parsed->value - formula::to_double(value)) <= resolution / 2;
     };
     if (within(right)) {
         verdict.status = Status::correct;

@@ -1,5 +1,6 @@
 #include <grade/mistakes.hpp>
 
+#include <grade/defined_mistakes.hpp>
 #include <solve/defined.hpp>
 
 #include <util/rows.hpp>
@@ -149,7 +150,7 @@ std::optional<solve::Answer> value_under(const spec::Problem& problem, const sol
 
 const Mistake* find_mistake(std::string_view id) {
     const auto it = std::find_if(k_catalogue.begin(), k_catalogue.end(), [&](const Mistake& m) { return m.id == id; });
-    return it == k_catalogue.end() ? nullptr : &*it;
+    return it == k_catalogue.end() ? find_defined_mistake(id) : &*it;
 }
 
 std::string mistake_template(const Mistake& mistake) {

@@ -41,7 +41,8 @@ inline constexpr std::string_view k_other_quantity = "other_quantity";
 /// Every catalogued mistake, the three that are not recipes last.
 std::span<const Mistake> mistake_catalogue();
 
-/// The mistake with this id, or nullptr.
+/// The mistake with this id: the catalogue's, else the first row a defined quantity's mistakes made with it; or
+/// nullptr.
 const Mistake* find_mistake(std::string_view id);
 
 /// The template that explains `mistake` to a student: "mistakes/<id>".

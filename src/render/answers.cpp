@@ -55,7 +55,7 @@ std::string plain_exact(const formula::Number& value) {
 }
 
 nlohmann::ordered_json json_exact(const formula::Number& value) {
-    if (value.get_den() == 1 && value.get_num().fits_slong_p() && std::abs(value.get_num().get_si()) <= k_json_safe)
+    if (value.get_den() == 1 && cmp(abs(value.get_num()), mpz_class(k_json_safe)) <= 0)
         return value.get_num().get_si();
     if (value.get_den() == 1)
         return value.get_num().get_str();

@@ -83,6 +83,24 @@ spec::Tolerance tolerance_of(const SolvedPart& part) {
     return spec::Tolerance{};
 }
 
+std::optional<std::string> untypable(const formula::Number& value) {
+    if (value == 0)
+        return std::nullopt;
+    const formula::Number size = abs(value);
+    mpz_class large, small;
+    mpz_ui_pow_ui(large.get_mpz_t(), 10, 33);
+    mpz_ui_pow_ui(small.get_mpz_t(), 10, 15);
+    if (size > formula::Number(large))
+        return fmt::format("which comes to about {} here: past 10^33, more than an answer can be typed as; give it "
+                           "in a larger unit",
+                           formula::rounded(value, 3));
+    if (size < formula::Number(1, small))
+        return fmt::format("which comes to about {} here: under 10^-15, less than an answer can be typed as; give it "
+                           "in a smaller unit",
+                           formula::rounded(value, 3));
+    return std::nullopt;
+}
+
 Answer exact_answer(formula::Number value) {
     Answer answer;
     if (value.get_den() == 1 && value.get_num().fits_slong_p())

@@ -27,6 +27,10 @@ UnitInfo unit_info(std::string_view unit);
 /// (a defined quantity's value may be any fraction).
 spec::Tolerance tolerance_of(const SolvedPart& part);
 
+/// Why no student could type `value` as an answer (answers are read exactly up to 10^36, so a value must stay
+/// within [10^-15, 10^33] in size, or be 0, leaving room for another unit), or nullopt when one could.
+std::optional<std::string> untypable(const formula::Number& value);
+
 /// A defined quantity's answer: `value` exact, and as the count when it is whole and fits in 64 bits.
 Answer exact_answer(formula::Number value);
 

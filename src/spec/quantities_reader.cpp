@@ -141,6 +141,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
     const std::size_t others = known.size();
 
     std::vector<Quantity> read;
+    read.reserve(node.size()); // `known` holds views of their names: they must not move
     std::vector<YAML::Node> formula_nodes;
     for (const auto& entry : node) {
         const std::string name = entry.first.Scalar();
