@@ -267,3 +267,43 @@ TEST_CASE("a chain of many defined quantities reads and solves", "[e2e][quantiti
     REQUIRE(run.exit_code == 0);
     CHECK(nlohmann::json::parse(run.out)["parts"][0]["answer"] == 9);
 }
+
+TEST_CASE("each kind of derived mistake is named, alone and in pairs", "[e2e][quantities]") {
+    // By hand, with d = 100, n = 3, x = 7: attn = 4 x 3 x 100^2 = 120,000; ffn = 16 x 3 x 100^2 = 480,000;
+    // total = 120,000 + 480,000 + 7 = 600,007; size = 2 x 3 x 100 = 600 bytes.
+    const std::string path =
+        spec_file("kinds", "id: kinds\ntitle: t\ngiven: {d: 100, n: 3, x: 7}\nquantities:\n"
+                           "  attn: {title: attention, unit: FLOPs, formula: 4 * n * d^2}\n"
+                           "  ffn: {title: feed-forward, unit: FLOPs, formula: 16 * n * d^2}\n"
+                           "  total: {title: total compute, unit: FLOPs, formula: attn + ffn + x}\n"
+                           "  size: {title: cache size, unit: bytes, formula: 2 * n * d}\n"
+                           "parts:\n  - {id: a, ask: total}\n  - {id: b, ask: attn}\n  - {id: c, ask: size}\n");
+    struct Case {
+        const char* part;
+        const char* answer;
+        std::vector<const char*> named;
+    };
+    for (const Case& c : {
+             // ffn counted twice: 120,000 + 960,000 + 7.
+             Case{"a", "1080007", {"term_twice_ffn"}},
+             // The feed-forward's value alone: another quantity of the problem.
+             Case{"a", "480000", {"other_quantity"}},
+             // attn left out and ffn twice, together: 960,000 + 7.
+             Case{"a", "960007", {"term_left_out_attn", "term_twice_ffn"}},
+             // The exponent dropped inside attn, carried into the total: 1,200 + 480,000 + 7.
+             Case{"a", "481207", {"exponent_dropped_d_2"}},
+             // The exponent of d^2 dropped: 4 x 3 x 100.
+             Case{"b", "1200", {"exponent_dropped_d_2"}},
+             // Multiply-adds: 120,000 / 2.
+             Case{"b", "60000", {"macs_not_flops"}},
+             // Bits: 600 x 8.
+             Case{"c", "4800", {"bits_for_bytes"}},
+         }) {
+        INFO(c.part << " " << c.answer);
+        const auto r = run_headcount({"check", path, "--part", c.part, "--answer", c.answer});
+        CHECK(r.exit_code == 1);
+        for (const char* id : c.named)
+            CHECK(has(r.out, std::string("`") + id + "`"));
+    }
+    CHECK(has(run_headcount({"check", path, "--part", "a", "--answer", "481207"}).out, "In the attention"));
+}

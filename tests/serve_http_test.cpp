@@ -77,6 +77,29 @@ TEST_CASE("serve answers a check with what check --format json prints", "[e2e][s
     CHECK_FALSE(body.contains("expected"));
 }
 
+TEST_CASE("serve checks a quantity the spec defines as check does, and its page asks for it", "[e2e][serve]") {
+    ServeProcess server({"problems/training-compute.yaml"});
+    // 5.14 days: mfu multiplied where it divides (25.3588 x 0.45^2 = 5.1352); 608.6 hours: right (25.358 days).
+    for (const std::string answer : {"5.14", "608.6 hours", "3.15e23"}) {
+        INFO(answer);
+        const std::string part = answer == "3.15e23" ? "a" : "b";
+        auto res = post_check(server.port(), {{"problem", "gpt3-compute"}, {"part", part}, {"answer", answer}});
+        REQUIRE(res);
+        CHECK(res->status == 200);
+        const auto cli = run_headcount(
+            {"check", "problems/training-compute.yaml", "--part", part, "--answer", answer, "--format", "json"});
+        CHECK(json::parse(res->body) == json::parse(cli.out));
+    }
+    const json body =
+        json::parse(post_check(server.port(), {{"problem", "gpt3-compute"}, {"part", "b"}, {"answer", "5.14"}})->body);
+    CHECK(body["mistakes"][0]["id"] == "factor_inverted_mfu");
+    CHECK_FALSE(contains(body.dump(), "25.3"));
+    httplib::Client client("127.0.0.1", server.port());
+    auto page = client.Get("/p/gpt3-compute");
+    REQUIRE(page);
+    CHECK(contains(page->body, "What is the training time, in days?"));
+}
+
 TEST_CASE("serve's pages, problem list and health check", "[e2e][serve]") {
     ServeProcess server({"problems"});
     httplib::Client client("127.0.0.1", server.port());
