@@ -138,7 +138,6 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         known.push_back(name);
     for (const std::string& name : names.builtin)
         known.push_back(name);
-    const std::size_t others = known.size();
 
     std::vector<Quantity> read;
     read.reserve(node.size()); // `known` holds views of their names: they must not move
@@ -287,7 +286,6 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         if (state[i] == 0)
             if (auto ok = visit(i); !ok)
                 return std::unexpected(ok.error());
-    (void)others;
     std::vector<Quantity> ordered;
     for (std::size_t i : order)
         ordered.push_back(std::move(read[i]));
