@@ -163,15 +163,14 @@ class Writer {
     }
 };
 
-} // namespace
+/// A literal as written, parenthesised as a power's base when it is more than digits (3.12 \times 10^{14}).
+std::string literal_leaf(const Node& node, bool power_base) {
+    const std::string text = literal_tex(node);
+    return power_base && text.find_first_not_of("0123456789.") != std::string::npos ? wrapped(text) : text;
+}
 
-std::string tex(const Node& formula, const NameTex& name_tex) {
-    const Leaf leaf = [&](const Node& node, bool power_base) {
-        if (node.op == Node::Op::name)
-            return name_tex ? name_tex(node.text) : default_name_tex(node.text);
-        const std::string text = literal_tex(node);
-        return power_base && text.find_first_not_of("0123456789.") != std::string::npos ? wrapped(text) : text;
-    };
+/// The formula written with `leaf` for its names and literals, or its source text if writing it fails.
+std::string write_or_source(const Node& formula, const Leaf& leaf) {
     try {
         return Writer(leaf).write(formula, 0);
     } catch (const std::exception&) {
@@ -179,8 +178,18 @@ std::string tex(const Node& formula, const NameTex& name_tex) {
     }
 }
 
+} // namespace
+
+std::string tex(const Node& formula, const NameTex& name_tex) {
+    return write_or_source(formula, [&](const Node& node, bool power_base) {
+        if (node.op == Node::Op::name)
+            return name_tex ? name_tex(node.text) : default_name_tex(node.text);
+        return literal_leaf(node, power_base);
+    });
+}
+
 std::string tex_substituted(const Node& formula, const Lookup& lookup, const NumberTex& number_tex) {
-    const Leaf leaf = [&](const Node& node, bool power_base) {
+    return write_or_source(formula, [&](const Node& node, bool power_base) {
         if (node.op == Node::Op::name) {
             const std::optional<Number> value = lookup ? lookup(node.text) : std::nullopt;
             if (!value)
@@ -189,14 +198,8 @@ std::string tex_substituted(const Node& formula, const Lookup& lookup, const Num
             const bool plain_integer = value->get_den() == 1 && *value >= 0;
             return *value < 0 || (power_base && !plain_integer) ? wrapped(text) : text;
         }
-        const std::string text = literal_tex(node);
-        return power_base && text.find_first_not_of("0123456789.") != std::string::npos ? wrapped(text) : text;
-    };
-    try {
-        return Writer(leaf).write(formula, 0);
-    } catch (const std::exception&) {
-        return formula.source;
-    }
+        return literal_leaf(node, power_base);
+    });
 }
 
 } // namespace headcount::formula
