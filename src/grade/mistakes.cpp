@@ -140,7 +140,8 @@ std::optional<solve::Answer> value_under(const spec::Problem& problem, const sol
     if (!solved)
         return std::nullopt;
     if (ask.kind == "defined") {
-        const auto it = solved->values.find(ask.id);
+        const spec::Quantity* q = solve::find_quantity(problem, ask.id);
+        const auto it = q ? solved->values.find(q->name) : solved->values.end();
         if (it == solved->values.end())
             return std::nullopt;
         return solve::exact_answer(it->second);

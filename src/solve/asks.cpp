@@ -184,7 +184,7 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
         if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});
         if (ask->kind == "defined") {
-            const formula::Number& value = solved.values.find(ask->id)->second;
+            const formula::Number& value = solved.values.find(find_quantity(problem, ask->id)->name)->second;
             if (const auto why = untypable(value))
                 return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column,
                                              fmt::format("part '{}' asks for {}, {}", part.id, ask->id, *why)});

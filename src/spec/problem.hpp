@@ -145,8 +145,12 @@ struct ListedMistake {
 /// built-in quantities of the problem's kind (an ask's id with dots as underscores: model_params).
 struct Quantity {
     std::string name;
-    std::string title; ///< used in questions, solutions and feedback ("training compute")
-    std::string unit;  ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
+    /// What a part's `ask:` names it by: its name, or for one of headcount's own formulas (src/spec/training.hpp)
+    /// the ask's id with its dots (memory.training, whose name in formulas is memory_training).
+    std::string ask;
+    bool builtin = false; ///< one of headcount's own formulas, not the spec's
+    std::string title;    ///< used in questions, solutions and feedback ("training compute")
+    std::string unit;     ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
     formula::Node formula;
     std::string formula_text; ///< as written
     std::vector<ListedMistake> mistakes;

@@ -162,6 +162,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return std::unexpected(ok.error());
         Quantity q;
         q.name = name;
+        q.ask = name;
         q.mark = mark_of(entry.first);
         auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
         if (!formula_node)

@@ -3,6 +3,7 @@
 #include <spec/givens.hpp>
 #include <spec/givens_reader.hpp>
 #include <spec/quantities_reader.hpp>
+#include <spec/training.hpp>
 #include <spec/yaml_reader.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
@@ -203,8 +204,11 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
 /// `problem`; with `formulas`, the other keys of `given` are values for the spec's formulas.
 Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem& problem, bool formulas) {
     const bool transformer = problem.kind == "transformer";
-    const std::span<const std::string_view> architecture =
-        transformer ? std::span<const std::string_view>(k_model_keys) : std::span<const std::string_view>(k_given_keys);
+    std::vector<std::string_view> architecture =
+        transformer ? std::vector<std::string_view>(k_model_keys.begin(), k_model_keys.end())
+                    : std::vector<std::string_view>(k_given_keys.begin(), k_given_keys.end());
+    if (transformer) // the training setup's words (spec/training.hpp), read there
+        architecture.insert(architecture.end(), k_training_keys.begin(), k_training_keys.end());
     std::vector<std::string_view> keys(architecture.begin(), architecture.end());
     if (formulas) {
         auto values = read_values(r, given, architecture);
@@ -266,6 +270,27 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (!given)
         return std::unexpected(given.error());
     const YAML::Node quantities = root["quantities"];
+    // Parts that ask for a training quantity (spec/training.hpp), which a transformer's formulas answer.
+    std::vector<std::pair<std::string, YAML::Node>> asked;
+    if (const YAML::Node parts = root["parts"]; parts && parts.IsSequence())
+        for (const YAML::Node& part : parts)
+            if (part.IsMap())
+                if (const YAML::Node ask = part["ask"]; ask && ask.IsScalar())
+                    if (std::find(k_training_asks.begin(), k_training_asks.end(), ask.Scalar()) !=
+                        k_training_asks.end())
+                        asked.emplace_back(ask.Scalar(), ask);
+    const bool training = !asked.empty() || has_training_keys(*given);
+    if (training && problem.kind != "transformer") {
+        if (!asked.empty())
+            return r.error_at(asked.front().second, fmt::format("{} is asked of a whole model: add 'kind: "
+                                                                "transformer' and its layers",
+                                                                asked.front().first));
+        for (std::string_view key : k_training_keys)
+            if (const YAML::Node node = given->IsMap() ? (*given)[std::string(key)] : YAML::Node())
+                return r.error_at(node, fmt::format("'{}' describes training a whole model: add 'kind: transformer' "
+                                                    "and its layers",
+                                                    key));
+    }
     // A spec of formulas alone: no architecture, so no kind's built-in quantities.
     if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
         problem.kind = "quantities";
@@ -278,14 +303,49 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!values)
             return std::unexpected(values.error());
         problem.values = std::move(*values);
-    } else if (auto ok = read_architecture(r, *given, problem, quantities.IsDefined()); !ok)
+    } else if (auto ok = read_architecture(r, *given, problem, quantities.IsDefined() || training); !ok)
         return std::unexpected(ok.error());
+
+    // The training asks are headcount's own formulas (spec/training.hpp), added to the spec's own quantities.
+    // (yaml-cpp: = on a YAML::Node writes into the node it names, and a missing key's node is invalid: reset only
+    // a node of our own.)
+    YAML::Node formulas;
+    bool have_formulas = quantities.IsDefined();
+    if (have_formulas)
+        formulas.reset(quantities);
+    std::vector<std::string> builtin_quantities;
+    if (training) {
+        auto catalogue = training_quantities(r, *given, problem, asked);
+        if (!catalogue)
+            return std::unexpected(catalogue.error());
+        if (asked.empty()) {
+            // a training setup without a training ask: checked, and nothing to add
+        } else if (quantities && quantities.IsMap()) {
+            formulas.reset(YAML::Node(YAML::NodeType::Map));
+            for (const auto& entry : quantities) {
+                if ((*catalogue)[entry.first.Scalar()])
+                    return r.error_at(entry.first, fmt::format("quantity '{}' has the name of one of headcount's "
+                                                               "training quantities, which a part asks for; choose "
+                                                               "another",
+                                                               entry.first.Scalar()));
+                formulas.force_insert(entry.first, entry.second);
+            }
+        } else if (!quantities) {
+            formulas.reset(YAML::Node(YAML::NodeType::Map));
+            have_formulas = true;
+        }
+        if (formulas.IsMap()) // otherwise read_quantities says what is wrong with the spec's quantities
+            for (const auto& entry : *catalogue) {
+                formulas.force_insert(entry.first, entry.second);
+                builtin_quantities.push_back(entry.first.Scalar());
+            }
+    }
 
     Vocabulary vocabulary = words;
     std::vector<std::string_view> ask_words(words.asks.begin(), words.asks.end());
     std::vector<std::string_view> mistake_words(words.mistakes.begin(), words.mistakes.end());
     std::vector<std::string> derived_ids;
-    if (quantities) {
+    if (have_formulas) {
         FormulaNames names;
         const Givens givens = givens_of(problem);
         for (std::string_view key : varying_keys())
@@ -294,9 +354,15 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (problem.kind != "quantities")
             for (std::string_view ask : words.asks)
                 names.builtin.push_back(builtin_name(ask));
-        auto read = read_quantities(r, quantities, problem.values, names);
+        auto read = read_quantities(r, formulas, problem.values, names);
         if (!read)
             return std::unexpected(read.error());
+        for (Quantity& q : *read)
+            if (std::find(builtin_quantities.begin(), builtin_quantities.end(), q.name) != builtin_quantities.end()) {
+                q.builtin = true;
+                q.ask = *std::find_if(k_training_asks.begin(), k_training_asks.end(),
+                                      [&](std::string_view ask) { return training_name(ask) == q.name; });
+            }
         problem.quantities = std::make_shared<const std::vector<Quantity>>(std::move(*read));
         for (const Quantity& q : *problem.quantities) {
             for (const ListedMistake& m : q.mistakes)
@@ -305,7 +371,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
                 derived_ids.push_back(std::move(id));
         }
         for (const Quantity& q : *problem.quantities)
-            ask_words.push_back(q.name);
+            ask_words.push_back(q.ask);
         for (const std::string& id : derived_ids)
             mistake_words.push_back(id);
         // The unit slips grade derives for a defined quantity's unit (grade/defined_mistakes.cpp) that are not in the

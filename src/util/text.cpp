@@ -98,6 +98,16 @@ std::string closest_match(std::string_view word, std::span<const std::string_vie
     return std::string(best);
 }
 
+bool one_of_words(std::string_view words, std::string_view word) {
+    while (!words.empty()) {
+        const std::size_t space = words.find(' ');
+        if (words.substr(0, space) == word)
+            return true;
+        words = space == std::string_view::npos ? std::string_view() : words.substr(space + 1);
+    }
+    return false;
+}
+
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates) {
     const std::string best = closest_match(word, candidates);
     return best.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", best);

@@ -30,6 +30,9 @@ std::string closest_match(std::string_view word, std::span<const std::string_vie
 /// " (did you mean 'x'?)" for the closest candidate, or "" when there is none.
 std::string did_you_mean(std::string_view word, std::span<const std::string_view> candidates);
 
+/// Whether `word` is one of the space-separated `words` ("d day days"), exactly.
+bool one_of_words(std::string_view words, std::string_view word);
+
 /// True when `text` is well-formed UTF-8: no overlong forms, surrogates, code points past U+10FFFF or cut-off
 /// sequences. The empty string and plain ASCII (NUL included) are valid.
 bool is_valid_utf8(std::string_view text);

@@ -1,0 +1,493 @@
+#include <spec/training.hpp>
+
+#include <spec/quantities_reader.hpp>
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace headcount::spec::detail {
+
+namespace {
+
+enum class Precision { fp32, mixed };
+enum class Optimizer { adamw, adam, sgd_momentum, sgd };
+enum class Recompute { none, selective, full };
+
+constexpr auto k_precisions =
+    std::to_array<std::pair<std::string_view, Precision>>({{"fp32", Precision::fp32}, {"mixed", Precision::mixed}});
+constexpr auto k_optimizers = std::to_array<std::pair<std::string_view, Optimizer>>(
+    {{"adamw", Optimizer::adamw}, {"adam", Optimizer::adam}, {"sgd_momentum", Optimizer::sgd_momentum},
+     {"sgd", Optimizer::sgd}});
+constexpr auto k_recomputes = std::to_array<std::pair<std::string_view, Recompute>>(
+    {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
+
+/// A LoRA target: the matrix's names in a spec (Hugging Face's module name too), and its input and output widths as
+/// a formula writes them.
+struct Target {
+    std::string_view names;
+    std::string_view label; ///< as the solution lists it
+    bool ffn;
+};
+constexpr auto k_targets = std::to_array<Target>({
+    {"q q_proj", "$W_Q$", false},
+    {"k k_proj", "$W_K$", false},
+    {"v v_proj", "$W_V$", false},
+    {"o o_proj", "$W_O$", false},
+    {"gate gate_proj", "the FFN's gate matrix", true},
+    {"up up_proj", "the FFN's up matrix", true},
+    {"down down_proj", "the FFN's down matrix", true},
+});
+
+/// The training setup a spec gives, with its defaults: fp32, AdamW, no recomputation, no ZeRO.
+struct Setup {
+    Precision precision = Precision::fp32;
+    Optimizer optimizer = Optimizer::adamw;
+    Recompute recompute = Recompute::none;
+    int zero_stage = 0;
+    std::vector<std::size_t> lora_targets; ///< indices into k_targets, in spec order
+};
+
+Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
+    Setup setup;
+    if (const YAML::Node node = given["precision"]) {
+        auto value = choice(r, node, "precision", k_precisions);
+        if (!value)
+            return std::unexpected(value.error());
+        setup.precision = *value;
+    }
+    if (const YAML::Node node = given["optimizer"]) {
+        auto value = choice(r, node, "optimizer", k_optimizers);
+        if (!value)
+            return std::unexpected(value.error());
+        setup.optimizer = *value;
+    }
+    if (const YAML::Node node = given["recompute"]) {
+        auto value = choice(r, node, "recompute", k_recomputes);
+        if (!value)
+            return std::unexpected(value.error());
+        setup.recompute = *value;
+    }
+    if (const YAML::Node node = given["zero_stage"]) {
+        const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+        if (text.size() != 1 || text[0] < '0' || text[0] > '3')
+            return r.error_at(node, fmt::format("zero_stage must be 0, 1, 2 or 3 (ZeRO's stages), got {}",
+                                                Reader::describe(node)));
+        setup.zero_stage = text[0] - '0';
+        if (setup.zero_stage > 0 && !given["data_parallel"])
+            return r.error_at(node, fmt::format("zero_stage {} splits model states over the data-parallel GPUs: "
+                                                "give data_parallel, their number, too",
+                                                setup.zero_stage));
+    }
+    if (const YAML::Node node = given["lora_targets"]) {
+        if (!node.IsSequence() || node.size() == 0)
+            return r.error_at(node, "lora_targets must be a list of the matrices LoRA adapts: q, k, v, o, gate, up, "
+                                    "down (e.g. [q, v])");
+        for (const YAML::Node& item : node) {
+            const std::string word = item.IsScalar() ? item.Scalar() : std::string();
+            const auto it = std::find_if(k_targets.begin(), k_targets.end(),
+                                         [&](const Target& t) { return one_of_words(t.names, word); });
+            if (it == k_targets.end()) {
+                static constexpr auto k_words =
+                    std::to_array<std::string_view>({"q", "k", "v", "o", "gate", "up", "down"});
+                return r.error_at(item, fmt::format("lora_targets: {} is not a matrix LoRA can adapt here; one of q, "
+                                                    "k, v, o, gate, up, down{}",
+                                                    Reader::describe(item), did_you_mean(word, k_words)));
+            }
+            const auto index = static_cast<std::size_t>(it - k_targets.begin());
+            if (std::find(setup.lora_targets.begin(), setup.lora_targets.end(), index) != setup.lora_targets.end())
+                return r.error_at(item, fmt::format("lora_targets lists {} twice", word));
+            setup.lora_targets.push_back(index);
+        }
+    }
+    return setup;
+}
+
+/// One quantity as a spec's `quantities:` would define it.
+struct Entry {
+    std::string ask, title, unit, formula, explanation;
+    std::vector<std::array<std::string, 3>> mistakes; ///< id, formula, feedback
+    std::vector<std::string_view> needs;              ///< the givens (values) its formula uses
+    std::vector<std::string_view> uses;               ///< the other entries (asks) its formula uses
+};
+
+std::string bytes_word(int bytes) { return bytes == 2 ? "2 bytes (16-bit)" : "4 bytes (fp32)"; }
+
+/// The ZeRO sentence of a model-state quantity sharded from `stage` on.
+std::string zero_note(const Setup& s, int stage, std::string_view what) {
+    if (s.zero_stage == 0)
+        return fmt::format(" Without ZeRO (`zero_stage: 0`) every data-parallel GPU holds all the {}.", what);
+    if (s.zero_stage < stage)
+        return fmt::format(" ZeRO stage {} does not split the {} (stage {} does): every data-parallel GPU holds "
+                           "them all.",
+                           s.zero_stage, what, stage);
+    return fmt::format(" ZeRO stage {} splits the {} over the $N_d$ = `data_parallel` GPUs, so each holds "
+                       "$1/N_d$ of them (Rajbhandari et al. 2020, section 5).",
+                       s.zero_stage, what);
+}
+
+std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem& problem) {
+    std::map<std::string, Entry, std::less<>> out;
+    const int weight_bytes = s.precision == Precision::mixed ? 2 : 4;
+    const std::string precision_words =
+        s.precision == Precision::mixed ? "Under mixed precision the weights and gradients are 16-bit (2 bytes each)"
+                                        : "In fp32 the weights and gradients take 4 bytes each";
+    const auto shard = [&](int stage) { return s.zero_stage >= stage ? std::string(" / data_parallel") : ""; };
+    const auto needs_dp = [&](int stage) {
+        return s.zero_stage >= stage ? std::vector<std::string_view>{"data_parallel"}
+                                     : std::vector<std::string_view>{};
+    };
+
+    out["memory_weights"] = Entry{
+        "memory.weights", s.zero_stage >= 3 ? "memory for the weights per GPU" : "memory for the weights", "bytes",
+        fmt::format("{} * model_params{}", weight_bytes, shard(3)),
+        fmt::format("{}: {} per parameter.{}", precision_words, bytes_word(weight_bytes),
+                    zero_note(s, 3, "weights")),
+        {}, needs_dp(3), {}};
+
+    {
+        Entry e{"memory.gradients", s.zero_stage >= 2 ? "gradient memory per GPU" : "gradient memory", "bytes",
+                fmt::format("{} * model_params{}", weight_bytes, shard(2)),
+                fmt::format("One gradient per parameter, in the weights' format: {} each. {}.{}",
+                            bytes_word(weight_bytes), precision_words, zero_note(s, 2, "gradients")),
+                {}, needs_dp(2), {}};
+        if (s.zero_stage >= 2)
+            e.mistakes.push_back({"zero_not_applied", fmt::format("{} * model_params", weight_bytes),
+                                  "The gradients were counted whole; ZeRO stage 2 and above split them over the "
+                                  "data-parallel GPUs, each keeping only its share."});
+        out["memory_gradients"] = std::move(e);
+    }
+
+    {
+        const int moments = s.optimizer == Optimizer::sgd ? 0 : (s.optimizer == Optimizer::sgd_momentum ? 1 : 2);
+        const bool master = s.precision == Precision::mixed;
+        const auto core = [&](int m, bool with_master) -> std::string {
+            const std::string moment_bytes = m == 0 ? "" : (m == 1 ? "4" : fmt::format("{} * 4", m));
+            if (with_master && !moment_bytes.empty())
+                return fmt::format("(4 + {})", moment_bytes);
+            if (with_master)
+                return "4";
+            return moment_bytes.empty() ? "0" : moment_bytes;
+        };
+        const auto formula = [&](int m, bool with_master, bool sharded) {
+            return fmt::format("{} * model_params{}", core(m, with_master), sharded ? shard(1) : "");
+        };
+        const std::string_view optimizer_words =
+            moments == 2 ? "Adam keeps two fp32 moments per parameter, the momentum and the variance (4 bytes each)"
+            : moments == 1 ? "SGD with momentum keeps one fp32 momentum per parameter (4 bytes)"
+                           : "Plain SGD keeps no state of its own";
+        const std::string master_words =
+            master ? " Under mixed precision the optimizer also keeps an fp32 master copy of the weights (4 bytes per "
+                     "parameter), which it updates and rounds to 16 bits: Adam in mixed precision keeps 12 bytes per "
+                     "parameter, 16 with the 16-bit weights and gradients (Rajbhandari et al. 2020, ZeRO, section 3.1)."
+                   : " In fp32 the weights are the master copy; there is no second one.";
+        Entry e{"memory.optimizer_states",
+                s.zero_stage >= 1 ? "optimizer-state memory per GPU" : "optimizer-state memory",
+                "bytes",
+                formula(moments, master, true),
+                fmt::format("{}.{}{} DeepSpeed's `estimate_zero2_model_states_mem_needs` allows more (4 bytes per "
+                            "parameter on every GPU and 16 split), for its buffers; this counts the states alone.",
+                            optimizer_words, master_words, zero_note(s, 1, "optimizer states")),
+                {},
+                needs_dp(1),
+                {}};
+        if (moments == 2)
+            e.mistakes.push_back({"adam_one_moment", formula(1, master, true),
+                                  "Adam keeps two moments per parameter, the momentum and the variance; one of them "
+                                  "was counted."});
+        if (master && moments > 0)
+            e.mistakes.push_back({"no_master_copy", formula(moments, false, true),
+                                  "Under mixed precision the optimizer also keeps an fp32 master copy of the weights, "
+                                  "4 bytes per parameter; it was left out."});
+        if (s.zero_stage >= 1)
+            e.mistakes.push_back({"zero_not_applied", formula(moments, master, false),
+                                  "The optimizer states were counted whole; every ZeRO stage splits them over the "
+                                  "data-parallel GPUs."});
+        out["memory_optimizer_states"] = std::move(e);
+    }
+
+    out["memory_model_states"] = Entry{
+        "memory.model_states",
+        s.zero_stage >= 1 ? "model-state memory (weights, gradients and optimizer states) per GPU"
+                          : "model-state memory (weights, gradients and optimizer states)",
+        "bytes",
+        "memory_weights + memory_gradients + memory_optimizer_states",
+        "The model states are what training keeps for every parameter throughout: its weight, its gradient and the "
+        "optimizer's states. Activations come and go with each step and are counted apart.",
+        {{"no_gradients", "memory_weights + memory_optimizer_states",
+          "The gradients were left out: the backward pass writes one per parameter, and they are held until the "
+          "optimizer step."}},
+        {},
+        {"memory.weights", "memory.gradients", "memory.optimizer_states"}};
+
+    {
+        const std::string none = "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 5 * h * seq_len)";
+        const std::string selective = "layers * seq_len * batch * (18 * d_model + 4 * d_ff)";
+        const std::string full = "2 * layers * seq_len * batch * d_model";
+        const std::string convention =
+            "Activations are counted as Korthikanti et al. 2022 (Reducing Activation Recomputation in Large "
+            "Transformer Models, section 4, Table 2) count them: 16-bit values and 1-byte dropout masks, for each layer "
+            "$s b (18 d_{model} + 4 d_{ff})$ bytes for the linear layers, norms, GELU and dropouts, and "
+            "$5 a s^2 b$ for the attention scores, their softmax and its dropout mask, where $s$ is `seq_len`, $b$ the "
+            "batch and $a$ the heads $h$. With $d_{ff} = 4 d_{model}$ this is their $s b h (34 + 5 a s / h)$ per "
+            "layer; Megatron-LM's `theoretical_memory_usage.py` uses the same $18 + 4 d_{ff} / d_{model}$. The "
+            "embeddings, the output layer and the loss are left out, as they leave them out.";
+        Entry e{"memory.activations", "activation memory", "bytes", "", "", {}, {}, {}};
+        switch (s.recompute) {
+        case Recompute::none:
+            e.formula = none;
+            e.explanation = convention + " Nothing is recomputed (`recompute: none`), so every layer keeps all of it.";
+            e.mistakes.push_back({"one_score_tensor", "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 3 * h * "
+                                                      "seq_len)",
+                                  "Two score-sized tensors are kept per head, the softmax's input and its output (2 "
+                                  "bytes each), besides the 1-byte dropout mask; one of them was counted."});
+            e.mistakes.push_back({"heads_dropped_from_scores",
+                                  "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 5 * seq_len)",
+                                  "Every head has its own $s \\times s$ matrix of scores: the score tensors grow "
+                                  "with the number of heads, which was left out."});
+            break;
+        case Recompute::selective:
+            e.formula = selective;
+            e.explanation = convention + " Selective recomputation (`recompute: selective`) drops the attention "
+                                         "scores, softmax and dropout mask and recomputes them in the backward pass, "
+                                         "keeping $s b (18 d_{model} + 4 d_{ff})$ per layer.";
+            e.mistakes.push_back({"recompute_ignored", none,
+                                  "Selective recomputation was ignored: the attention scores and their softmax are "
+                                  "recomputed in the backward pass, not kept."});
+            break;
+        case Recompute::full:
+            e.formula = full;
+            e.explanation = convention + " Full recomputation (`recompute: full`) keeps only each layer's input, "
+                                         "$2 s b d_{model}$ bytes, and recomputes the layer's forward pass in the "
+                                         "backward pass.";
+            e.mistakes.push_back({"recompute_ignored", none,
+                                  "Full recomputation was ignored: only each layer's input is kept, and the rest is "
+                                  "recomputed in the backward pass."});
+            break;
+        }
+        std::string one_layer = e.formula;
+        one_layer.replace(one_layer.find("layers * "), 9, "");
+        e.mistakes.insert(e.mistakes.begin(),
+                          {"one_layer_activations", one_layer,
+                           "The activations of one layer were counted; every layer keeps its own for the backward "
+                           "pass."});
+        out["memory_activations"] = std::move(e);
+    }
+
+    out["memory_training"] = Entry{
+        "memory.training",
+        s.zero_stage >= 1 ? "peak training memory per GPU" : "peak training memory",
+        "bytes",
+        "memory_model_states + memory_activations",
+        "The peak of a training step comes at the end of the forward pass, when every layer's activations are still "
+        "held for the backward pass and the model states are held throughout. Temporary buffers and fragmentation "
+        "come on top in practice.",
+        {},
+        {},
+        {"memory.model_states", "memory.activations"}};
+
+    {
+        const bool steps = problem.values.contains("steps");
+        Entry e{"flops.training_run", "compute of the whole training run", "FLOPs",
+                steps ? "steps * flops_training" : "tokens / (batch * seq_len) * flops_training",
+                fmt::format("A training step processes `batch` × `seq_len` tokens with the FLOPs of one step "
+                            "(`flops.training`, forward and backward: three forward passes); the run is {}. Kaplan "
+                            "et al.'s $C \\approx 6 N D$ counts the same way but leaves out the attention scores and, "
+                            "with $N$ the parameters outside the embeddings, the output layer.",
+                            steps ? "`steps` such steps" : "`tokens` / (`batch` × `seq_len`) such steps"),
+                {{"training_tripled_twice",
+                  steps ? "3 * steps * flops_training" : "3 * tokens / (batch * seq_len) * flops_training",
+                  "The FLOPs of a training step already count the backward pass (three forward passes in all); "
+                  "they were tripled again."}},
+                {},
+                {}};
+        e.needs.push_back(steps ? "steps" : "tokens");
+        out["flops_training_run"] = std::move(e);
+    }
+
+    out["time_training"] = Entry{
+        "time.training",
+        "training time",
+        "days",
+        "flops_training_run / (gpus * peak_flops * mfu) / 86400",
+        "The run's FLOPs divided by what the GPUs achieve: their number times each one's peak FLOP/s times the model "
+        "FLOPs utilisation (MFU), the fraction of the peak spent on the model's FLOPs; 86,400 seconds make a day. As "
+        "in nanoGPT's sizing notebook and PaLM (Chowdhery et al. 2022, Appendix B).",
+        {{"forgot_mfu", "flops_training_run / (gpus * peak_flops) / 86400",
+          "The GPUs were taken to run at their peak: the model FLOPs utilisation (MFU) says what fraction of it "
+          "training achieves, and was left out."}},
+        {"gpus", "peak_flops", "mfu"},
+        {"flops.training_run"}};
+
+    // Not named mfu in formulas: a spec that asks it may give mfu, the utilisation its time.training assumes.
+    out["achieved_mfu"] = Entry{
+        "mfu",
+        "model FLOPs utilisation",
+        "percent",
+        "100 * flops_training / (step_time * gpus * peak_flops)",
+        fmt::format("Model FLOPs utilisation (PaLM, Chowdhery et al. 2022, Appendix B; nanoGPT's `estimate_mfu`): "
+                    "the model's FLOPs per step (`flops.training`, three forward passes) over what the GPUs could do "
+                    "in the step's time at their peak. Recomputed forward passes are not the model's FLOPs: "
+                    "counting them gives the hardware FLOPs utilisation (HFU), higher under `recompute: full`.{}",
+                    s.recompute == Recompute::full ? " Here recompute is full, so HFU is 4/3 of MFU." : ""),
+        {},
+        {"step_time", "gpus", "peak_flops"},
+        {}};
+
+    if (!s.lora_targets.empty()) {
+        const bool gqa = problem.given.n_kv_heads.has_value();
+        const std::string kv_out = gqa ? "n_kv_heads * d_model / h" : "d_model";
+        std::string sum, outs, labels;
+        for (std::size_t index : s.lora_targets) {
+            const Target& t = k_targets[index];
+            const std::string_view name = t.names.substr(0, t.names.find(' '));
+            std::string in = "d_model", out_width = "d_model";
+            if (name == "k" || name == "v")
+                out_width = kv_out;
+            if (name == "gate" || name == "up")
+                out_width = "d_ff";
+            if (name == "down")
+                in = "d_ff";
+            sum += fmt::format("{}({} + {})", sum.empty() ? "" : " + ", in, out_width);
+            outs += fmt::format("{}{}", outs.empty() ? "" : " + ", out_width);
+            labels += fmt::format("{}{}", labels.empty() ? "" : ", ", t.label);
+        }
+        out["params_lora"] = Entry{
+            "params.lora",
+            "LoRA adapter parameters",
+            "parameters",
+            fmt::format("layers * lora_rank * ({})", sum),
+            fmt::format("LoRA (Hu et al. 2021, section 4) freezes a weight matrix $W$ of $d_{{in}}$ inputs and "
+                        "$d_{{out}}$ outputs and trains $B A$ beside it, with $A$ of $r \\times d_{{in}}$ and $B$ of "
+                        "$d_{{out}} \\times r$: $r (d_{{in}} + d_{{out}})$ parameters per adapted matrix, without "
+                        "biases, in every layer. Here it adapts {}, with rank $r$ = `lora_rank`. Hugging Face PEFT's "
+                        "`print_trainable_parameters` counts the same.",
+                        labels),
+            {{"lora_r_times_d", fmt::format("layers * lora_rank * ({})", outs),
+              "An adapter is two matrices, $A$ ($r \\times d_{in}$) and $B$ ($d_{out} \\times r$): $r (d_{in} + "
+              "d_{out})$ parameters per adapted matrix, and one of the two was counted."}},
+            {"lora_rank"},
+            {}};
+    }
+
+    out["params_trainable"] = Entry{
+        "params.trainable",
+        "trainable parameters",
+        "parameters",
+        s.lora_targets.empty() ? "model_params" : "params_lora",
+        s.lora_targets.empty() ? "Without LoRA every parameter trains: the trainable count is the model's."
+                               : "With LoRA the base model is frozen: only the adapters train, which is what PEFT's "
+                                 "`print_trainable_parameters` reports as trainable.",
+        {},
+        {},
+        {}};
+    if (!s.lora_targets.empty()) {
+        out["params_trainable"].uses.push_back("params.lora");
+        out["params_trainable"].mistakes.push_back(
+            {"frozen_base_counted", "model_params + params_lora",
+             "The base model's parameters were counted as trainable; under LoRA they are frozen and only the "
+             "adapters train."});
+    }
+    return out;
+}
+
+} // namespace
+
+std::string training_name(std::string_view ask) { return ask == "mfu" ? "achieved_mfu" : builtin_name(ask); }
+
+bool has_training_keys(const YAML::Node& given) {
+    if (!given.IsMap())
+        return false;
+    return std::any_of(k_training_keys.begin(), k_training_keys.end(),
+                       [&](std::string_view key) { return static_cast<bool>(given[std::string(key)]); });
+}
+
+Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, const Problem& problem,
+                                       std::span<const std::pair<std::string, YAML::Node>> asked) {
+    auto setup = read_setup(r, given);
+    if (!setup)
+        return std::unexpected(setup.error());
+    // The numbers a run gives, each checked where it stands.
+    struct Bound {
+        std::string_view key, rule;
+        bool whole, at_most_one;
+    };
+    for (const Bound& b : {Bound{"gpus", "a whole number of GPUs, at least 1", true, false},
+                           Bound{"data_parallel", "a whole number of data-parallel GPUs, at least 1", true, false},
+                           Bound{"steps", "a whole number of steps, at least 1", true, false},
+                           Bound{"lora_rank", "a whole rank, at least 1", true, false},
+                           Bound{"tokens", "a positive number of tokens", false, false},
+                           Bound{"peak_flops", "a positive peak FLOP/s per GPU", false, false},
+                           Bound{"step_time", "a positive number of seconds", false, false},
+                           Bound{"mfu", "a fraction above 0 and at most 1 (0.45 for 45%)", false, true}}) {
+        const auto it = problem.values.find(b.key);
+        if (it == problem.values.end())
+            continue;
+        const formula::Number& v = it->second.value;
+        if (v <= 0 || (b.whole && v.get_den() != 1) || (b.at_most_one && v > 1))
+            return r.error_at(it->second.mark, fmt::format("{} must be {}, got {}", b.key, b.rule, it->second.text));
+    }
+
+    const auto all = entries(*setup, problem);
+    std::set<std::string> wanted;
+    std::vector<std::pair<std::string, const YAML::Node*>> pending;
+    for (const auto& [ask, node] : asked)
+        pending.emplace_back(ask, &node);
+    while (!pending.empty()) {
+        auto [ask, node] = pending.back();
+        pending.pop_back();
+        const std::string name = training_name(ask);
+        if (!wanted.insert(name).second)
+            continue;
+        const auto found = all.find(name);
+        if (found == all.end()) // params.lora without lora_targets
+            return r.error_at(*node, fmt::format("{} needs lora_targets in given: the matrices LoRA adapts, e.g. "
+                                                 "[q, v]",
+                                                 ask));
+        const Entry& e = found->second;
+        std::vector<std::string_view> missing;
+        for (std::string_view key : e.needs)
+            if (!problem.values.contains(key))
+                missing.push_back(key);
+        if (!missing.empty()) {
+            std::string list;
+            for (std::size_t i = 0; i < missing.size(); ++i)
+                list += (i == 0 ? "" : (i + 1 == missing.size() ? " and " : ", ")) + std::string(missing[i]);
+            return r.error_at(*node, fmt::format("{} ({}) needs {} in given", ask, e.title, list));
+        }
+        if (const auto clash = problem.values.find(name); clash != problem.values.end())
+            return r.error_at(clash->second.mark, fmt::format("given '{}' has the name of the ask {} a part asks "
+                                                              "for; give it or ask it, not both",
+                                                              name, ask));
+        for (std::string_view used : e.uses)
+            pending.emplace_back(std::string(used), node);
+    }
+
+    YAML::Node out(YAML::NodeType::Map);
+    for (const std::string& name : wanted) {
+        const Entry& e = all.find(name)->second;
+        YAML::Node q(YAML::NodeType::Map);
+        q["title"] = e.title;
+        q["unit"] = e.unit;
+        q["formula"] = e.formula;
+        q["explanation"] = e.explanation;
+        if (!e.mistakes.empty()) {
+            YAML::Node list(YAML::NodeType::Sequence);
+            for (const auto& [id, formula, feedback] : e.mistakes) {
+                YAML::Node m(YAML::NodeType::Map);
+                m["id"] = id;
+                m["formula"] = formula;
+                m["feedback"] = feedback;
+                list.push_back(m);
+            }
+            q["mistakes"] = list;
+        }
+        out[name] = q;
+    }
+    return out;
+}
+
+} // namespace headcount::spec::detail

@@ -1,0 +1,208 @@
+// End-to-end tests of the training asks (spec/training.hpp): memory under ZeRO and recomputation, a run's compute and
+// time, MFU and LoRA. Every expected value is derived by hand in its comment from the cited formula and a parameter
+// count published elsewhere (Hugging Face's model cards); none is read from headcount's output.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <string>
+
+using headcount::testing::run_headcount;
+
+namespace {
+const std::string k_week = "problems/training-gpt2-xl.yaml";
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// GPT-2 small as Hugging Face's GPT2LMHeadModel builds it: 124,439,808 parameters (its model card's "124M"; the
+/// count model_params gives for these givens, tested in src/solve/model_test.cpp), with the given `extra` lines.
+std::string gpt2_small(const std::string& name, const std::string& extra, const std::string& parts) {
+    const std::string path = headcount::testing::fresh_temp_dir("training-" + name) + "/spec.yaml";
+    std::ofstream(path) << "id: " << name << "\ntitle: GPT-2 small\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n"
+                        << "  d_ff: 3072\n  layers: 12\n  vocab: 50257\n  max_positions: 1024\n  final_norm: true\n"
+                        << "  lm_head: linear\n  batch: 8\n  seq_len: 1024\n"
+                        << extra << "parts:\n"
+                        << parts;
+    return path;
+}
+
+std::string answer_of(const std::string& spec, int part) {
+    const auto r = run_headcount({"solve", spec, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto parsed = nlohmann::json::parse(r.out);
+    const auto& answer = parsed["parts"][part]["answer"];
+    return answer.is_string() ? answer.get<std::string>() : answer.dump();
+}
+} // namespace
+
+// P = 124,439,808. ZeRO paper §3.1: mixed-precision Adam keeps 2 + 2 + 12 = 16 bytes per parameter, so the model
+// states are 16 P = 1,991,036,928 bytes, of which the optimizer's K = 12: 12 P = 1,493,277,696. In fp32, Adam keeps
+// 4 (weights) + 4 (gradients) + 8 (two moments) = 16 P as well, of which 8 P = 995,518,464 are the optimizer's;
+// SGD with momentum 4 P = 497,759,232; plain SGD none beyond the weights and gradients: 8 P = 995,518,464.
+TEST_CASE("model states follow the precision and the optimizer, as the ZeRO paper counts them", "[e2e][training]") {
+    const std::string parts = "  - {id: a, ask: memory.optimizer_states}\n  - {id: b, ask: memory.model_states}\n";
+    struct Case {
+        const char* setup;
+        const char* optimizer_states;
+        const char* model_states;
+    };
+    for (const Case& c : {Case{"  precision: mixed\n  optimizer: adamw\n", "1493277696", "1991036928"},
+                          Case{"  precision: fp32\n  optimizer: adam\n", "995518464", "1991036928"},
+                          Case{"  optimizer: sgd_momentum\n", "497759232", "1493277696"},
+                          Case{"  precision: fp32\n  optimizer: sgd\n", "0", "995518464"}}) {
+        INFO(c.setup);
+        const std::string spec = gpt2_small("states", c.setup, parts);
+        CHECK(answer_of(spec, 0) == c.optimizer_states);
+        CHECK(answer_of(spec, 1) == c.model_states);
+    }
+}
+
+// ZeRO paper §5 and Figure 1, with Psi = P and N_d = 8: stage 1 keeps 2P + 2P + 12P/8 = 5.5P = 684,418,944;
+// stage 2 2P + 14P/8 = 3.75P = 466,649,280; stage 3 16P/8 = 2P = 248,879,616 bytes per GPU.
+TEST_CASE("ZeRO splits the model states over the data-parallel GPUs stage by stage", "[e2e][training]") {
+    const std::string parts = "  - {id: a, ask: memory.model_states}\n";
+    for (const auto& [stage, bytes] : {std::pair{"1", "684418944"}, {"2", "466649280"}, {"3", "248879616"}}) {
+        INFO(stage);
+        const std::string spec = gpt2_small(std::string("zero") + stage,
+                                            std::string("  precision: mixed\n  zero_stage: ") + stage +
+                                                "\n  data_parallel: 8\n",
+                                            parts);
+        CHECK(answer_of(spec, 0) == bytes);
+    }
+    // Counting the states whole under stage 2 is named: 16 P = 1,991,036,928 would be the whole, but the model
+    // states sum three quantities, so the slip shows in the optimizer states: 12 P = 1,493,277,696.
+    const std::string spec = gpt2_small("zero-slip", "  precision: mixed\n  zero_stage: 2\n  data_parallel: 8\n",
+                                        "  - {id: a, ask: memory.optimizer_states}\n");
+    const auto r = run_headcount({"check", spec, "--part", "a", "--answer", "1493277696"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.out, "`zero_not_applied`"));
+}
+
+// Korthikanti et al. 2022, Table 2, per layer with s = 1024, b = 8, h = 768, a = 12, L = 12 layers:
+// none:      s b h (34 + 5 a s / h) = 1024 x 8 x 768 x (34 + 80) = 717,225,984; x 12 = 8,606,711,808
+// selective: 34 s b h = 213,909,504; x 12 = 2,566,914,048
+// full:      2 s b h = 12,582,912; x 12 = 150,994,944
+TEST_CASE("activations follow Korthikanti et al.'s Table 2 for each recomputation", "[e2e][training]") {
+    const std::string parts = "  - {id: a, ask: memory.activations}\n";
+    for (const auto& [recompute, bytes] :
+         {std::pair{"none", "8606711808"}, {"selective", "2566914048"}, {"full", "150994944"}}) {
+        INFO(recompute);
+        const std::string spec = gpt2_small(std::string("act-") + recompute,
+                                            std::string("  recompute: ") + recompute + "\n", parts);
+        CHECK(answer_of(spec, 0) == bytes);
+    }
+    const std::string none = gpt2_small("act-mistakes", "", parts);
+    // One layer: 717,225,984. One score tensor instead of two (3 a s^2 b in place of 5): per layer
+    // s b (18 h + 4 d_ff) + 3 a s^2 b = 8192 x 26112 + 3 x 12 x 1024^2 x 8 = 213,909,504 + 301,989,888 = 515,899,392;
+    // x 12 = 6,190,792,704. Heads dropped (5 s^2 b): 213,909,504 + 41,943,040 = 255,852,544; x 12 = 3,070,230,528.
+    for (const auto& [answer, mistake] : {std::pair{"717225984", "one_layer_activations"},
+                                          {"6190792704", "one_score_tensor"},
+                                          {"3070230528", "heads_dropped_from_scores"}}) {
+        INFO(mistake);
+        const auto r = run_headcount({"check", none, "--part", "a", "--answer", answer});
+        CHECK(r.exit_code == 1);
+        CHECK(has(r.out, std::string("`") + mistake + "`"));
+    }
+    // Selective recomputation ignored gives the full figure.
+    const std::string selective = gpt2_small("act-selective", "  recompute: selective\n", parts);
+    CHECK(has(run_headcount({"check", selective, "--part", "a", "--answer", "8606711808"}).out,
+              "`recompute_ignored`"));
+}
+
+// The week's problem, GPT-2 XL (Hugging Face's gpt2-xl: 1,557,611,200 parameters), mixed AdamW, ZeRO-2 over 8 GPUs:
+// (a) 12 P / 8 = 2,336,416,800; (b) 2P + 2P/8 + 12P/8 = 3,115,222,400 + 389,402,800 + 2,336,416,800 = 5,841,042,000;
+// (c) selective, 48 x 1024 x 4 x (18 x 1600 + 4 x 6400) = 196,608 x 54,400 = 10,695,475,200; (d) their sum,
+// 16,536,517,200. (e) the Megatron paper's 72 B s l h^2 (1 + s/6h + V/12hl) per step is, per token,
+// 72 l h^2 + 12 s l h + 6 h V = 8,847,360,000 + 943,718,400 + 482,467,200 = 10,273,545,600 FLOPs; times 10^10 tokens,
+// 102,735,456,000,000,000,000 (past 2^64 = 1.8 x 10^19). (f) that / (8 x 312e12 x 0.4) = 102,900.096 s, / 86400 =
+// 1.190973... days.
+TEST_CASE("the training week's answers, past 64 bits where the run is", "[e2e][training]") {
+    const auto r = run_headcount({"solve", k_week, "--format", "json"});
+    REQUIRE(r.exit_code == 0);
+    const auto parts = nlohmann::json::parse(r.out)["parts"];
+    CHECK(parts[0]["answer"] == 2336416800LL);
+    CHECK(parts[1]["answer"] == 5841042000LL);
+    CHECK(parts[2]["answer"] == 10695475200LL);
+    CHECK(parts[3]["answer"] == 16536517200LL);
+    CHECK(parts[4]["answer"] == "102735456000000000000");
+    const std::string days = parts[5]["answer"];
+    const auto slash = days.find('/');
+    REQUIRE(slash != std::string::npos);
+    CHECK(std::stod(days.substr(0, slash)) / std::stod(days.substr(slash + 1)) == Approx(1.1909733).epsilon(1e-6));
+
+    // Forgetting the MFU: 102,900.096 s at 40% is 41,160.04 s at the peak, 0.476389 days.
+    const auto mfu = run_headcount({"check", k_week, "--part", "f", "--answer", "0.476 days"});
+    CHECK(mfu.exit_code == 1);
+    CHECK(has(mfu.out, "`forgot_mfu`"));
+    // Tripling a step's FLOPs again: 3 x 102,735,456,000,000,000,000.
+    const auto tripled = run_headcount({"check", k_week, "--part", "e", "--answer", "308206368000000000000"});
+    CHECK(has(tripled.out, "`training_tripled_twice`"));
+    // Any unit of time: 1.19 days is 28.6 hours.
+    CHECK(run_headcount({"check", k_week, "--part", "f", "--answer", "28.6 hours"}).exit_code == 0);
+}
+
+// nanoGPT's estimate_mfu and PaLM Appendix B: MFU = model FLOPs per step / (step time x GPUs x peak). GPT-2 small at
+// b = 512, s = 1024: per token 72 l h^2 + 12 s l h + 6 h V = 509,607,936 + 113,246,208 + 231,584,256 = 854,438,400
+// FLOPs (the Megatron paper's formula), per step x 524,288 = 447,971,799,859,200; over 0.9 s x 8 x 312e12 =
+// 2.2464e15 FLOPs, 19.9418...%.
+TEST_CASE("mfu is the model's FLOPs over what the GPUs could do in the step", "[e2e][training]") {
+    const std::string path = headcount::testing::fresh_temp_dir("training-mfu") + "/spec.yaml";
+    std::ofstream(path) << "id: mfu\ntitle: MFU\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n"
+                        << "  layers: 12\n  vocab: 50257\n  max_positions: 1024\n  final_norm: true\n"
+                        << "  lm_head: linear\n  batch: 512\n  seq_len: 1024\n  gpus: 8\n"
+                        << "  peak_flops: 312000000000000\n  step_time: 0.9\n  mfu: 0.4\n"
+                        << "parts:\n  - {id: a, ask: mfu}\n";
+    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "19.9%"}).exit_code == 0);
+    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "19.94 percent"}).exit_code == 0);
+    // A fraction where a percentage is asked.
+    CHECK(has(run_headcount({"check", path, "--part", "a", "--answer", "0.1994"}).out, "`fraction_for_percent`"));
+}
+
+// PEFT's print_trainable_parameters for LLaMA-7B with r = 8 on q_proj and v_proj: "trainable params: 4,194,304".
+// By hand: 32 layers x 8 x ((4096 + 4096) + (4096 + 4096)) = 4,194,304. With r x d per matrix: half, 2,097,152.
+// On the gate, up and down matrices too (d_ff = 11,008): 32 x 8 x (2 x 8192 + 3 x 15104) = 15,794,176.
+TEST_CASE("LoRA adapters count r (d_in + d_out) per adapted matrix, as PEFT reports", "[e2e][training]") {
+    const auto llama = [](const std::string& name, const std::string& targets) {
+        const std::string path = headcount::testing::fresh_temp_dir("training-" + name) + "/spec.yaml";
+        std::ofstream(path) << "id: " << name << "\ntitle: LLaMA-7B\nkind: transformer\ngiven:\n  d_model: 4096\n"
+                            << "  h: 32\n  bias: false\n  d_ff: 11008\n  layers: 32\n  vocab: 32000\n"
+                            << "  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n  final_norm: true\n"
+                            << "  lm_head: linear\n  tied_embeddings: false\n  lora_rank: 8\n  lora_targets: "
+                            << targets << "\nparts:\n  - {id: a, ask: params.lora}\n  - {id: b, ask: params.trainable}\n";
+        return path;
+    };
+    const std::string qv = llama("lora-qv", "[q_proj, v_proj]");
+    CHECK(answer_of(qv, 0) == "4194304");
+    CHECK(answer_of(qv, 1) == "4194304");
+    CHECK(has(run_headcount({"check", qv, "--part", "a", "--answer", "2097152"}).out, "`lora_r_times_d`"));
+    CHECK(answer_of(llama("lora-all", "[q, v, gate, up, down]"), 0) == "15794176");
+}
+
+TEST_CASE("training asks say what they need, at the line and column", "[e2e][training]") {
+    const std::string no_gpus = gpt2_small("need", "  tokens: 1000000000\n", "  - {id: a, ask: time.training}\n");
+    auto r = run_headcount({"solve", no_gpus});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "spec.yaml:17:18: time.training (training time) needs gpus, peak_flops and mfu in given"));
+
+    const std::string bad_optimizer = gpt2_small("optimizer", "  optimizer: adamx\n",
+                                                 "  - {id: a, ask: memory.model_states}\n");
+    r = run_headcount({"solve", bad_optimizer});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "spec.yaml:15:14: optimizer must be one of adamw, adam, sgd_momentum, sgd"));
+
+    const std::string zero = gpt2_small("zero-needs", "  zero_stage: 2\n", "  - {id: a, ask: memory.model_states}\n");
+    CHECK(has(run_headcount({"solve", zero}).err, "give data_parallel"));
+
+    const std::string mfu = gpt2_small("mfu-range", "  tokens: 1000000000\n  gpus: 8\n  peak_flops: 3e14\n  mfu: 45\n",
+                                       "  - {id: a, ask: time.training}\n");
+    CHECK(has(run_headcount({"solve", mfu}).err, "mfu must be a fraction above 0 and at most 1"));
+
+    const std::string lora = gpt2_small("lora-needs", "  lora_rank: 8\n", "  - {id: a, ask: params.lora}\n");
+    CHECK(has(run_headcount({"solve", lora}).err, "params.lora needs lora_targets"));
+
+    const std::string block = headcount::testing::fresh_temp_dir("training-block") + "/spec.yaml";
+    std::ofstream(block) << "id: b\ntitle: B\ngiven: {d_model: 8, h: 2}\nparts:\n  - {id: a, ask: memory.training}\n";
+    CHECK(has(run_headcount({"solve", block}).err, "memory.training is asked of a whole model"));
+}
