@@ -20,7 +20,8 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 /// count model_params gives for these givens, tested in src/solve/model_test.cpp), with the given `extra` lines.
 std::string gpt2_small(const std::string& name, const std::string& extra, const std::string& parts) {
     const std::string path = headcount::testing::fresh_temp_dir("training-" + name) + "/spec.yaml";
-    std::ofstream(path) << "id: " << name << "\ntitle: GPT-2 small\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n"
+    std::ofstream(path) << "id: " << name
+                        << "\ntitle: GPT-2 small\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n"
                         << "  d_ff: 3072\n  layers: 12\n  vocab: 50257\n  max_positions: 1024\n  final_norm: true\n"
                         << "  lm_head: linear\n  batch: 8\n  seq_len: 1024\n"
                         << extra << "parts:\n"
@@ -65,10 +66,9 @@ TEST_CASE("ZeRO splits the model states over the data-parallel GPUs stage by sta
     const std::string parts = "  - {id: a, ask: memory.model_states}\n";
     for (const auto& [stage, bytes] : {std::pair{"1", "684418944"}, {"2", "466649280"}, {"3", "248879616"}}) {
         INFO(stage);
-        const std::string spec = gpt2_small(std::string("zero") + stage,
-                                            std::string("  precision: mixed\n  zero_stage: ") + stage +
-                                                "\n  data_parallel: 8\n",
-                                            parts);
+        const std::string spec =
+            gpt2_small(std::string("zero") + stage,
+                       std::string("  precision: mixed\n  zero_stage: ") + stage + "\n  data_parallel: 8\n", parts);
         CHECK(answer_of(spec, 0) == bytes);
     }
     // Counting the states whole under stage 2 is named: 16 P = 1,991,036,928 would be the whole, but the model
@@ -89,8 +89,8 @@ TEST_CASE("activations follow Korthikanti et al.'s Table 2 for each recomputatio
     for (const auto& [recompute, bytes] :
          {std::pair{"none", "8606711808"}, {"selective", "2566914048"}, {"full", "150994944"}}) {
         INFO(recompute);
-        const std::string spec = gpt2_small(std::string("act-") + recompute,
-                                            std::string("  recompute: ") + recompute + "\n", parts);
+        const std::string spec =
+            gpt2_small(std::string("act-") + recompute, std::string("  recompute: ") + recompute + "\n", parts);
         CHECK(answer_of(spec, 0) == bytes);
     }
     const std::string none = gpt2_small("act-mistakes", "", parts);
@@ -107,8 +107,7 @@ TEST_CASE("activations follow Korthikanti et al.'s Table 2 for each recomputatio
     }
     // Selective recomputation ignored gives the full figure.
     const std::string selective = gpt2_small("act-selective", "  recompute: selective\n", parts);
-    CHECK(has(run_headcount({"check", selective, "--part", "a", "--answer", "8606711808"}).out,
-              "`recompute_ignored`"));
+    CHECK(has(run_headcount({"check", selective, "--part", "a", "--answer", "8606711808"}).out, "`recompute_ignored`"));
 }
 
 // The week's problem, GPT-2 XL (Hugging Face's gpt2-xl: 1,557,611,200 parameters), mixed AdamW, ZeRO-2 over 8 GPUs:
@@ -170,7 +169,8 @@ TEST_CASE("LoRA adapters count r (d_in + d_out) per adapted matrix, as PEFT repo
                             << "  h: 32\n  bias: false\n  d_ff: 11008\n  layers: 32\n  vocab: 32000\n"
                             << "  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n  final_norm: true\n"
                             << "  lm_head: linear\n  tied_embeddings: false\n  lora_rank: 8\n  lora_targets: "
-                            << targets << "\nparts:\n  - {id: a, ask: params.lora}\n  - {id: b, ask: params.trainable}\n";
+                            << targets
+                            << "\nparts:\n  - {id: a, ask: params.lora}\n  - {id: b, ask: params.trainable}\n";
         return path;
     };
     const std::string qv = llama("lora-qv", "[q_proj, v_proj]");
@@ -186,8 +186,8 @@ TEST_CASE("training asks say what they need, at the line and column", "[e2e][tra
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "spec.yaml:17:18: time.training (training time) needs gpus, peak_flops and mfu in given"));
 
-    const std::string bad_optimizer = gpt2_small("optimizer", "  optimizer: adamx\n",
-                                                 "  - {id: a, ask: memory.model_states}\n");
+    const std::string bad_optimizer =
+        gpt2_small("optimizer", "  optimizer: adamx\n", "  - {id: a, ask: memory.model_states}\n");
     r = run_headcount({"solve", bad_optimizer});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "spec.yaml:15:14: optimizer must be one of adamw, adam, sgd_momentum, sgd"));
@@ -202,7 +202,87 @@ TEST_CASE("training asks say what they need, at the line and column", "[e2e][tra
     const std::string lora = gpt2_small("lora-needs", "  lora_rank: 8\n", "  - {id: a, ask: params.lora}\n");
     CHECK(has(run_headcount({"solve", lora}).err, "params.lora needs lora_targets"));
 
+    const std::string both =
+        gpt2_small("steps-tokens", "  steps: 10\n  tokens: 1000\n", "  - {id: a, ask: flops.training_run}\n");
+    CHECK(has(run_headcount({"solve", both}).err, "give steps or tokens, not both"));
+
     const std::string block = headcount::testing::fresh_temp_dir("training-block") + "/spec.yaml";
     std::ofstream(block) << "id: b\ntitle: B\ngiven: {d_model: 8, h: 2}\nparts:\n  - {id: a, ask: memory.training}\n";
     CHECK(has(run_headcount({"solve", block}).err, "memory.training is asked of a whole model"));
+}
+
+// Llama-3-8B (grouped-query attention, 8 KV heads of 128: d_kv = 1024; d_ff 14,336), r = 8 on every linear: per layer
+// q 4096 + 4096, k and v 4096 + 1024 each, o 4096 + 4096, gate and up 4096 + 14336 each, down 14336 + 4096: 81,920;
+// x 32 layers x 8 = 20,971,520 (what PEFT reports for it). Activations at s = 4096, b = 1 without recomputation,
+// Korthikanti's count with K and V of width d_kv: s b (14 h + 4 d_kv + 4 d_ff) + 5 a s^2 b = 4096 x 118,784 +
+// 160 x 4096^2 = 486,539,264 + 2,684,354,560 = 3,170,893,824 per layer; x 32 = 101,468,602,368.
+TEST_CASE("grouped-query attention narrows LoRA's K and V adapters and the activations kept", "[e2e][training]") {
+    const std::string path = headcount::testing::fresh_temp_dir("training-gqa") + "/spec.yaml";
+    std::ofstream(path) << "id: gqa\ntitle: Llama-3-8B\nkind: transformer\ngiven:\n  d_model: 4096\n  h: 32\n"
+                        << "  n_kv_heads: 8\n  bias: false\n  d_ff: 14336\n  layers: 32\n  vocab: 128256\n"
+                        << "  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n  final_norm: true\n  lm_head: linear\n"
+                        << "  tied_embeddings: false\n  batch: 1\n  seq_len: 4096\n  lora_rank: 8\n"
+                        << "  lora_targets: [q, k, v, o, gate, up, down]\n"
+                        << "parts:\n  - {id: a, ask: params.lora}\n  - {id: b, ask: memory.activations}\n";
+    CHECK(answer_of(path, 0) == "20971520");
+    CHECK(answer_of(path, 1) == "101468602368");
+}
+
+// Under LoRA only the adapters train. GPT-2 small, r = 8 on q and v: 12 x 8 x (1536 + 1536) = 294,912 adapter
+// parameters; mixed-precision Adam keeps 12 bytes for each, 3,538,944, and 2-byte gradients, 589,824; the weights
+// are the model's and the adapters', 2 x (124,439,808 + 294,912) = 249,469,440 bytes.
+TEST_CASE("under LoRA the gradients and optimizer states are the adapters' alone", "[e2e][training]") {
+    const std::string spec = gpt2_small("lora-memory", "  precision: mixed\n  lora_rank: 8\n  lora_targets: [q, v]\n",
+                                        "  - {id: a, ask: memory.optimizer_states}\n  - {id: b, ask: "
+                                        "memory.gradients}\n  - {id: c, ask: memory.weights}\n");
+    CHECK(answer_of(spec, 0) == "3538944");
+    CHECK(answer_of(spec, 1) == "589824");
+    CHECK(answer_of(spec, 2) == "249469440");
+}
+
+// batch.max, GPT-2 small in mixed precision on a 24 GiB GPU: model states 16 P = 1,991,036,928 bytes; activations
+// without recomputation 8,606,711,808 for b = 8, so 1,075,838,976 per sequence; (25,769,803,776 - 1,991,036,928) /
+// 1,075,838,976 = 23,778,766,848 / 1,075,838,976 = 22.1..., so 22 sequences fit and 23 do not.
+TEST_CASE("batch.max is the largest batch whose training memory fits the budget", "[e2e][training]") {
+    const std::string spec =
+        gpt2_small("batch-max", "  precision: mixed\n  memory_budget: 24 GiB\n", "  - {id: a, ask: batch.max}\n");
+    CHECK(answer_of(spec, 0) == "22");
+    CHECK(has(run_headcount({"check", spec, "--part", "a", "--answer", "23"}).out, "`rounded_up`"));
+    // The whole budget for activations: 25,769,803,776 / 1,075,838,976 = 23.95..., 23 as well; the model states
+    // forgotten and rounded up coincide, and both are named.
+    const auto both = run_headcount({"check", spec, "--part", "a", "--answer", "23"});
+    CHECK(has(both.out, "`model_states_forgotten`"));
+    // The same budget in decimal gigabytes: 24 GB = 24,000,000,000; (24e9 - 1,991,036,928) / 1,075,838,976 = 20.4...
+    const std::string decimal =
+        gpt2_small("batch-max-gb", "  precision: mixed\n  memory_budget: 24 GB\n", "  - {id: a, ask: batch.max}\n");
+    CHECK(answer_of(decimal, 0) == "20");
+    const std::string bad = gpt2_small("batch-max-bad", "  memory_budget: 24 gigs\n", "  - {id: a, ask: batch.max}\n");
+    CHECK(has(run_headcount({"solve", bad}).err, "memory_budget must be a size in bytes with its unit"));
+}
+
+// With data_parallel replicas, a step is data_parallel x flops.training. GPT-2 small, b = 4 per replica, 8 replicas on
+// 8 GPUs: flops.training = 4 x 1024 x 854,438,400 = 3,499,779,686,400; x 8 = 27,998,237,491,200 FLOPs per step; a
+// 0.03 s step on 8 x 312e12 FLOP/s = 74.88e12 FLOPs possible: 37.39...%. 1000 steps: 27,998,237,491,200,000 FLOPs.
+TEST_CASE("a step of data-parallel replicas counts every replica's FLOPs", "[e2e][training]") {
+    const std::string path = headcount::testing::fresh_temp_dir("training-dp") + "/spec.yaml";
+    std::ofstream(path) << "id: dp\ntitle: DP\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n"
+                        << "  layers: 12\n  vocab: 50257\n  max_positions: 1024\n  final_norm: true\n"
+                        << "  lm_head: linear\n  batch: 4\n  seq_len: 1024\n  data_parallel: 8\n  gpus: 8\n"
+                        << "  peak_flops: 312000000000000\n  step_time: 0.03\n  steps: 1000\n"
+                        << "parts:\n  - {id: a, ask: mfu}\n  - {id: b, ask: flops.training_run}\n";
+    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "37.4%"}).exit_code == 0);
+    CHECK(answer_of(path, 1) == "27998237491200000");
+}
+
+TEST_CASE("specs of formulas alone keep the names mfu and precision for themselves", "[e2e][training]") {
+    // No kind and no architecture: a spec's own quantity mfu and value precision are its own, as before the
+    // training asks.
+    const std::string path = headcount::testing::fresh_temp_dir("training-own") + "/spec.yaml";
+    std::ofstream(path)
+        << "id: own\ntitle: Own\ngiven:\n  flops_step: 1000\n  step_time: 2\n  peak: 1000\n"
+        << "  precision: 2\nquantities:\n  mfu:\n    unit: percent\n"
+        << "    formula: 100 * flops_step / (step_time * peak)\n  mem:\n    unit: bytes\n"
+        << "    formula: precision * flops_step\nparts:\n  - {id: a, ask: mfu}\n  - {id: b, ask: mem}\n";
+    CHECK(answer_of(path, 0) == "50");
+    CHECK(answer_of(path, 1) == "2000");
 }

@@ -70,6 +70,16 @@ class Evaluator {
                 return inner;
             return Number(-*inner);
         }
+        case Node::Op::floor: {
+            if (node.children.size() != 1)
+                return std::unexpected(Problem{"malformed formula", node.column});
+            auto inner = value(node.children[0], depth + 1);
+            if (!inner)
+                return inner;
+            mpz_class whole;
+            mpz_fdiv_q(whole.get_mpz_t(), inner->get_num_mpz_t(), inner->get_den_mpz_t());
+            return Number(whole);
+        }
         case Node::Op::sum:
         case Node::Op::product:
             return combine(node, depth);

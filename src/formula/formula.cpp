@@ -165,8 +165,20 @@ class Parser {
         const Token& token = peek();
         Node node;
         switch (token.kind) {
-        case Tok::number:
         case Tok::name:
+            if (text_of(token) == "floor" && m_tokens[m_at + 1].kind == Tok::lparen) {
+                advance();
+                auto inner = parenthesized();
+                if (!inner)
+                    return inner;
+                node.op = Node::Op::floor;
+                node.children.push_back(std::move(*inner));
+                if (auto problem = finish(node, first))
+                    return std::unexpected(*problem);
+                return node;
+            }
+            [[fallthrough]];
+        case Tok::number:
             advance();
             node.op = token.kind == Tok::number ? Node::Op::number : Node::Op::name;
             node.value = token.value;

@@ -37,6 +37,7 @@ struct Node {
         product, ///< `children` are the factors; `inverse[i]` marks a divided factor
         power,   ///< children[0] ^ children[1]
         negate,  ///< -children[0]
+        floor,   ///< floor(children[0]): the largest whole number at most it (a batch that fits, whole GPUs)
     };
     Op op = Op::number;
     Number value;               ///< for a number
@@ -55,8 +56,8 @@ struct Problem {
 };
 
 /// Reads a formula: integers and decimals (0.45, 1e9, 3.12e14; decimals are exact), names ([A-Za-z_][A-Za-z0-9_]*),
-/// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus and parentheses. Fails on anything else, on more
-/// than k_max_formula_bytes, k_max_formula_depth or k_max_nodes, with a short message and a column.
+/// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus, parentheses and floor(...). Fails on anything else,
+/// on more than k_max_formula_bytes, k_max_formula_depth or k_max_nodes, with a short message and a column.
 std::expected<Node, Problem> parse(std::string_view text);
 
 /// The names a formula uses, each once, in the order first met.

@@ -137,6 +137,21 @@ TEST_CASE("precedence and associativity are those of maths", "[formula]") {
     CHECK(value_of(" \t2\n*\r3 ") == 6);
 }
 
+TEST_CASE("floor rounds down to a whole number, and is written with floor brackets", "[formula]") {
+    CHECK(value_of("floor(7 / 2)") == 3);   // 3.5 down
+    CHECK(value_of("floor(-7 / 2)") == -4); // -3.5 down, not toward zero
+    CHECK(value_of("floor(6 / 2)") == 3);
+    CHECK(value_of("floor(1 / 3) + 1") == 1);
+    CHECK(value_of("2 * floor(10 / 4)") == 4);
+    // (25,769,803,776 - 1,991,036,928) / (8,606,711,808 / 8) = 22.10...: 22 sequences fit.
+    CHECK(value_of("floor((25769803776 - 1991036928) / (8606711808 / 8))") == 22);
+    CHECK(tex(parsed("floor(7 / 2)"), [](std::string_view name) { return std::string(name); }).find("\\lfloor") !=
+          std::string::npos);
+    // A name floor that is not called stays a name; floor with nothing to round is refused.
+    CHECK(parsed("floor * 2").children.front().op == Node::Op::name);
+    CHECK_THAT(parse_problem("floor()").message, Contains("empty parentheses"));
+}
+
 TEST_CASE("decimals are exact", "[formula]") {
     CHECK(value_of("0.45") == Number(9, 20));
     CHECK(value_of("1.5e-3") == Number(3, 2000));

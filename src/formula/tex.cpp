@@ -73,6 +73,9 @@ class Writer {
             return m_leaf(node, false);
         case Node::Op::negate:
             return node.children.empty() ? "-" : "-" + signed_operand(node.children[0], depth);
+        case Node::Op::floor:
+            return "\\left\\lfloor " + (node.children.empty() ? "" : write(node.children[0], depth + 1)) +
+                   " \\right\\rfloor";
         case Node::Op::sum:
             return sum(node, depth);
         case Node::Op::product:

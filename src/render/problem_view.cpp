@@ -315,13 +315,20 @@ View problem_view(const solve::SolvedProblem& solved) {
                  {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
                  {"note", "given"},
                  {"stated", true}});
-    // The spec's own values, for its formulas, exactly as written.
-    for (const auto& [name, value] : solved.problem.values)
-        given.push_back(View{{"symbol", fmt::format("${}$", name_tex(name))},
-                             {"meaning", name},
-                             {"value", value.value.get_den() == 1 ? exact_text(value.value) : value.text},
+    for (const auto& [key, words] : solved.problem.setup)
+        given.push_back(View{{"symbol", fmt::format("`{}`", key)},
+                             {"meaning", "training setup"},
+                             {"value", words},
                              {"note", "given"},
                              {"stated", true}});
+    // The spec's own values, for its formulas, exactly as written.
+    for (const auto& [name, value] : solved.problem.values)
+        given.push_back(View{
+            {"symbol", fmt::format("${}$", name_tex(name))},
+            {"meaning", solved.problem.meanings.contains(name) ? solved.problem.meanings.find(name)->second : name},
+            {"value", value.value.get_den() == 1 ? exact_text(value.value) : value.text},
+            {"note", "given"},
+            {"stated", true}});
     View view{
         {"id", solved.problem.id},
         {"title", solved.problem.title},

@@ -179,6 +179,10 @@ struct Problem {
     std::optional<Workload> workload;   ///< set when `given` has seq_len
     std::optional<Precision> precision; ///< set when `given` has dtype
     Values values;                      ///< givens beyond the architecture, for `quantities:`
+    /// What a value means, for the givens a sheet lists (gpus: "GPUs"), where headcount knows; else its name.
+    std::map<std::string, std::string, std::less<>> meanings;
+    /// The training setup in words (a key as written, and what its value means), for the sheet's givens.
+    std::vector<std::pair<std::string, std::string>> setup;
     /// `quantities:` in dependency order (a quantity after those it uses); shared by every variant, which changes
     /// only the values. Null when the spec defines none.
     std::shared_ptr<const std::vector<Quantity>> quantities;

@@ -270,30 +270,25 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (!given)
         return std::unexpected(given.error());
     const YAML::Node quantities = root["quantities"];
-    // Parts that ask for a training quantity (spec/training.hpp), which a transformer's formulas answer.
+    // A spec of formulas alone: no architecture, so no kind's built-in quantities.
+    if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
+        problem.kind = "quantities";
+    // Parts that ask for a training quantity (spec/training.hpp), which a transformer's formulas answer; a spec's
+    // own quantity of that name (mfu) is the spec's.
     std::vector<std::pair<std::string, YAML::Node>> asked;
-    if (const YAML::Node parts = root["parts"]; parts && parts.IsSequence())
+    if (const YAML::Node parts = root["parts"]; parts && parts.IsSequence() && problem.kind != "quantities")
         for (const YAML::Node& part : parts)
             if (part.IsMap())
                 if (const YAML::Node ask = part["ask"]; ask && ask.IsScalar())
                     if (std::find(k_training_asks.begin(), k_training_asks.end(), ask.Scalar()) !=
-                        k_training_asks.end())
+                            k_training_asks.end() &&
+                        !(quantities && quantities.IsMap() && quantities[ask.Scalar()]))
                         asked.emplace_back(ask.Scalar(), ask);
-    const bool training = !asked.empty() || has_training_keys(*given);
-    if (training && problem.kind != "transformer") {
-        if (!asked.empty())
-            return r.error_at(asked.front().second, fmt::format("{} is asked of a whole model: add 'kind: "
-                                                                "transformer' and its layers",
-                                                                asked.front().first));
-        for (std::string_view key : k_training_keys)
-            if (const YAML::Node node = given->IsMap() ? (*given)[std::string(key)] : YAML::Node())
-                return r.error_at(node, fmt::format("'{}' describes training a whole model: add 'kind: transformer' "
-                                                    "and its layers",
-                                                    key));
-    }
-    // A spec of formulas alone: no architecture, so no kind's built-in quantities.
-    if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
-        problem.kind = "quantities";
+    const bool training = problem.kind == "transformer" && (!asked.empty() || has_training_keys(*given));
+    if (problem.kind == "mha" && !asked.empty())
+        return r.error_at(asked.front().second, fmt::format("{} is asked of a whole model: add 'kind: transformer' "
+                                                            "and its layers",
+                                                            asked.front().first));
     if (problem.kind == "quantities") {
         if (!quantities)
             return r.error_at(root["kind"], "kind: quantities needs quantities: the formulas its parts ask for");

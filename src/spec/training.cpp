@@ -19,9 +19,11 @@ enum class Recompute { none, selective, full };
 
 constexpr auto k_precisions =
     std::to_array<std::pair<std::string_view, Precision>>({{"fp32", Precision::fp32}, {"mixed", Precision::mixed}});
-constexpr auto k_optimizers = std::to_array<std::pair<std::string_view, Optimizer>>(
-    {{"adamw", Optimizer::adamw}, {"adam", Optimizer::adam}, {"sgd_momentum", Optimizer::sgd_momentum},
-     {"sgd", Optimizer::sgd}});
+constexpr auto k_optimizers =
+    std::to_array<std::pair<std::string_view, Optimizer>>({{"adamw", Optimizer::adamw},
+                                                           {"adam", Optimizer::adam},
+                                                           {"sgd_momentum", Optimizer::sgd_momentum},
+                                                           {"sgd", Optimizer::sgd}});
 constexpr auto k_recomputes = std::to_array<std::pair<std::string_view, Recompute>>(
     {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
 
@@ -74,8 +76,8 @@ Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
     if (const YAML::Node node = given["zero_stage"]) {
         const std::string text = node.IsScalar() ? node.Scalar() : std::string();
         if (text.size() != 1 || text[0] < '0' || text[0] > '3')
-            return r.error_at(node, fmt::format("zero_stage must be 0, 1, 2 or 3 (ZeRO's stages), got {}",
-                                                Reader::describe(node)));
+            return r.error_at(
+                node, fmt::format("zero_stage must be 0, 1, 2 or 3 (ZeRO's stages), got {}", Reader::describe(node)));
         setup.zero_stage = text[0] - '0';
         if (setup.zero_stage > 0 && !given["data_parallel"])
             return r.error_at(node, fmt::format("zero_stage {} splits model states over the data-parallel GPUs: "
@@ -104,6 +106,87 @@ Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
         }
     }
     return setup;
+}
+
+/// A memory budget in bytes: a number and a byte unit (80 GB, 80 GiB, 81920 MiB), or bytes alone.
+Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
+    static constexpr auto k_units = std::to_array<std::pair<std::string_view, unsigned long>>({{"B", 1},
+                                                                                               {"KB", 1000},
+                                                                                               {"MB", 1000000},
+                                                                                               {"GB", 1000000000},
+                                                                                               {"TB", 1000000000000},
+                                                                                               {"KiB", 1UL << 10},
+                                                                                               {"MiB", 1UL << 20},
+                                                                                               {"GiB", 1UL << 30},
+                                                                                               {"TiB", 1UL << 40}});
+    const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+    const auto bad = [&] {
+        return r.error_at(node, fmt::format("memory_budget must be a size in bytes with its unit, e.g. 80 GB or 80 "
+                                            "GiB, got {}",
+                                            Reader::describe(node)));
+    };
+    const std::size_t space = text.find(' ');
+    const std::string_view number = std::string_view(text).substr(0, space);
+    const std::string_view unit =
+        space == std::string::npos ? std::string_view() : std::string_view(text).substr(space + 1);
+    formula::Number scale = 1;
+    if (!unit.empty()) {
+        const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
+        if (it == k_units.end())
+            return bad();
+        scale = formula::Number(mpz_class(it->second));
+    }
+    const auto parsed = formula::parse(number);
+    if (!parsed || parsed->op != formula::Node::Op::number || parsed->value <= 0)
+        return bad();
+    const formula::Number bytes = parsed->value * scale;
+    if (bytes.get_den() != 1 || bytes > formula::Number(mpz_class("1000000000000000000")))
+        return r.error_at(node,
+                          fmt::format("memory_budget must come to a whole number of bytes under 10^18, got {}", text));
+    return Value{bytes, text, mark_of(node)};
+}
+
+/// The setup and the run's numbers in words, for the givens a sheet lists.
+void describe(const Setup& s, Problem& problem) {
+    static constexpr auto k_meanings = std::to_array<std::pair<std::string_view, std::string_view>>({
+        {"tokens", "tokens the whole run trains on"},
+        {"steps", "training steps of the whole run"},
+        {"gpus", "GPUs"},
+        {"peak_flops", "peak FLOP/s of one GPU"},
+        {"mfu", "model FLOPs utilisation (a fraction of the peak)"},
+        {"step_time", "seconds one training step takes"},
+        {"data_parallel", "data-parallel replicas, $N_d$ (each processes the batch)"},
+        {"lora_rank", "LoRA rank $r$"},
+        {"memory_budget", "memory budget of one GPU, bytes"},
+    });
+    for (const auto& [name, meaning] : k_meanings)
+        if (problem.values.contains(name))
+            problem.meanings.insert_or_assign(std::string(name), std::string(meaning));
+    problem.setup.emplace_back("precision", s.precision == Precision::mixed
+                                                ? "mixed: 16-bit weights and gradients; fp32 master weights and "
+                                                  "optimizer states"
+                                                : "fp32: every value in 4 bytes");
+    problem.setup.emplace_back("optimizer", s.optimizer == Optimizer::sgd ? "SGD, no state of its own"
+                                            : s.optimizer == Optimizer::sgd_momentum
+                                                ? "SGD with momentum: one fp32 momentum per parameter"
+                                                : (s.optimizer == Optimizer::adam ? "Adam" : "AdamW") +
+                                                      std::string(": two fp32 moments per parameter"));
+    static constexpr auto k_stages = std::to_array<std::string_view>(
+        {"0: no ZeRO, every GPU holds all the model states", "1: ZeRO splits the optimizer states",
+         "2: ZeRO splits the optimizer states and the gradients",
+         "3: ZeRO splits the optimizer states, the gradients and the weights"});
+    problem.setup.emplace_back("zero_stage", std::string(k_stages[static_cast<std::size_t>(s.zero_stage)]));
+    problem.setup.emplace_back("recompute", s.recompute == Recompute::none        ? "none: every activation is kept"
+                                            : s.recompute == Recompute::selective ? "selective: attention's softmax "
+                                                                                    "and dropout are recomputed"
+                                                                                  : "full: each layer's input is "
+                                                                                    "kept, the rest recomputed");
+    if (!s.lora_targets.empty()) {
+        std::string targets;
+        for (std::size_t index : s.lora_targets)
+            targets += (targets.empty() ? "" : ", ") + std::string(k_targets[index].label);
+        problem.setup.emplace_back("lora_targets", "LoRA adapts " + targets + " in every layer; the rest is frozen");
+    }
 }
 
 /// One quantity as a spec's `quantities:` would define it.
@@ -135,127 +218,180 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     const std::string precision_words =
         s.precision == Precision::mixed ? "Under mixed precision the weights and gradients are 16-bit (2 bytes each)"
                                         : "In fp32 the weights and gradients take 4 bytes each";
+    const bool dp = problem.values.contains("data_parallel");
+    const std::string batch_words = dp ? "`batch` is what one data-parallel replica processes in a step: the "
+                                         "`data_parallel` replicas process `data_parallel` × `batch` sequences."
+                                       : "`batch` is the sequences of one step.";
     const auto shard = [&](int stage) { return s.zero_stage >= stage ? std::string(" / data_parallel") : ""; };
     const auto needs_dp = [&](int stage) {
-        return s.zero_stage >= stage ? std::vector<std::string_view>{"data_parallel"}
-                                     : std::vector<std::string_view>{};
+        return s.zero_stage >= stage ? std::vector<std::string_view>{"data_parallel"} : std::vector<std::string_view>{};
     };
 
-    out["memory_weights"] = Entry{
-        "memory.weights", s.zero_stage >= 3 ? "memory for the weights per GPU" : "memory for the weights", "bytes",
-        fmt::format("{} * model_params{}", weight_bytes, shard(3)),
-        fmt::format("{}: {} per parameter.{}", precision_words, bytes_word(weight_bytes),
-                    zero_note(s, 3, "weights")),
-        {}, needs_dp(3), {}};
+    // Under LoRA the base model is frozen: gradients and optimizer states are the adapters' alone, and the weights
+    // are the model's and the adapters'.
+    const bool lora = !s.lora_targets.empty();
+    const std::string trained = lora ? "params_lora" : "model_params";
+    const std::string stored = lora ? "(model_params + params_lora)" : "model_params";
+    const std::vector<std::string_view> lora_uses =
+        lora ? std::vector<std::string_view>{"params.lora"} : std::vector<std::string_view>{};
+    const std::string lora_words = lora ? " Under LoRA the base model is frozen: only the adapters (`params.lora`) "
+                                          "have gradients and optimizer states, while the weights are the model's "
+                                          "and the adapters'."
+                                        : "";
+    const std::string weights_formula = fmt::format("{} * {}", weight_bytes, stored);
+    const std::string gradients_formula = fmt::format("{} * {}", weight_bytes, trained);
 
     {
-        Entry e{"memory.gradients", s.zero_stage >= 2 ? "gradient memory per GPU" : "gradient memory", "bytes",
-                fmt::format("{} * model_params{}", weight_bytes, shard(2)),
-                fmt::format("One gradient per parameter, in the weights' format: {} each. {}.{}",
-                            bytes_word(weight_bytes), precision_words, zero_note(s, 2, "gradients")),
-                {}, needs_dp(2), {}};
+        Entry e{"memory.weights",
+                s.zero_stage >= 3 ? "memory for the weights per GPU" : "memory for the weights",
+                "bytes",
+                weights_formula + shard(3),
+                fmt::format("{}: {} per parameter.{}{}", precision_words, bytes_word(weight_bytes), lora_words,
+                            zero_note(s, 3, "weights")),
+                {},
+                needs_dp(3),
+                lora_uses};
+        if (s.zero_stage >= 3)
+            e.mistakes.push_back({"zero_not_applied", weights_formula,
+                                  "The weights were counted whole; ZeRO stage 3 splits them over the data-parallel "
+                                  "GPUs, each keeping only its share."});
+        out["memory_weights"] = std::move(e);
+    }
+
+    {
+        Entry e{"memory.gradients",
+                s.zero_stage >= 2 ? "gradient memory per GPU" : "gradient memory",
+                "bytes",
+                gradients_formula + shard(2),
+                fmt::format("One gradient per trained parameter, in the weights' format: {} each. {}.{}{}",
+                            bytes_word(weight_bytes), precision_words, lora_words, zero_note(s, 2, "gradients")),
+                {},
+                needs_dp(2),
+                lora_uses};
         if (s.zero_stage >= 2)
-            e.mistakes.push_back({"zero_not_applied", fmt::format("{} * model_params", weight_bytes),
+            e.mistakes.push_back({"zero_not_applied", gradients_formula,
                                   "The gradients were counted whole; ZeRO stage 2 and above split them over the "
                                   "data-parallel GPUs, each keeping only its share."});
         out["memory_gradients"] = std::move(e);
     }
 
+    const int moments = s.optimizer == Optimizer::sgd ? 0 : (s.optimizer == Optimizer::sgd_momentum ? 1 : 2);
+    const bool master = s.precision == Precision::mixed;
+    const auto core = [&](int m, bool with_master) -> std::string {
+        const std::string moment_bytes = m == 0 ? "" : (m == 1 ? "4" : fmt::format("{} * 4", m));
+        if (with_master && !moment_bytes.empty())
+            return fmt::format("(4 + {})", moment_bytes);
+        if (with_master)
+            return "4";
+        return moment_bytes.empty() ? "0" : moment_bytes;
+    };
+    const auto optimizer_formula = [&](int m, bool with_master, bool sharded) {
+        return fmt::format("{} * {}{}", core(m, with_master), trained, sharded ? shard(1) : "");
+    };
     {
-        const int moments = s.optimizer == Optimizer::sgd ? 0 : (s.optimizer == Optimizer::sgd_momentum ? 1 : 2);
-        const bool master = s.precision == Precision::mixed;
-        const auto core = [&](int m, bool with_master) -> std::string {
-            const std::string moment_bytes = m == 0 ? "" : (m == 1 ? "4" : fmt::format("{} * 4", m));
-            if (with_master && !moment_bytes.empty())
-                return fmt::format("(4 + {})", moment_bytes);
-            if (with_master)
-                return "4";
-            return moment_bytes.empty() ? "0" : moment_bytes;
-        };
-        const auto formula = [&](int m, bool with_master, bool sharded) {
-            return fmt::format("{} * model_params{}", core(m, with_master), sharded ? shard(1) : "");
-        };
         const std::string_view optimizer_words =
-            moments == 2 ? "Adam keeps two fp32 moments per parameter, the momentum and the variance (4 bytes each)"
+            moments == 2   ? "Adam keeps two fp32 moments per parameter, the momentum and the variance (4 bytes each)"
             : moments == 1 ? "SGD with momentum keeps one fp32 momentum per parameter (4 bytes)"
                            : "Plain SGD keeps no state of its own";
         const std::string master_words =
             master ? " Under mixed precision the optimizer also keeps an fp32 master copy of the weights (4 bytes per "
                      "parameter), which it updates and rounds to 16 bits: Adam in mixed precision keeps 12 bytes per "
-                     "parameter, 16 with the 16-bit weights and gradients (Rajbhandari et al. 2020, ZeRO, section 3.1)."
+                     "parameter, 16 with the 16-bit weights and gradients (Rajbhandari et al. 2020, ZeRO, section "
+                     "3.1)."
                    : " In fp32 the weights are the master copy; there is no second one.";
-        Entry e{"memory.optimizer_states",
-                s.zero_stage >= 1 ? "optimizer-state memory per GPU" : "optimizer-state memory",
-                "bytes",
-                formula(moments, master, true),
-                fmt::format("{}.{}{} DeepSpeed's `estimate_zero2_model_states_mem_needs` allows more (4 bytes per "
-                            "parameter on every GPU and 16 split), for its buffers; this counts the states alone.",
-                            optimizer_words, master_words, zero_note(s, 1, "optimizer states")),
-                {},
-                needs_dp(1),
-                {}};
+        Entry e{
+            "memory.optimizer_states",
+            s.zero_stage >= 1 ? "optimizer-state memory per GPU" : "optimizer-state memory",
+            "bytes",
+            optimizer_formula(moments, master, true),
+            fmt::format("{}.{}{}{}", optimizer_words, master_words, lora_words, zero_note(s, 1, "optimizer states")),
+            {},
+            needs_dp(1),
+            lora_uses};
         if (moments == 2)
-            e.mistakes.push_back({"adam_one_moment", formula(1, master, true),
+            e.mistakes.push_back({"adam_one_moment", optimizer_formula(1, master, true),
                                   "Adam keeps two moments per parameter, the momentum and the variance; one of them "
                                   "was counted."});
         if (master && moments > 0)
-            e.mistakes.push_back({"no_master_copy", formula(moments, false, true),
+            e.mistakes.push_back({"no_master_copy", optimizer_formula(moments, false, true),
                                   "Under mixed precision the optimizer also keeps an fp32 master copy of the weights, "
                                   "4 bytes per parameter; it was left out."});
         if (s.zero_stage >= 1)
-            e.mistakes.push_back({"zero_not_applied", formula(moments, master, false),
+            e.mistakes.push_back({"zero_not_applied", optimizer_formula(moments, master, false),
                                   "The optimizer states were counted whole; every ZeRO stage splits them over the "
                                   "data-parallel GPUs."});
         out["memory_optimizer_states"] = std::move(e);
     }
 
-    out["memory_model_states"] = Entry{
-        "memory.model_states",
-        s.zero_stage >= 1 ? "model-state memory (weights, gradients and optimizer states) per GPU"
-                          : "model-state memory (weights, gradients and optimizer states)",
-        "bytes",
-        "memory_weights + memory_gradients + memory_optimizer_states",
-        "The model states are what training keeps for every parameter throughout: its weight, its gradient and the "
-        "optimizer's states. Activations come and go with each step and are counted apart.",
-        {{"no_gradients", "memory_weights + memory_optimizer_states",
-          "The gradients were left out: the backward pass writes one per parameter, and they are held until the "
-          "optimizer step."}},
-        {},
-        {"memory.weights", "memory.gradients", "memory.optimizer_states"}};
+    out["memory_model_states"] =
+        Entry{"memory.model_states",
+              s.zero_stage >= 1 ? "model-state memory (weights, gradients and optimizer states) per GPU"
+                                : "model-state memory (weights, gradients and optimizer states)",
+              "bytes",
+              "memory_weights + memory_gradients + memory_optimizer_states",
+              std::string("The model states are what training keeps for every parameter throughout: its weight, its "
+                          "gradient and the optimizer's states. Activations come and go with each step and are counted "
+                          "apart.") +
+                  (s.zero_stage == 2 && master && moments == 2
+                       ? " DeepSpeed's `estimate_zero2_model_states_mem_needs` allows more for this setup, 4 bytes per "
+                         "parameter on every GPU and 16 split over them, for its buffers; this counts the states alone."
+                       : ""),
+              {{"no_gradients", "memory_weights + memory_optimizer_states",
+                "The gradients were left out: the backward pass writes one per parameter, and they are held until the "
+                "optimizer step."}},
+              {},
+              {"memory.weights", "memory.gradients", "memory.optimizer_states"}};
+    if (s.zero_stage >= 1)
+        out["memory_model_states"].mistakes.push_back(
+            {"zero_not_applied",
+             fmt::format("{} + {} + {}", weights_formula, gradients_formula, optimizer_formula(moments, master, false)),
+             "The model states were counted whole, as on one GPU; ZeRO splits them over the data-parallel GPUs, each "
+             "keeping only its share."});
 
     {
-        const std::string none = "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 5 * h * seq_len)";
-        const std::string selective = "layers * seq_len * batch * (18 * d_model + 4 * d_ff)";
+        // Grouped-query attention keeps narrower K and V: 4 d_model of Korthikanti's 18 are K's and V's 2 bytes.
+        const bool gqa = problem.given.n_kv_heads.has_value();
+        const std::string linear =
+            gqa ? "14 * d_model + 4 * n_kv_heads * d_model / h + 4 * d_ff" : "18 * d_model + 4 * d_ff";
+        const std::string none = fmt::format("layers * seq_len * batch * ({} + 5 * h * seq_len)", linear);
+        const std::string selective = fmt::format("layers * seq_len * batch * ({})", linear);
         const std::string full = "2 * layers * seq_len * batch * d_model";
-        const std::string convention =
+        const std::string convention = fmt::format(
             "Activations are counted as Korthikanti et al. 2022 (Reducing Activation Recomputation in Large "
-            "Transformer Models, section 4, Table 2) count them: 16-bit values and 1-byte dropout masks, for each layer "
-            "$s b (18 d_{model} + 4 d_{ff})$ bytes for the linear layers, norms, GELU and dropouts, and "
-            "$5 a s^2 b$ for the attention scores, their softmax and its dropout mask, where $s$ is `seq_len`, $b$ the "
-            "batch and $a$ the heads $h$. With $d_{ff} = 4 d_{model}$ this is their $s b h (34 + 5 a s / h)$ per "
-            "layer; Megatron-LM's `theoretical_memory_usage.py` uses the same $18 + 4 d_{ff} / d_{model}$. The "
-            "embeddings, the output layer and the loss are left out, as they leave them out.";
+            "Transformer Models, section 4, Table 2) count them for a GPT layer: 16-bit values (as in mixed-precision "
+            "training, whatever the weights' precision) and 1-byte dropout masks, for each layer "
+            "$s b (18 d_{{model}} + 4 d_{{ff}})$ bytes for the inputs the linear layers, norms, GELU and dropouts "
+            "keep{}, and $5 a s^2 b$ for what attention keeps per head: the softmax's output and the dropout's output "
+            "(2 bytes each) and the dropout mask (1 byte), where $s$ is `seq_len`, $b$ the batch and $a$ the heads "
+            "$h$. With $d_{{ff}} = 4 d_{{model}}$ this is their $s b h (34 + 5 a s / h)$ per layer; Megatron-LM's "
+            "`theoretical_memory_usage.py` uses the same $18 + 4 d_{{ff}} / d_{{model}}$, also for a gated FFN. The "
+            "embeddings, the output layer and the loss are left out here; Megatron-LM adds them for the first and "
+            "last pipeline stages.",
+            gqa ? " (with grouped-query attention, $14 d_{model} + 4 d_{kv}$ for the attention's part, $d_{kv}$ = "
+                  "`n_kv_heads` × $d_{model} / h$ the width of K and V)"
+                : "");
         Entry e{"memory.activations", "activation memory", "bytes", "", "", {}, {}, {}};
         switch (s.recompute) {
         case Recompute::none:
             e.formula = none;
             e.explanation = convention + " Nothing is recomputed (`recompute: none`), so every layer keeps all of it.";
-            e.mistakes.push_back({"one_score_tensor", "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 3 * h * "
-                                                      "seq_len)",
-                                  "Two score-sized tensors are kept per head, the softmax's input and its output (2 "
-                                  "bytes each), besides the 1-byte dropout mask; one of them was counted."});
+            e.mistakes.push_back({"one_score_tensor",
+                                  fmt::format("layers * seq_len * batch * ({} + 3 * h * seq_len)", linear),
+                                  "Attention keeps two score-sized tensors per head of 2 bytes each, the softmax's "
+                                  "output and the dropout's output, besides the 1-byte dropout mask; one of them was "
+                                  "counted."});
             e.mistakes.push_back({"heads_dropped_from_scores",
-                                  "layers * seq_len * batch * (18 * d_model + 4 * d_ff + 5 * seq_len)",
+                                  fmt::format("layers * seq_len * batch * ({} + 5 * seq_len)", linear),
                                   "Every head has its own $s \\times s$ matrix of scores: the score tensors grow "
                                   "with the number of heads, which was left out."});
             break;
         case Recompute::selective:
             e.formula = selective;
-            e.explanation = convention + " Selective recomputation (`recompute: selective`) drops the attention "
-                                         "scores, softmax and dropout mask and recomputes them in the backward pass, "
-                                         "keeping $s b (18 d_{model} + 4 d_{ff})$ per layer.";
+            e.explanation = convention + " Selective recomputation (`recompute: selective`) drops what attention keeps "
+                                         "per head and recomputes it in the backward pass, keeping "
+                                         "$s b (18 d_{model} + 4 d_{ff})$ per layer.";
             e.mistakes.push_back({"recompute_ignored", none,
-                                  "Selective recomputation was ignored: the attention scores and their softmax are "
+                                  "Selective recomputation was ignored: the attention's softmax and dropout are "
                                   "recomputed in the backward pass, not kept."});
             break;
         case Recompute::full:
@@ -277,6 +413,26 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         out["memory_activations"] = std::move(e);
     }
 
+    out["batch_max"] = Entry{
+        "batch.max",
+        s.zero_stage >= 1 ? "largest batch per GPU that fits in memory" : "largest batch that fits in memory",
+        "sequences",
+        "floor((memory_budget - memory_model_states) / (memory_activations / batch))",
+        "The largest batch $b$ whose peak training memory fits the budget: the model states do not grow with the "
+        "batch and the activations grow in proportion to it, so $b$ must satisfy model states + $b$ × (activations "
+        "of one sequence) ≤ `memory_budget`, and the largest whole $b$ that does is the floor of (budget − model "
+        "states) / (activations of one sequence). The activations of one sequence are those of the batch given, "
+        "divided by it.",
+        {{"model_states_forgotten", "floor(memory_budget / (memory_activations / batch))",
+          "The whole budget was given to the activations; the model states take their share of it first."},
+         {"activations_of_whole_batch", "floor((memory_budget - memory_model_states) / memory_activations)",
+          "The activations of the whole batch given were taken for those of one sequence: divide them by the batch "
+          "first."},
+         {"rounded_up", "floor((memory_budget - memory_model_states) / (memory_activations / batch)) + 1",
+          "A batch one larger does not fit: the largest batch that fits is rounded down."}},
+        {"memory_budget"},
+        {"memory.model_states", "memory.activations"}};
+
     out["memory_training"] = Entry{
         "memory.training",
         s.zero_stage >= 1 ? "peak training memory per GPU" : "peak training memory",
@@ -291,15 +447,20 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
 
     {
         const bool steps = problem.values.contains("steps");
-        Entry e{"flops.training_run", "compute of the whole training run", "FLOPs",
-                steps ? "steps * flops_training" : "tokens / (batch * seq_len) * flops_training",
-                fmt::format("A training step processes `batch` × `seq_len` tokens with the FLOPs of one step "
-                            "(`flops.training`, forward and backward: three forward passes); the run is {}. Kaplan "
+        const std::string per_step = dp ? "data_parallel * flops_training" : "flops_training";
+        Entry e{"flops.training_run",
+                "compute of the whole training run",
+                "FLOPs",
+                steps ? "steps * " + per_step : "tokens / (batch * seq_len) * flops_training",
+                fmt::format("{} `flops.training` counts the FLOPs of `batch` sequences of `seq_len` tokens, "
+                            "forward and backward (three forward passes); the run is {}. Kaplan "
                             "et al.'s $C \\approx 6 N D$ counts the same way but leaves out the attention scores and, "
                             "with $N$ the parameters outside the embeddings, the output layer.",
-                            steps ? "`steps` such steps" : "`tokens` / (`batch` × `seq_len`) such steps"),
+                            batch_words,
+                            steps ? (dp ? "`steps` steps of `data_parallel` replicas each" : "`steps` such steps")
+                                  : "`tokens` / (`batch` × `seq_len`) times that"),
                 {{"training_tripled_twice",
-                  steps ? "3 * steps * flops_training" : "3 * tokens / (batch * seq_len) * flops_training",
+                  steps ? "3 * steps * " + per_step : "3 * tokens / (batch * seq_len) * flops_training",
                   "The FLOPs of a training step already count the backward pass (three forward passes in all); "
                   "they were tripled again."}},
                 {},
@@ -327,11 +488,13 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         "mfu",
         "model FLOPs utilisation",
         "percent",
-        "100 * flops_training / (step_time * gpus * peak_flops)",
-        fmt::format("Model FLOPs utilisation (PaLM, Chowdhery et al. 2022, Appendix B; nanoGPT's `estimate_mfu`): "
-                    "the model's FLOPs per step (`flops.training`, three forward passes) over what the GPUs could do "
+        dp ? "100 * data_parallel * flops_training / (step_time * gpus * peak_flops)"
+           : "100 * flops_training / (step_time * gpus * peak_flops)",
+        fmt::format("{} Model FLOPs utilisation (PaLM, Chowdhery et al. 2022, Appendix B; nanoGPT's `estimate_mfu`): "
+                    "the model's FLOPs per step (`flops.training`, three forward passes{}) over what the GPUs could do "
                     "in the step's time at their peak. Recomputed forward passes are not the model's FLOPs: "
                     "counting them gives the hardware FLOPs utilisation (HFU), higher under `recompute: full`.{}",
+                    batch_words, dp ? ", times the `data_parallel` replicas" : "",
                     s.recompute == Recompute::full ? " Here recompute is full, so HFU is 4/3 of MFU." : ""),
         {},
         {"step_time", "gpus", "peak_flops"},
@@ -375,7 +538,7 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
 
     out["params_trainable"] = Entry{
         "params.trainable",
-        "trainable parameters",
+        "number of trainable parameters",
         "parameters",
         s.lora_targets.empty() ? "model_params" : "params_lora",
         s.lora_targets.empty() ? "Without LoRA every parameter trains: the trainable count is the model's."
@@ -405,11 +568,17 @@ bool has_training_keys(const YAML::Node& given) {
                        [&](std::string_view key) { return static_cast<bool>(given[std::string(key)]); });
 }
 
-Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, const Problem& problem,
+Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, Problem& problem,
                                        std::span<const std::pair<std::string, YAML::Node>> asked) {
     auto setup = read_setup(r, given);
     if (!setup)
         return std::unexpected(setup.error());
+    if (const YAML::Node node = given["memory_budget"]) {
+        auto budget = read_budget(r, node);
+        if (!budget)
+            return std::unexpected(budget.error());
+        problem.values.insert_or_assign("memory_budget", std::move(*budget));
+    }
     // The numbers a run gives, each checked where it stands.
     struct Bound {
         std::string_view key, rule;
@@ -431,6 +600,16 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
             return r.error_at(it->second.mark, fmt::format("{} must be {}, got {}", b.key, b.rule, it->second.text));
     }
 
+    if (problem.values.contains("steps") && problem.values.contains("tokens"))
+        return r.error_at(problem.values.find("steps")->second.mark,
+                          "give steps or tokens, not both: a run's length is one of them");
+    if (const YAML::Node node = given["lora_targets"])
+        for (std::size_t index : setup->lora_targets)
+            if (k_targets[index].names.starts_with("gate") && problem.model &&
+                problem.model->ffn != ModelGivens::Ffn::gated)
+                return r.error_at(node, "lora_targets: gate is the gated FFN's third matrix, and this model's FFN "
+                                        "has two (ffn: mlp): adapt up and down");
+    describe(*setup, problem);
     const auto all = entries(*setup, problem);
     std::set<std::string> wanted;
     std::vector<std::pair<std::string, const YAML::Node*>> pending;
@@ -448,6 +627,17 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
                                                  "[q, v]",
                                                  ask));
         const Entry& e = found->second;
+        if (problem.model && problem.model->layers == 0)
+            return r.error_at(*node, fmt::format("{} counts one stack of layers (an encoder or a decoder), and this "
+                                                 "model has both",
+                                                 ask));
+        const bool workload = name == "memory_activations" || name == "flops_training_run" || name == "achieved_mfu";
+        if (workload && !problem.workload)
+            return r.error_at(*node, fmt::format("{} ({}) needs the step's sequences: give seq_len (and batch, 1 if "
+                                                 "left out)",
+                                                 ask, e.title));
+        if (workload && name != "memory_activations" && problem.workload->macs)
+            return r.error_at(*node, fmt::format("{} counts FLOPs, as a GPU's peak_flops does: drop count: macs", ask));
         std::vector<std::string_view> missing;
         for (std::string_view key : e.needs)
             if (!problem.values.contains(key))
@@ -455,7 +645,8 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
         if (!missing.empty()) {
             std::string list;
             for (std::size_t i = 0; i < missing.size(); ++i)
-                list += (i == 0 ? "" : (i + 1 == missing.size() ? " and " : ", ")) + std::string(missing[i]);
+                list += (i == 0 ? "" : (i + 1 == missing.size() ? " and " : ", ")) + std::string(missing[i]) +
+                        (missing[i] == "tokens" ? " (or steps)" : "");
             return r.error_at(*node, fmt::format("{} ({}) needs {} in given", ask, e.title, list));
         }
         if (const auto clash = problem.values.find(name); clash != problem.values.end())

@@ -17,13 +17,13 @@
 namespace headcount::spec::detail {
 
 /// The words of a training setup in `given` (the numbers, tokens or gpus, are the spec's values).
-inline constexpr auto k_training_keys =
-    std::to_array<std::string_view>({"optimizer", "precision", "recompute", "zero_stage", "lora_targets"});
+inline constexpr auto k_training_keys = std::to_array<std::string_view>(
+    {"optimizer", "precision", "recompute", "zero_stage", "lora_targets", "memory_budget"});
 
 /// The asks written as formulas here, in the order the reference lists them.
 inline constexpr auto k_training_asks = std::to_array<std::string_view>(
     {"memory.weights", "memory.gradients", "memory.optimizer_states", "memory.model_states", "memory.activations",
-     "memory.training", "flops.training_run", "time.training", "mfu", "params.lora", "params.trainable"});
+     "memory.training", "batch.max", "flops.training_run", "time.training", "mfu", "params.lora", "params.trainable"});
 
 /// The name formulas use for a training ask: its id with dots as underscores (memory_training), and achieved_mfu
 /// for mfu (a spec may give mfu, for time.training, and ask it).
@@ -35,7 +35,8 @@ bool has_training_keys(const YAML::Node& given);
 /// The `quantities:` entries (a YAML mapping, as a spec would write them) for the training asks `asked` (ids of
 /// k_training_asks, each with the node of the part's `ask:` for errors) and those they use, in the words of the
 /// training setup in `given`. Errors name a given the asks need and the spec lacks, or a bad training word.
-Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, const Problem& problem,
+/// Adds memory_budget (a number of bytes, written with a unit: 80 GB, 80 GiB) to the problem's values.
+Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, Problem& problem,
                                        std::span<const std::pair<std::string, YAML::Node>> asked);
 
 } // namespace headcount::spec::detail
