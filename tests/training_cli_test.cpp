@@ -286,3 +286,42 @@ TEST_CASE("specs of formulas alone keep the names mfu and precision for themselv
     CHECK(answer_of(path, 0) == "50");
     CHECK(answer_of(path, 1) == "2000");
 }
+
+// One decoding step of LLaMA-2-7B (problems/serving-llama-2-7b.yaml, b = 8, 4,096 cached positions). Per token, by
+// hand: 32 layers x (2 x 4096 x (4 x 4096) = 134,217,728 for Q, K, V, O; 6 x 4096 x 11,008 = 270,532,608 for the
+// gated FFN; 4 x 4096 x 4096 = 67,108,864 for attention over the cache) + 2 x 4096 x 32,000 = 262,144,000 for the
+// output layer: 15,361,638,400 (2 x 6,607,077,376 weights multiplied + 2,147,483,648); x 8 = 122,893,107,200.
+// Run again without a cache, the forward pass over all 8 x 4,096 tokens (each attending over 4,096 positions, as
+// problems/model-llama-2-7b-compute.yaml's 62,921,270,886,400 per sequence): 4,096 x the step, 503,370,167,091,200.
+TEST_CASE("a decoding step multiplies the new token by every weight and attends over the cache", "[e2e][training]") {
+    const std::string serving = "problems/serving-llama-2-7b.yaml";
+    CHECK(answer_of(serving, 0) == "122893107200");
+    CHECK(has(run_headcount({"check", serving, "--part", "a", "--answer", "503370167091200"}).out, "`no_kv_cache`"));
+    // Memory-bound: (13,476,831,232 + 17,179,869,184) / 2.039e12 = 0.015035 s; reading the weights alone 0.006609 s.
+    CHECK(run_headcount({"check", serving, "--part", "d", "--answer", "0.0150 s"}).exit_code == 0);
+    CHECK(has(run_headcount({"check", serving, "--part", "d", "--answer", "0.00661"}).out, "`cache_not_read`"));
+}
+
+// With one position in the cache a decoding step is a forward pass over one token: the same count two ways, the
+// training formula here and the built-in flops.model_forward (src/solve/model_flops.cpp) at seq_len 1.
+TEST_CASE("a decoding step over a cache of one is the built-in forward pass of one token", "[e2e][training]") {
+    const std::string spec = gpt2_small("decode-one", "",
+                                        "  - {id: a, ask: flops.decode_step}\n  - {id: b, ask: "
+                                        "flops.model_forward}\n");
+    std::string text;
+    {
+        std::ifstream in(spec);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto at = text.find("seq_len: 1024");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 13, "seq_len: 1");
+    std::ofstream(spec) << text;
+    CHECK(answer_of(spec, 0) == answer_of(spec, 1));
+
+    const std::string bert = headcount::testing::fresh_temp_dir("training-decode-mlm") + "/spec.yaml";
+    std::ofstream(bert) << "id: b\ntitle: B\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n"
+                        << "  layers: 12\n  vocab: 30522\n  lm_head: mlm\n  seq_len: 128\n"
+                        << "parts:\n  - {id: a, ask: flops.decode_step}\n";
+    CHECK(has(run_headcount({"solve", bert}).err, "does not decode"));
+}

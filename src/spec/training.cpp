@@ -536,6 +536,49 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
             {}};
     }
 
+    if (problem.model && problem.model->lm_head != ModelGivens::Head::mlm) {
+        const bool gqa = problem.given.n_kv_heads.has_value();
+        const bool head = problem.model->lm_head == ModelGivens::Head::linear;
+        const int ffn_flops = problem.model->ffn == ModelGivens::Ffn::gated ? 6 : 4;
+        const std::string kv = gqa ? "n_kv_heads * d_model / h" : "d_model";
+        const std::string layer =
+            fmt::format("2 * d_model * (2 * d_model + 2 * {}) + {} * d_model * d_ff", kv, ffn_flops);
+        const std::string attention = "4 * seq_len * d_model";
+        const auto formula = [&](bool with_attention, bool with_head) {
+            return fmt::format("batch * (layers * ({}{}){})", layer, with_attention ? " + " + attention : "",
+                               with_head ? " + 2 * d_model * vocab" : "");
+        };
+        Entry e{"flops.decode_step",
+                "compute of one decoding step",
+                "FLOPs",
+                formula(true, head),
+                fmt::format(
+                    "One step of generation with a KV cache (kipply's Transformer Inference Arithmetic; calflops in "
+                    "generate mode), for each of the `batch` sequences: the new token goes through every weight "
+                    "matrix once, 2 FLOPs (a multiply and an add) per weight: $W_Q$ and $W_O$ of $d_{{model}} "
+                    "\\times d_{{model}}$, $W_K$ and $W_V$ of $d_{{model}} \\times d_{{kv}}${}, the FFN's {} "
+                    "matrices of $d_{{model}} \\times d_{{ff}}${}. Then its query meets the `seq_len` cached keys "
+                    "($Q K^\\top$, $2 d_{{model}} s$ FLOPs per layer) and its attention weights the "
+                    "cached values ($A V$, as many). Biases, norms, the softmax and the embedding lookup are left out, "
+                    "as in `flops.model_forward`. Per token this is about $2N$, $N$ the weights multiplied, plus "
+                    "$4 L s d_{{model}}$ for attention, which dominates at long contexts.",
+                    gqa ? " ($d_{kv}$ = `n_kv_heads` × $d_{model} / h$)" : " ($d_{kv} = d_{model}$)",
+                    ffn_flops == 6 ? "three" : "two", head ? ", and the output layer's $V \\times d_{model}$" : ""),
+                {{"attention_over_cache_forgotten", formula(false, head),
+                  "The attention over the cache was left out: the new token's query meets every cached key, and its "
+                  "attention weights every cached value."},
+                 {"no_kv_cache", "flops_model_forward",
+                  "The whole sequence was run again, as without a KV cache; with one, only the new token goes "
+                  "through the model, and attends over the keys and values kept for the others."}},
+                {},
+                {}};
+        if (head)
+            e.mistakes.push_back({"output_layer_forgotten", formula(true, false),
+                                  "The output layer was left out: the new token's logits multiply it by the "
+                                  "vocabulary's matrix, often the largest single product of the step."});
+        out["flops_decode_step"] = std::move(e);
+    }
+
     out["params_trainable"] = Entry{
         "params.trainable",
         "number of trainable parameters",
@@ -622,6 +665,9 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
         if (!wanted.insert(name).second)
             continue;
         const auto found = all.find(name);
+        if (found == all.end() && name == "flops_decode_step")
+            return r.error_at(*node, "flops.decode_step generates with a causal LM: a BERT-style masked-LM head "
+                                     "(lm_head: mlm) does not decode");
         if (found == all.end()) // params.lora without lora_targets
             return r.error_at(*node, fmt::format("{} needs lora_targets in given: the matrices LoRA adapts, e.g. "
                                                  "[q, v]",
@@ -631,7 +677,8 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
             return r.error_at(*node, fmt::format("{} counts one stack of layers (an encoder or a decoder), and this "
                                                  "model has both",
                                                  ask));
-        const bool workload = name == "memory_activations" || name == "flops_training_run" || name == "achieved_mfu";
+        const bool workload = name == "memory_activations" || name == "flops_training_run" || name == "achieved_mfu" ||
+                              name == "flops_decode_step";
         if (workload && !problem.workload)
             return r.error_at(*node, fmt::format("{} ({}) needs the step's sequences: give seq_len (and batch, 1 if "
                                                  "left out)",

@@ -23,7 +23,8 @@ inline constexpr auto k_training_keys = std::to_array<std::string_view>(
 /// The asks written as formulas here, in the order the reference lists them.
 inline constexpr auto k_training_asks = std::to_array<std::string_view>(
     {"memory.weights", "memory.gradients", "memory.optimizer_states", "memory.model_states", "memory.activations",
-     "memory.training", "batch.max", "flops.training_run", "time.training", "mfu", "params.lora", "params.trainable"});
+     "memory.training", "batch.max", "flops.training_run", "time.training", "mfu", "flops.decode_step", "params.lora",
+     "params.trainable"});
 
 /// The name formulas use for a training ask: its id with dots as underscores (memory_training), and achieved_mfu
 /// for mfu (a spec may give mfu, for time.training, and ask it).
