@@ -114,8 +114,9 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
             (parsed->op == formula::Node::Op::number ||
              (parsed->op == formula::Node::Op::negate && parsed->children.front().op == formula::Node::Op::number));
         if (!literal || value.Tag() == "!")
-            return r.error_at(value, fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45), got {}",
-                                                 key, Reader::describe(value)));
+            return r.error_at(value,
+                              fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45), got {}{}", key,
+                                          Reader::describe(value), did_you_mean(key, architecture)));
         auto exact = formula::evaluate(*parsed, [](std::string_view) { return std::optional<formula::Number>{}; });
         if (!exact)
             return r.error_at(value, fmt::format("given '{}': {}", key, exact.error().message));
