@@ -42,7 +42,10 @@ View model_facts(const spec::ModelGivens& m) {
                 {"tied", m.tied_embeddings},
                 {"has_head", m.lm_head != M::Head::none},
                 {"has_positions", m.max_positions > 0},
-                {"embedding_norm", m.embedding_norm}};
+                {"embedding_norm", m.embedding_norm},
+                {"moe", m.experts > 0},
+                {"experts", n(m.experts)},
+                {"top_k", n(m.top_k)}};
 }
 
 View workload_facts(const spec::Workload& w, const solve::MhaSolution& s) {
@@ -53,9 +56,15 @@ View workload_facts(const spec::Workload& w, const solve::MhaSolution& s) {
                 {"cross", w.seq_len_kv.has_value()},
                 {"macs", w.macs},
                 {"unit", w.macs ? "MACs" : "FLOPs"},
-                {"plain_self_attention", !w.seq_len_kv && s.square && !w.softmax && !w.biases}};
+                {"plain_self_attention", !w.seq_len_kv && s.square && !w.softmax && !w.biases && !w.causal}};
 }
 
-View precision_facts(const spec::Precision& p) { return View{{"dtype", p.dtype}, {"bits", n(p.bytes * 8)}}; }
+View precision_facts(const spec::Precision& p) {
+    return View{{"dtype", p.dtype},
+                {"bits", n(p.bits)},
+                {"bytes_per_value", p.bits % 8 == 0 ? n(p.bits / 8) : "0.5"},
+                {"one_byte", p.bits == 8},
+                {"packed", p.bits < 8}};
+}
 
 } // namespace headcount::render

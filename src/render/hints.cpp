@@ -38,10 +38,7 @@ View memory_hints(const solve::SolvedProblem& solved) {
     const auto& p = solved.problem.precision;
     if (!p)
         return View::object();
-    View view = precision_facts(*p);
-    view["bytes_per_value"] = n(p->bytes);
-    view["one_byte"] = p->bytes == 1;
-    return view;
+    return precision_facts(*p);
 }
 
 } // namespace

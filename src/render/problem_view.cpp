@@ -104,6 +104,8 @@ View model_view(const solve::ModelSolution& s, const spec::ModelGivens& m) {
               {"ffn_up", n(s.ffn_up)},
               {"ffn_down", n(s.ffn_down)},
               {"ffn_biases", n(s.ffn_biases)},
+              {"expert", n(s.expert)},
+              {"router", n(s.router)},
               {"attention", n(s.attention.total)},
               {"layer", n(s.layer)},
               {"decoder_layer", n(s.decoder_layer)},
@@ -142,6 +144,9 @@ void add_model_rows(View& rows, const spec::ModelGivens& m) {
         row("type vocab", "token type embedding rows", n(m.type_vocab));
     row("norm", "normalisation",
         m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias") : "RMSNorm");
+    if (m.experts > 0)
+        row("experts", "mixture of experts: FFNs per layer, and how many each token is routed to",
+            fmt::format("{} experts, top {}", n(m.experts), n(m.top_k)));
     row("FFN", "feed-forward network",
         std::string(m.ffn == M::Ffn::gated ? "gated (3 matrices)" : "MLP (2 matrices)") +
             (m.ffn_bias ? ", biases" : ", no biases"));
@@ -170,6 +175,10 @@ View flops_view(const solve::FlopsSolution& f, const spec::Workload& w, const so
               {"scores", n(f.scores)},
               {"softmax", n(f.softmax)},
               {"weighted_sum", n(f.weighted_sum)},
+              {"causal", w.causal},
+              {"scores_full", n(f.scores_full)},
+              {"softmax_full", n(f.softmax_full)},
+              {"weighted_sum_full", n(f.weighted_sum_full)},
               {"output", n(f.output)},
               {"linear", n(f.linear)},
               {"attention", n(f.attention)},
@@ -242,9 +251,7 @@ View shapes_view(const solve::ShapeSolution& s) {
 }
 
 View memory_view(const solve::MemorySolution& m, const spec::Precision& p, const solve::MhaSolution& s) {
-    View view{{"bytes_per_value", n(m.bytes_per_value)},
-              {"one_byte", m.bytes_per_value == 1},
-              {"weights_values", n(m.weights_values)},
+    View view{{"weights_values", n(m.weights_values)},
               {"attention_weights", n(m.attention_weights)},
               {"attention_weights_units", byte_units(m.attention_weights)},
               {"q_values", n(m.q_values)},
@@ -301,6 +308,12 @@ View problem_view(const solve::SolvedProblem& solved) {
                              {"value", n(w->seq_len)},
                              {"note", "given"},
                              {"stated", true}});
+        if (w->causal)
+            given.push_back(View{{"symbol", "`causal`"},
+                                 {"meaning", "attention mask"},
+                                 {"value", "causal: each position attends to itself and the positions before it"},
+                                 {"note", "given"},
+                                 {"stated", true}});
         if (w->seq_len_kv)
             given.push_back(View{{"symbol", "$m$"},
                                  {"meaning", "key/value sequence length"},
@@ -309,12 +322,14 @@ View problem_view(const solve::SolvedProblem& solved) {
                                  {"stated", true}});
     }
     if (const auto& p = solved.problem.precision)
-        given.push_back(
-            View{{"symbol", "dtype"},
-                 {"meaning", "number format of every value"},
-                 {"value", fmt::format("{} ({} byte{} per value)", p->dtype, p->bytes, p->bytes == 1 ? "" : "s")},
-                 {"note", "given"},
-                 {"stated", true}});
+        given.push_back(View{
+            {"symbol", "dtype"},
+            {"meaning", "number format of every value"},
+            {"value", p->bits < 8
+                          ? fmt::format("{} ({} bits per value, two to a byte)", p->dtype, p->bits)
+                          : fmt::format("{} ({} byte{} per value)", p->dtype, p->bits / 8, p->bits == 8 ? "" : "s")},
+            {"note", "given"},
+            {"stated", true}});
     for (const auto& [key, words] : solved.problem.setup)
         given.push_back(View{{"symbol", fmt::format("`{}`", key)},
                              {"meaning", "training setup"},

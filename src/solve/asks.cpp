@@ -226,7 +226,11 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         }
     }
     if (problem.workload) {
-        auto flops = solve_flops(*mha, *problem.workload, recipe);
+        // A mask assumed where none applies is a whole model's slip (decoder LMs are causal); for one block's
+        // products it would only shadow MACs for FLOPs, which halves the same terms.
+        Recipe block_recipe = recipe;
+        block_recipe.causal_mask_assumed = false;
+        auto flops = solve_flops(*mha, *problem.workload, block_recipe);
         if (!flops)
             return located(flops.error());
         solved.flops = *flops;

@@ -1,5 +1,7 @@
 #include <solve/flops.hpp>
 
+#include <fmt/format.h>
+
 namespace headcount::solve {
 
 Result<FlopsSolution> solve_flops(const MhaSolution& block, const spec::Workload& w, const Recipe& recipe) {
@@ -31,8 +33,22 @@ Result<FlopsSolution> solve_flops(const MhaSolution& block, const spec::Workload
     f.scores = mul(f.per_product, mul(score_entries, block.d_k));
     f.weighted_sum = mul(f.per_product, mul(score_entries, block.d_v));
     f.softmax = w.softmax && !macs ? mul(3, score_entries) : 0;
+    if (recipe.scores_only)
+        f.weighted_sum = 0;
     if (recipe.no_attention_matmuls)
         f.scores = f.weighted_sum = f.softmax = 0;
+    f.scores_full = f.scores, f.weighted_sum_full = f.weighted_sum, f.softmax_full = f.softmax;
+    // A causal mask leaves each query the keys at or before it: half the n^2 scores, as Megatron-LM and Kaplan et
+    // al. count them. Half of an odd count (MACs, or the softmax's 3 per score, over odd sizes) is not a count.
+    if (w.causal ? !recipe.causal_mask_ignored : recipe.causal_mask_assumed) {
+        for (Count* term : {&f.scores, &f.weighted_sum, &f.softmax}) {
+            if (*term % 2 != 0)
+                return fail(fmt::format("causal: true halves the attention's {} {}, an odd number: make seq_len "
+                                        "even, or count FLOPs rather than MACs",
+                                        *term, macs ? "MACs" : "FLOPs"));
+            *term /= 2;
+        }
+    }
 
     f.linear = add(f.projections, f.output);
     f.attention = add(add(f.scores, f.softmax), f.weighted_sum);

@@ -16,7 +16,9 @@ struct FlopsSolution {
     Count scores = 0;          ///< QK^T over all heads
     Count softmax = 0;         ///< 3 per score when counted, else 0
     Count weighted_sum = 0;    ///< A V over all heads
-    Count output = 0;          ///< the output projection (+ its bias additions when counted)
+    /// The three attention terms before a causal mask halves them (equal to them without one).
+    Count scores_full = 0, softmax_full = 0, weighted_sum_full = 0;
+    Count output = 0; ///< the output projection (+ its bias additions when counted)
     Count total = 0;
     Count linear = 0;                  ///< projections + output: what a module-hook counter sees
     Count attention = 0;               ///< scores + softmax + weighted_sum

@@ -11,7 +11,10 @@ namespace headcount::solve {
 
 /// The bytes each memory ask comes to, with the counts of values they multiply.
 struct MemorySolution {
-    Count bytes_per_value = 0; ///< from the dtype (bits / 8)
+    Count bits_per_value = 0; ///< from the dtype (8 to the byte; int4's 4 pack two values to a byte)
+    /// Bits per value as the count takes them: the dtype's, or as a mistake does (bits as bytes: 8 x bits; the
+    /// values alone: 8). Bytes are values x this / 8, rounded up to a whole byte.
+    Count counted_bits = 0;
     // Over a workload (zero without one).
     Count weights_values = 0;                       ///< attention weights: b h n m
     Count attention_weights = 0;                    ///< weights_values x bytes

@@ -64,7 +64,7 @@ TEST_CASE("the lesson's worked example: attention weights of b 32, h 8, n 128 in
     // b h n n = 32 x 8 x 128 x 128 = 4,194,304 weights, 4 bytes each: 16,777,216 bytes = 16 x 2^20 = 16 MiB.
     const auto solved = solve_yaml(lesson("fp32"));
     REQUIRE(solved.memory.has_value());
-    CHECK(solved.memory->bytes_per_value == 4);
+    CHECK(solved.memory->bits_per_value == 32);
     CHECK(solved.memory->weights_values == 4'194'304);
     CHECK(bytes(solved, "memory.attention_weights") == 16'777'216);
     CHECK(bytes(solved, "memory.attention_weights") == 16 * 1024 * 1024);
@@ -91,15 +91,32 @@ TEST_CASE("Q, K and V activations, the block's KV cache and its parameters in fp
 }
 
 TEST_CASE("every dtype's bytes per value", "[memory]") {
-    // 4,194,304 attention weights at 1, 2, 2, 4 and 8 bytes.
-    for (const auto& [dtype, per_value] :
-         std::vector<std::pair<std::string, Count>>{{"int8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}, {"fp64", 8}}) {
+    // 4,194,304 attention weights at 1, 1, 2, 2, 4 and 8 bytes (fp8, E4M3 or E5M2, is one byte like int8).
+    for (const auto& [dtype, per_value] : std::vector<std::pair<std::string, Count>>{
+             {"int8", 1}, {"fp8", 1}, {"fp16", 2}, {"bf16", 2}, {"fp32", 4}, {"fp64", 8}}) {
         INFO(dtype);
         const auto solved = solve_yaml(lesson(dtype));
-        CHECK(solved.memory->bytes_per_value == per_value);
+        CHECK(solved.memory->bits_per_value == 8 * per_value);
         CHECK(bytes(solved, "memory.attention_weights") == 4'194'304 * per_value);
         CHECK(bytes(solved, "memory.parameters") == 1'050'624 * per_value);
     }
+}
+
+TEST_CASE("int4 packs two values to a byte, and an odd count rounds up", "[memory]") {
+    // The lesson's 4,194,304 attention weights at half a byte: 2,097,152 bytes; its 1,050,624 parameters: 525,312.
+    const auto solved = solve_yaml(lesson("int4"));
+    CHECK(solved.memory->bits_per_value == 4);
+    CHECK(bytes(solved, "memory.attention_weights") == 2'097'152);
+    CHECK(bytes(solved, "memory.parameters") == 525'312);
+    // Bits taken for bytes (a classic slip) gives 4 bytes per value: 4 x 1,050,624 = 4,202,496.
+    Recipe bits;
+    bits.bits_for_bytes = true;
+    CHECK(solve_yaml(lesson("int4"), bits).memory->parameters == 4'202'496);
+    // An odd count: d_model 3, h 1, a bias on Q alone: 4 x 3 x 3 + 3 = 39 values, 19.5 bytes, so 20 whole bytes.
+    const auto odd = solve_yaml("id: odd\ntitle: odd\ngiven:\n  d_model: 3\n  h: 1\n  bias: {q: true, k: false, "
+                                "v: false, o: false}\n  dtype: int4\nparts:\n  - {id: a, ask: memory.parameters}\n");
+    CHECK(odd.memory->parameter_values == 39);
+    CHECK(bytes(odd, "memory.parameters") == 20);
 }
 
 TEST_CASE("LLaMA-2-7B's KV cache at 4,096 tokens in fp16 is 2 GiB, half a MiB per token", "[memory]") {

@@ -22,6 +22,8 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     CheckedArithmetic math;
     ModelSolution s;
     s.attention = *block;
+    if (m.experts > 0 && (m.top_k == 0 || m.top_k > m.experts)) // the reader says so; a variant may not
+        return fail(fmt::format("top_k = {} must be between 1 and experts = {}", m.top_k, m.experts));
     const Count d = attention.d_model;
     auto add = [&](Count a, Count b) { return math.add(a, b, "the model's parameter count"); };
     auto mul = [&](Count a, Count b) { return math.mul(a, b, "the model's parameter count"); };
@@ -38,8 +40,11 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     const Count up = mul(gated ? 2 : 1, mul(d, m.d_ff));
     const Count down = mul(m.d_ff, d);
     const Count ffn_bias = m.ffn_bias ? add(mul(gated ? 2 : 1, m.d_ff), d) : 0;
-    s.ffn = add(add(up, down), ffn_bias);
+    s.expert = add(add(up, down), ffn_bias);
     s.ffn_up = up, s.ffn_down = down, s.ffn_biases = ffn_bias;
+    // A mixture of experts: `experts` such FFNs and the router that picks top_k of them for each token.
+    s.router = m.experts > 0 && !recipe.router_omitted ? mul(d, m.experts) : 0;
+    s.ffn = m.experts > 0 ? add(mul(m.experts, s.expert), s.router) : s.expert;
 
     s.token_embedding = mul(m.vocab, d);
     s.position_embedding = recipe.omit_positions ? 0 : mul(m.max_positions, d);
@@ -56,7 +61,10 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     s.layer = add(add(s.attention.total, s.ffn), mul(2, s.norm));
     const std::string layer_name = enc_dec ? "encoder layer" : "layer";
     component(layer_name + ": self-attention", "", first_stack, s.attention.total);
-    component(layer_name + ": feed-forward", "", first_stack, s.ffn);
+    component(m.experts > 0 ? fmt::format("{}: feed-forward, {} experts of {} and a router of {}", layer_name,
+                                          m.experts, with_thousands(s.expert), with_thousands(s.router))
+                            : layer_name + ": feed-forward",
+              "", first_stack, s.ffn);
     component(layer_name + ": norms (2)", "", first_stack, mul(2, s.norm));
     Count layer_norms = mul(first_stack, mul(2, s.norm));
     if (enc_dec) {

@@ -24,9 +24,11 @@ struct ModelSolution {
     Count embedding = 0;   ///< token + position + type embeddings and the embedding norm
     Count token_embedding = 0, position_embedding = 0, type_embedding = 0;
     Count norm = 0;     ///< one norm layer: d_model (RMSNorm) or 2 d_model (LayerNorm with bias)
-    Count ffn = 0;      ///< one layer's feed-forward network: ffn_up + ffn_down + ffn_biases
-    Count ffn_up = 0;   ///< the d_model x d_ff matrices (two when gated)
-    Count ffn_down = 0; ///< the d_ff x d_model matrix
+    Count ffn = 0;      ///< one layer's feed-forward network: the expert, or experts x expert + router
+    Count expert = 0;   ///< one FFN: ffn_up + ffn_down + ffn_biases (the whole FFN without experts)
+    Count router = 0;   ///< a mixture of experts' d_model x experts router, else 0
+    Count ffn_up = 0;   ///< the d_model x d_ff matrices of one expert (two when gated)
+    Count ffn_down = 0; ///< the d_ff x d_model matrix of one expert
     Count ffn_biases = 0;
     Count layer = 0;         ///< one layer of the (first) stack: attention + FFN + its norms
     Count decoder_layer = 0; ///< one decoder layer of an encoder-decoder (with cross-attention), else 0

@@ -9,10 +9,10 @@ namespace headcount::spec {
 
 namespace {
 // The attention block's keys (those of an MHA spec's given), a transformer's sizes, then the workload's.
-constexpr std::array<std::string_view, 19> k_varying{
-    "d_model",       "h",           "d_k",   "d_v",     "kdim",           "vdim",           "bias",
-    "n_kv_heads",    "add_bias_kv", "d_ff",  "layers",  "encoder_layers", "decoder_layers", "vocab",
-    "max_positions", "type_vocab",  "batch", "seq_len", "seq_len_kv"};
+constexpr auto k_varying = std::to_array<std::string_view>(
+    {"d_model",       "h",           "d_k",     "d_v",    "kdim",           "vdim",           "bias",
+     "n_kv_heads",    "add_bias_kv", "d_ff",    "layers", "encoder_layers", "decoder_layers", "vocab",
+     "max_positions", "type_vocab",  "experts", "top_k",  "batch",          "seq_len",        "seq_len_kv"});
 // The attention keys a transformer's given has (its other attention widths are d_model's).
 constexpr std::array<std::string_view, 4> k_transformer_attention{"d_model", "h", "n_kv_heads", "bias"};
 

@@ -30,6 +30,8 @@ inline constexpr auto k_model_sizes = std::to_array<ModelSizeKey>({
     {"vocab", &ModelGivens::vocab},
     {"max_positions", &ModelGivens::max_positions},
     {"type_vocab", &ModelGivens::type_vocab},
+    {"experts", &ModelGivens::experts},
+    {"top_k", &ModelGivens::top_k},
 });
 
 /// What is wrong with a set of givens, and which given to point at.

@@ -101,14 +101,12 @@ Result<std::optional<Precision>> read_precision(const Reader& r, const YAML::Nod
     const YAML::Node dtype = given["dtype"];
     if (!dtype)
         return std::optional<Precision>{};
-    auto bytes =
-        choice(r, dtype, "dtype",
-               std::array{std::pair{std::string_view("fp64"), Count{8}}, std::pair{std::string_view("fp32"), Count{4}},
-                          std::pair{std::string_view("fp16"), Count{2}}, std::pair{std::string_view("bf16"), Count{2}},
-                          std::pair{std::string_view("int8"), Count{1}}});
-    if (!bytes)
-        return std::unexpected(bytes.error());
-    return std::optional<Precision>{Precision{dtype.Scalar(), *bytes}};
+    static constexpr auto k_bits = std::to_array<std::pair<std::string_view, Count>>(
+        {{"fp64", 64}, {"fp32", 32}, {"fp16", 16}, {"bf16", 16}, {"fp8", 8}, {"int8", 8}, {"int4", 4}});
+    auto bits = choice(r, dtype, "dtype", k_bits);
+    if (!bits)
+        return std::unexpected(bits.error());
+    return std::optional<Precision>{Precision{dtype.Scalar(), *bits}};
 }
 
 /// The model part of a transformer's `given` (its attention keys are read by read_mha_givens).
@@ -175,6 +173,14 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
         return r.error_at(given, "give either layers (one stack) or encoder_layers and decoder_layers, not both");
     if (enc_dec && (m.encoder_layers == 0 || m.decoder_layers == 0))
         return r.error_at(given, "an encoder-decoder needs both encoder_layers and decoder_layers");
+    if ((m.experts > 0) != (m.top_k > 0))
+        return r.error_at(given[m.experts > 0 ? "experts" : "top_k"],
+                          "a mixture of experts needs both experts (routed FFNs per layer) and top_k (how many of "
+                          "them each token goes to)");
+    if (m.top_k > m.experts)
+        return r.error_at(given["top_k"], fmt::format("top_k = {} routes each token to more experts than the {} a "
+                                                      "layer has",
+                                                      m.top_k, m.experts));
     if (m.lm_head != M::Head::none && m.vocab == 0)
         return r.error_at(given["lm_head"], "an lm_head needs a vocab to predict");
     return m;
@@ -184,7 +190,7 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
 Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node& given) {
     const YAML::Node seq_len = given["seq_len"];
     if (!seq_len) {
-        for (const char* key : {"batch", "seq_len_kv", "count", "softmax", "flop_biases"})
+        for (const char* key : {"batch", "seq_len_kv", "count", "softmax", "flop_biases", "causal"})
             if (given[key])
                 return r.error_at(given[key], fmt::format("{} describes a workload; give seq_len too", key));
         return std::optional<Workload>{};
@@ -206,7 +212,7 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
             return std::unexpected(m.error());
         w.seq_len_kv = *m;
     }
-    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}}) {
+    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}, {"causal", &w.causal}}) {
         if (const YAML::Node value = given[key]) {
             auto flag = r.boolean(value, key);
             if (!flag)
@@ -214,6 +220,10 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
             *slot = *flag;
         }
     }
+    if (w.causal && w.seq_len_kv)
+        return r.error_at(given["causal"], "causal: true masks a sequence's later positions from its earlier ones; "
+                                           "cross-attention (seq_len_kv) attends to another sequence, which has no "
+                                           "such mask");
     if (const YAML::Node count = given["count"]) {
         auto macs =
             choice(r, count, "count",

@@ -54,6 +54,10 @@ struct ModelGivens {
     Count vocab = 0;          ///< token embedding rows; 0: no token embedding (nn.Transformer)
     Count max_positions = 0;  ///< learned position embedding rows; 0: none (sinusoidal, RoPE)
     Count type_vocab = 0;     ///< token type (segment) embedding rows (BERT)
+    /// Mixture of experts: each layer's FFN is `experts` copies of the FFN d_ff describes, and a router (a
+    /// d_model x experts matrix, no bias) sends each token to `top_k` of them. 0: a dense FFN.
+    Count experts = 0;
+    Count top_k = 0;
     Norm norm = Norm::layernorm;
     bool norm_bias = true; ///< LayerNorm's beta; RMSNorm has none
     Ffn ffn = Ffn::mlp;    ///< gated: three matrices (SwiGLU), mlp: two
@@ -75,12 +79,16 @@ struct Workload {
     bool macs = false;               ///< count: macs counts a multiply-add once; flops (default) twice
     bool softmax = false;            ///< count the softmax: 3 FLOPs per score (exponential, sum, division)
     bool biases = false;             ///< count one addition per output element of a biased projection
+    /// causal: true, a decoder's mask: QK^T, the softmax and AV count the unmasked half of the n^2 scores, as
+    /// Megatron-LM's num_floating_point_operations and Kaplan et al. (2020) do (the exact unmasked count, the
+    /// diagonal included, is n(n+1)/2 per head; the solutions say so).
+    bool causal = false;
 };
 
 /// The number format a model's values are stored in, for memory asks.
 struct Precision {
-    std::string dtype; ///< fp64, fp32, fp16, bf16 or int8, as written
-    Count bytes = 0;   ///< bytes per value
+    std::string dtype; ///< fp64, fp32, fp16, bf16, fp8, int8 or int4, as written
+    Count bits = 0;    ///< bits per value: a multiple of 8, or 4 (int4 packs two values to a byte)
 };
 
 /// How close an answer must be to count as right. Counts default to exact.

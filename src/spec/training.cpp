@@ -146,8 +146,9 @@ Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
     return Value{bytes, text, mark_of(node)};
 }
 
-/// The setup and the run's numbers in words, for the givens a sheet lists.
-void describe(const Setup& s, Problem& problem) {
+/// The setup and the run's numbers in words, for the givens a sheet lists; the setup's words only when it
+/// matters, to memory (`about_memory`).
+void describe(const Setup& s, Problem& problem, bool about_memory) {
     static constexpr auto k_meanings = std::to_array<std::pair<std::string_view, std::string_view>>({
         {"tokens", "tokens the whole run trains on"},
         {"steps", "training steps of the whole run"},
@@ -162,6 +163,8 @@ void describe(const Setup& s, Problem& problem) {
     for (const auto& [name, meaning] : k_meanings)
         if (problem.values.contains(name))
             problem.meanings.insert_or_assign(std::string(name), std::string(meaning));
+    if (!about_memory)
+        return;
     problem.setup.emplace_back("precision", s.precision == Precision::mixed
                                                 ? "mixed: 16-bit weights and gradients; fp32 master weights and "
                                                   "optimizer states"
@@ -351,8 +354,10 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     {
         // Grouped-query attention keeps narrower K and V: 4 d_model of Korthikanti's 18 are K's and V's 2 bytes.
         const bool gqa = problem.given.n_kv_heads.has_value();
+        const bool moe = problem.model && problem.model->experts > 0;
         const std::string linear =
-            gqa ? "14 * d_model + 4 * n_kv_heads * d_model / h + 4 * d_ff" : "18 * d_model + 4 * d_ff";
+            fmt::format("{} + 4 * {}d_ff", gqa ? "14 * d_model + 4 * n_kv_heads * d_model / h" : "18 * d_model",
+                        moe ? "top_k * " : "");
         const std::string none = fmt::format("layers * seq_len * batch * ({} + 5 * h * seq_len)", linear);
         const std::string selective = fmt::format("layers * seq_len * batch * ({})", linear);
         const std::string full = "2 * layers * seq_len * batch * d_model";
@@ -366,9 +371,13 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
             "$h$. With $d_{{ff}} = 4 d_{{model}}$ this is their $s b h (34 + 5 a s / h)$ per layer; Megatron-LM's "
             "`theoretical_memory_usage.py` uses the same $18 + 4 d_{{ff}} / d_{{model}}$, also for a gated FFN. The "
             "embeddings, the output layer and the loss are left out here; Megatron-LM adds them for the first and "
-            "last pipeline stages.",
+            "last pipeline stages.{}",
             gqa ? " (with grouped-query attention, $14 d_{model} + 4 d_{kv}$ for the attention's part, $d_{kv}$ = "
                   "`n_kv_heads` × $d_{model} / h$ the width of K and V)"
+                : "",
+            moe ? " Under a mixture of experts each token's FFN activations are kept once for each of the `top_k` "
+                  "experts it is routed to, so the $d_{ff}$ term is $4 k d_{ff}$ here (Megatron-LM's estimate counts "
+                  "one FFN per token, and leaves out the router's small outputs, as this does)."
                 : "");
         Entry e{"memory.activations", "activation memory", "bytes", "", "", {}, {}, {}};
         switch (s.recompute) {
@@ -540,9 +549,10 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         const bool gqa = problem.given.n_kv_heads.has_value();
         const bool head = problem.model->lm_head == ModelGivens::Head::linear;
         const int ffn_flops = problem.model->ffn == ModelGivens::Ffn::gated ? 6 : 4;
+        const bool moe = problem.model->experts > 0;
         const std::string kv = gqa ? "n_kv_heads * d_model / h" : "d_model";
-        const std::string layer =
-            fmt::format("2 * d_model * (2 * d_model + 2 * {}) + {} * d_model * d_ff", kv, ffn_flops);
+        const std::string layer = fmt::format("2 * d_model * (2 * d_model + 2 * {}) + {} * {}d_model * d_ff{}", kv,
+                                              ffn_flops, moe ? "top_k * " : "", moe ? " + 2 * d_model * experts" : "");
         const std::string attention = "4 * seq_len * d_model";
         const auto formula = [&](bool with_attention, bool with_head) {
             return fmt::format("batch * (layers * ({}{}){})", layer, with_attention ? " + " + attention : "",
@@ -561,9 +571,16 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
                     "($Q K^\\top$, $2 d_{{model}} s$ FLOPs per layer) and its attention weights the "
                     "cached values ($A V$, as many). Biases, norms, the softmax and the embedding lookup are left out, "
                     "as in `flops.model_forward`. Per token this is about $2N$, $N$ the weights multiplied, plus "
-                    "$4 L s d_{{model}}$ for attention, which dominates at long contexts.",
+                    "$4 L s d_{{model}}$ for attention, which dominates at long contexts.{}{}",
                     gqa ? " ($d_{kv}$ = `n_kv_heads` × $d_{model} / h$)" : " ($d_{kv} = d_{model}$)",
-                    ffn_flops == 6 ? "three" : "two", head ? ", and the output layer's $V \\times d_{model}$" : ""),
+                    ffn_flops == 6 ? "three" : "two", head ? ", and the output layer's $V \\times d_{model}$" : "",
+                    moe ? " Under a mixture of experts the token goes through the router ($d_{model} \\times E$) "
+                          "and the FFNs of the `top_k` experts it is routed to, not the others."
+                        : "",
+                    problem.workload && problem.workload->causal
+                        ? " The causal mask changes nothing here: the new token is the last position, which may "
+                          "attend to every cached one."
+                        : ""),
                 {{"attention_over_cache_forgotten", formula(false, head),
                   "The attention over the cache was left out: the new token's query meets every cached key, and its "
                   "attention weights every cached value."},
@@ -577,6 +594,36 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
                                   "The output layer was left out: the new token's logits multiply it by the "
                                   "vocabulary's matrix, often the largest single product of the step."});
         out["flops_decode_step"] = std::move(e);
+    }
+
+    if (problem.model && problem.model->experts > 0) {
+        const ModelGivens& m = *problem.model;
+        const bool gated = m.ffn == ModelGivens::Ffn::gated;
+        const std::string expert =
+            fmt::format("{} * d_model * d_ff{}", gated ? 3 : 2,
+                        m.ffn_bias ? fmt::format(" + {}d_ff + d_model", gated ? "2 * " : "") : "");
+        const std::string active = fmt::format("model_params - layers * (experts - top_k) * ({})", expert);
+        const std::string expert_tex =
+            fmt::format("${} d_{{model}} d_{{ff}}{}$", gated ? 3 : 2,
+                        m.ffn_bias ? fmt::format(" + {}d_{{ff}} + d_{{model}}", gated ? "2 " : "") : "");
+        out["params_active"] = Entry{
+            "params.active",
+            "parameters active per token",
+            "parameters",
+            active,
+            fmt::format("Under top-k routing each token goes through the router and `top_k` of the `experts` FFNs "
+                        "of every layer; the other experts' parameters do nothing for it. The active parameters are "
+                        "the model's (`model_params`, which counts every expert) less the experts a token does not "
+                        "use, {} parameters each ({} matrices of $d_{{model}} \\times d_{{ff}}${}). The router and "
+                        "the embeddings count as active, as in Megatron-LM's `num_active_parameters`; Mixtral-8x7B's "
+                        "46.7B parameters give 12.9B active this way.",
+                        expert_tex, gated ? "three" : "two", m.ffn_bias ? " and their biases" : ""),
+            {{"all_experts_active", "model_params",
+              "Every expert was counted: `model_params` holds all of them, but a token goes through only `top_k` of "
+              "each layer's experts, and the active parameters are the ones it uses."}},
+            // The router left out is the catalogue's router_left_out, through model_params.
+            {},
+            {}};
     }
 
     out["params_trainable"] = Entry{
@@ -652,7 +699,9 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
                 problem.model->ffn != ModelGivens::Ffn::gated)
                 return r.error_at(node, "lora_targets: gate is the gated FFN's third matrix, and this model's FFN "
                                         "has two (ffn: mlp): adapt up and down");
-    describe(*setup, problem);
+    describe(*setup, problem, has_training_keys(given) || std::any_of(asked.begin(), asked.end(), [](const auto& part) {
+                                  return part.first.starts_with("memory.") || part.first.starts_with("batch.");
+                              }));
     const auto all = entries(*setup, problem);
     std::set<std::string> wanted;
     std::vector<std::pair<std::string, const YAML::Node*>> pending;
@@ -668,6 +717,9 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
         if (found == all.end() && name == "flops_decode_step")
             return r.error_at(*node, "flops.decode_step generates with a causal LM: a BERT-style masked-LM head "
                                      "(lm_head: mlm) does not decode");
+        if (found == all.end() && name == "params_active")
+            return r.error_at(*node, "params.active counts the parameters a token uses under a mixture of experts: "
+                                     "give experts and top_k in given");
         if (found == all.end()) // params.lora without lora_targets
             return r.error_at(*node, fmt::format("{} needs lora_targets in given: the matrices LoRA adapts, e.g. "
                                                  "[q, v]",

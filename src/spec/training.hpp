@@ -24,7 +24,7 @@ inline constexpr auto k_training_keys = std::to_array<std::string_view>(
 inline constexpr auto k_training_asks = std::to_array<std::string_view>(
     {"memory.weights", "memory.gradients", "memory.optimizer_states", "memory.model_states", "memory.activations",
      "memory.training", "batch.max", "flops.training_run", "time.training", "mfu", "flops.decode_step", "params.lora",
-     "params.trainable"});
+     "params.trainable", "params.active"});
 
 /// The name formulas use for a training ask: its id with dots as underscores (memory_training), and achieved_mfu
 /// for mfu (a spec may give mfu, for time.training, and ask it).

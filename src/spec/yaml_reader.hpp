@@ -24,9 +24,9 @@ namespace headcount::spec::detail {
 
 inline constexpr auto k_top_keys = std::to_array<std::string_view>(
     {"id", "title", "kind", "given", "quantities", "parts", "vary", "distinct", "feedback", "attempts"});
-inline constexpr auto k_given_keys =
-    std::to_array<std::string_view>({"d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv",
-                                     "batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype"});
+inline constexpr auto k_given_keys = std::to_array<std::string_view>(
+    {"d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv", "batch", "seq_len",
+     "seq_len_kv", "count", "softmax", "flop_biases", "causal", "dtype"});
 inline constexpr auto k_part_keys =
     std::to_array<std::string_view>({"id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts"});
 inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reveal>>(
@@ -34,17 +34,37 @@ inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reve
 inline constexpr auto k_bias_keys = std::to_array<std::string_view>({"q", "k", "v", "o"});
 inline constexpr auto k_kinds = std::to_array<std::string_view>({"mha", "transformer", "quantities"});
 // A transformer's `given`: its attention block's keys, then the rest of the model.
-inline constexpr auto k_model_keys =
-    std::to_array<std::string_view>({"batch",          "seq_len",        "seq_len_kv",
-                                     "count",          "softmax",        "flop_biases",
-                                     "dtype",          "d_model",        "h",
-                                     "n_kv_heads",     "bias",           "d_ff",
-                                     "layers",         "encoder_layers", "decoder_layers",
-                                     "vocab",          "max_positions",  "type_vocab",
-                                     "norm",           "norm_bias",      "ffn",
-                                     "ffn_bias",       "embedding_norm", "final_norm",
-                                     "pooler",         "lm_head",        "lm_head_bias",
-                                     "tied_embeddings"});
+inline constexpr auto k_model_keys = std::to_array<std::string_view>({"batch",
+                                                                      "seq_len",
+                                                                      "seq_len_kv",
+                                                                      "count",
+                                                                      "softmax",
+                                                                      "flop_biases",
+                                                                      "dtype",
+                                                                      "d_model",
+                                                                      "h",
+                                                                      "n_kv_heads",
+                                                                      "bias",
+                                                                      "d_ff",
+                                                                      "layers",
+                                                                      "encoder_layers",
+                                                                      "decoder_layers",
+                                                                      "vocab",
+                                                                      "max_positions",
+                                                                      "type_vocab",
+                                                                      "norm",
+                                                                      "norm_bias",
+                                                                      "ffn",
+                                                                      "ffn_bias",
+                                                                      "embedding_norm",
+                                                                      "final_norm",
+                                                                      "pooler",
+                                                                      "lm_head",
+                                                                      "lm_head_bias",
+                                                                      "tied_embeddings",
+                                                                      "causal",
+                                                                      "experts",
+                                                                      "top_k"});
 
 template <std::size_t N> bool listed(const std::array<std::string_view, N>& keys, std::string_view key) {
     return std::find(keys.begin(), keys.end(), key) != keys.end();

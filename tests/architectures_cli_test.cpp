@@ -1,0 +1,142 @@
+// End-to-end tests of the architectures issue 27 adds to the transformer kind: causal attention, a mixture of
+// experts and the presets that use them. Every expected value is derived by hand in its comment, or is a count a
+// model's publisher or Hugging Face reports; none is read from headcount's output.
+#include "run_binary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using headcount::testing::run_headcount;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::vector<std::string> mistake_ids(const std::string& spec, const std::string& part, const std::string& answer) {
+    const auto run = run_headcount({"check", spec, "--part", part, "--answer", answer, "--format", "json"});
+    REQUIRE(run.exit_code == 1);
+    std::vector<std::string> ids;
+    const auto doc = nlohmann::json::parse(run.out); // kept: a range over a temporary's member would dangle
+    for (const auto& m : doc["mistakes"])
+        ids.push_back(m["id"]);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+bool right(const std::string& spec, const std::string& part, const std::string& answer) {
+    return run_headcount({"check", spec, "--part", part, "--answer", answer}).exit_code == 0;
+}
+
+/// A spec written to a fresh folder: `given` lines (indented two spaces) and `parts` lines.
+std::string spec_file(const std::string& name, const std::string& given, const std::string& parts) {
+    const std::string path = headcount::testing::fresh_temp_dir("arch-" + name) + "/spec.yaml";
+    std::ofstream(path) << "id: " << name << "\ntitle: " << name << "\nkind: transformer\ngiven:\n"
+                        << given << "parts:\n"
+                        << parts;
+    return path;
+}
+
+// Mixtral-8x7B's shape (Hugging Face's MixtralConfig), with `extra` given lines.
+std::string mixtral(const std::string& name, const std::string& extra, const std::string& parts) {
+    return spec_file(name,
+                     "  d_model: 4096\n  h: 32\n  n_kv_heads: 8\n  bias: false\n  d_ff: 14336\n  layers: 32\n"
+                     "  vocab: 32000\n  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n  experts: 8\n  top_k: 2\n"
+                     "  final_norm: true\n  lm_head: linear\n  tied_embeddings: false\n" +
+                         extra,
+                     parts);
+}
+
+} // namespace
+
+// Published parameter counts, each checked against the count headcount's preset gives (--answer is the published
+// figure): Hugging Face's gpt2-xl 1,557,611,200; Llama-2-70b-hf 68,976,648,192; Meta-Llama-3-8B 8,030,261,248;
+// roberta-base (RobertaForMaskedLM) 124,697,433; Mixtral-8x7B 46,702,792,704 total, Mistral AI's "12.9B" active.
+// GPT-3 175B by hand from Table 2.1 of Brown et al.: 50,257 x 12,288 + 2,048 x 12,288 + 96 x (4 x 12,288^2 +
+// 4 x 12,288 + 2 x 12,288 x 49,152 + 49,152 + 12,288 + 4 x 12,288) + 2 x 12,288 = 174,604,259,328 (the paper's
+// "175.0B").
+TEST_CASE("the presets give their models' published parameter counts", "[e2e][presets]") {
+    CHECK(right("problems/model-gpt2-xl.yaml", "b", "1557611200"));
+    CHECK(right("problems/model-llama-2-70b.yaml", "c", "68976648192"));
+    CHECK(right("problems/model-llama-3-8b.yaml", "b", "8030261248"));
+    CHECK(right("problems/model-roberta-base.yaml", "b", "124697433"));
+    CHECK(right("problems/model-mixtral-8x7b.yaml", "b", "46702792704"));
+    CHECK(right("problems/model-gpt3-175b.yaml", "a", "174604259328"));
+}
+
+// GPT-2 XL over 1,024 tokens with a causal mask. Per token, by hand: the weights 48 x 2 x (4 x 1,600^2 + 2 x 1,600 x
+// 6,400) = 2,949,120,000; attention as Kaplan et al. count it, 2 n_layer n_ctx d_attn = 2 x 48 x 1,024 x 1,600 =
+// 157,286,400; the tied head 2 x 1,600 x 50,257 = 160,822,400. Together 3,267,228,800, x 1,024 tokens =
+// 3,345,642,291,200. Without the mask, attention doubles: + 157,286,400 x 1,024 = 3,506,703,564,800.
+TEST_CASE("a causal mask halves attention's n^2 products, as Kaplan et al. count them", "[e2e][causal]") {
+    const std::string xl = "problems/model-gpt2-xl.yaml";
+    CHECK(right(xl, "c", "3345642291200"));
+    CHECK(mistake_ids(xl, "c", "3506703564800") == std::vector<std::string>{"causal_mask_ignored"});
+    // GPT-3 175B's run of 300 billion tokens, per token: 96 x 2 x (4 x 12,288^2 + 2 x 12,288 x 49,152) =
+    // 347,892,350,976, attention 2 x 96 x 2,048 x 12,288 = 4,831,838,208, head 2 x 12,288 x 50,257 = 1,235,116,032:
+    // 353,959,305,216 forward, x 3 for training, x 3 x 10^11 tokens = 318,563,374,694,400,000,000,000 FLOPs,
+    // past 2^64 (the paper's 6ND is 3.14 x 10^23).
+    CHECK(right("problems/model-gpt3-175b.yaml", "c", "318563374694400000000000"));
+    // Where no mask applies, halving attention is a mistake. LLaMA-2-7B over 4,096 tokens: 62,921,270,886,400 with
+    // attention 8,796,093,022,208 (tests/model_compute_cli_test.cpp); half of it gone gives 58,523,224,375,296. As
+    // d_k = d_v, dropping AV gives the same number: both are named.
+    CHECK(mistake_ids("problems/model-llama-2-7b-compute.yaml", "b", "58523224375296") ==
+          std::vector<std::string>{"causal_mask_assumed", "weighted_sum_forgotten"});
+}
+
+TEST_CASE("causal: true is a mask over one sequence's own positions", "[e2e][causal]") {
+    const std::string cross =
+        spec_file("cross", "  d_model: 8\n  h: 2\n  d_ff: 32\n  layers: 1\n  seq_len: 4\n  seq_len_kv: 6\n"
+                           "  causal: true\n",
+                  "  - {id: a, ask: flops.total}\n");
+    const auto r = run_headcount({"solve", cross});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "spec.yaml:11:11: causal: true masks a sequence's later positions"));
+    // Half of an odd number of multiply-adds is not a count: 1 head x 3 x 3 scores x d_k 1.
+    const std::string odd = headcount::testing::fresh_temp_dir("arch-odd") + "/spec.yaml";
+    std::ofstream(odd) << "id: odd\ntitle: odd\ngiven: {d_model: 1, h: 1, seq_len: 3, causal: true, count: macs}\n"
+                       << "parts:\n  - {id: a, ask: flops.scores}\n";
+    CHECK(has(run_headcount({"solve", odd}).err, "an odd number"));
+}
+
+// Mixtral-8x7B by hand: an expert 3 x 4,096 x 14,336 = 176,160,768; the router 4,096 x 8 = 32,768; attention
+// 2 x 4,096^2 + 2 x 4,096 x 1,024 = 41,943,040; norms 2 x 4,096. A layer: 41,943,040 + 8 x 176,160,768 + 32,768 +
+// 8,192 = 1,451,270,144; x 32 + 2 x 32,000 x 4,096 + 4,096 = 46,702,792,704. Active: less 32 x 6 idle experts x
+// 176,160,768 = 33,822,867,456, so 12,879,925,248.
+TEST_CASE("a mixture of experts counts every expert, and a token uses top_k of them", "[e2e][moe]") {
+    const std::string preset = "problems/model-mixtral-8x7b.yaml";
+    CHECK(right(preset, "a", "1409318912")); // 8 x 176,160,768 + 32,768
+    CHECK(right(preset, "c", "12879925248"));
+    // All experts for the active count is the model's count.
+    CHECK(mistake_ids(preset, "c", "46702792704") == std::vector<std::string>{"all_experts_active"});
+    // The router left out: 32 x 32,768 = 1,048,576 fewer, in the total and in the active count.
+    CHECK(mistake_ids(preset, "b", "46701744128") == std::vector<std::string>{"router_left_out"});
+    CHECK(mistake_ids(preset, "c", "12878876672") == std::vector<std::string>{"router_left_out"});
+}
+
+// One token through Mixtral (seq_len 1, no cache): per layer 2 x (41,943,040 attention weights + 32,768 router + 2 x
+// 176,160,768 experts) = 788,594,688, plus attention's 2 x 2 x 32 heads x 128 = 16,384; x 32 layers =
+// 25,235,554,304; plus the head's 2 x 4,096 x 32,000 = 262,144,000: 25,497,698,304. A decoding step over a cache of
+// one position is the same count through the training formula.
+TEST_CASE("a mixture of experts' compute counts the router and the top_k experts", "[e2e][moe]") {
+    const std::string spec =
+        mixtral("moe-flops", "  seq_len: 1\n",
+                "  - {id: a, ask: flops.model_forward}\n  - {id: b, ask: flops.decode_step}\n");
+    CHECK(right(spec, "a", "25497698304"));
+    CHECK(right(spec, "b", "25497698304"));
+}
+
+TEST_CASE("a mixture of experts needs both its numbers, and top_k at most experts", "[e2e][moe]") {
+    const std::string base = "  d_model: 8\n  h: 2\n  d_ff: 32\n  layers: 1\n";
+    const auto error = [&](const std::string& name, const std::string& extra, const std::string& ask) {
+        return run_headcount({"solve", spec_file(name, base + extra, "  - {id: a, ask: " + ask + "}\n")}).err;
+    };
+    CHECK(has(error("no-top-k", "  experts: 4\n", "model_params"), "needs both experts"));
+    CHECK(has(error("top-k-big", "  experts: 4\n  top_k: 5\n", "model_params"),
+              "spec.yaml:10:10: top_k = 5 routes each token to more experts than the 4 a layer has"));
+    CHECK(has(error("dense-active", "", "params.active"), "params.active counts the parameters a token uses"));
+}
