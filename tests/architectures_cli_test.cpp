@@ -76,6 +76,8 @@ TEST_CASE("a causal mask halves attention's n^2 products, as Kaplan et al. count
     const std::string xl = "problems/model-gpt2-xl.yaml";
     CHECK(right(xl, "c", "3345642291200"));
     CHECK(mistake_ids(xl, "c", "3506703564800") == std::vector<std::string>{"causal_mask_ignored"});
+    // The tied head's products left out: 160,822,400 x 1,024 = 164,682,137,600 fewer.
+    CHECK(mistake_ids(xl, "c", "3180960153600") == std::vector<std::string>{"output_layer_flops_forgotten"});
     // GPT-3 175B's run of 300 billion tokens, per token: 96 x 2 x (4 x 12,288^2 + 2 x 12,288 x 49,152) =
     // 347,892,350,976, attention 2 x 96 x 2,048 x 12,288 = 4,831,838,208, head 2 x 12,288 x 50,257 = 1,235,116,032:
     // 353,959,305,216 forward, x 3 for training, x 3 x 10^11 tokens = 318,563,374,694,400,000,000,000 FLOPs,
@@ -89,10 +91,10 @@ TEST_CASE("a causal mask halves attention's n^2 products, as Kaplan et al. count
 }
 
 TEST_CASE("causal: true is a mask over one sequence's own positions", "[e2e][causal]") {
-    const std::string cross =
-        spec_file("cross", "  d_model: 8\n  h: 2\n  d_ff: 32\n  layers: 1\n  seq_len: 4\n  seq_len_kv: 6\n"
-                           "  causal: true\n",
-                  "  - {id: a, ask: flops.total}\n");
+    const std::string cross = spec_file("cross",
+                                        "  d_model: 8\n  h: 2\n  d_ff: 32\n  layers: 1\n  seq_len: 4\n  seq_len_kv: 6\n"
+                                        "  causal: true\n",
+                                        "  - {id: a, ask: flops.total}\n");
     const auto r = run_headcount({"solve", cross});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "spec.yaml:11:11: causal: true masks a sequence's later positions"));
@@ -123,9 +125,8 @@ TEST_CASE("a mixture of experts counts every expert, and a token uses top_k of t
 // 25,235,554,304; plus the head's 2 x 4,096 x 32,000 = 262,144,000: 25,497,698,304. A decoding step over a cache of
 // one position is the same count through the training formula.
 TEST_CASE("a mixture of experts' compute counts the router and the top_k experts", "[e2e][moe]") {
-    const std::string spec =
-        mixtral("moe-flops", "  seq_len: 1\n",
-                "  - {id: a, ask: flops.model_forward}\n  - {id: b, ask: flops.decode_step}\n");
+    const std::string spec = mixtral("moe-flops", "  seq_len: 1\n",
+                                     "  - {id: a, ask: flops.model_forward}\n  - {id: b, ask: flops.decode_step}\n");
     CHECK(right(spec, "a", "25497698304"));
     CHECK(right(spec, "b", "25497698304"));
 }

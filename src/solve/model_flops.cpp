@@ -39,7 +39,7 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
         head_weights = mul(d, m.vocab);
     else if (m.lm_head == spec::ModelGivens::Head::mlm)
         head_weights = add(mul(d, d), mul(d, m.vocab));
-    s.head = mul(s.per_product, mul(s.tokens, head_weights));
+    s.head = recipe.head_flops_forgotten ? 0 : mul(s.per_product, mul(s.tokens, head_weights));
 
     s.linear = mul(s.layers, s.layer_linear);
     s.attention = mul(s.layers, s.layer_attention);
