@@ -60,6 +60,33 @@ TEST_CASE("model states follow the precision and the optimizer, as the ZeRO pape
     }
 }
 
+// GPT-2 small is advertised as 124M: 16 x 124,000,000 = 1,984,000,000 bytes of model states for mixed Adam, where the
+// configuration's count gives 16 x 124,439,808 = 1,991,036,928. LLaMA-2-7B (6,738,415,616 parameters) as 7B: its
+// 16-bit weights 2 x 7,000,000,000 = 14,000,000,000 bytes against 13,476,831,232.
+TEST_CASE("a model's advertised size used for its parameter count is named", "[e2e][training]") {
+    const std::string spec =
+        gpt2_small("advertised", "  precision: mixed\n", "  - {id: a, ask: memory.model_states}\n");
+    const auto gpt2 = run_headcount({"check", spec, "--part", "a", "--answer", "1984000000"});
+    CHECK(gpt2.exit_code == 1);
+    CHECK(has(gpt2.out, "`advertised_size`"));
+    const std::string llama = headcount::testing::fresh_temp_dir("training-advertised-llama") + "/spec.yaml";
+    std::ofstream(llama) << "id: l\ntitle: L\nkind: transformer\ngiven:\n  d_model: 4096\n  h: 32\n  bias: false\n"
+                         << "  d_ff: 11008\n  layers: 32\n  vocab: 32000\n  norm: rmsnorm\n  ffn: gated\n"
+                         << "  ffn_bias: false\n  final_norm: true\n  lm_head: linear\n  tied_embeddings: false\n"
+                         << "  precision: mixed\nparts:\n  - {id: a, ask: memory.weights}\n";
+    CHECK(has(run_headcount({"check", llama, "--part", "a", "--answer", "14 GB"}).out, "`advertised_size`"));
+    // A toy model has no advertised size. d_model 64, 4 heads, d_ff 256, 2 layers: per layer 4 x 64 x 65 attention
+    // + 2 x 64 x 256 + 256 + 64 FFN + 2 x 128 norms = 49,984; 99,968 in all, 16 x 99,968 = 1,599,488 bytes. Its
+    // count rounded, 16 x 100,000 = 1,600,000, is not named as an advertised size.
+    const std::string toy = headcount::testing::fresh_temp_dir("training-advertised-toy") + "/spec.yaml";
+    std::ofstream(toy) << "id: t\ntitle: T\nkind: transformer\ngiven:\n  d_model: 64\n  h: 4\n  d_ff: 256\n"
+                       << "  layers: 2\nparts:\n  - {id: a, ask: memory.model_states}\n";
+    CHECK(run_headcount({"check", toy, "--part", "a", "--answer", "1599488"}).exit_code == 0);
+    const auto rounded = run_headcount({"check", toy, "--part", "a", "--answer", "1600000"});
+    CHECK(rounded.exit_code == 1);
+    CHECK(!has(rounded.out, "advertised_size"));
+}
+
 // ZeRO paper §5 and Figure 1, with Psi = P and N_d = 8: stage 1 keeps 2P + 2P + 12P/8 = 5.5P = 684,418,944;
 // stage 2 2P + 14P/8 = 3.75P = 466,649,280; stage 3 16P/8 = 2P = 248,879,616 bytes per GPU.
 TEST_CASE("ZeRO splits the model states over the data-parallel GPUs stage by stage", "[e2e][training]") {

@@ -19,7 +19,7 @@ using formula::Perturbation;
 struct Single {
     const Mistake* mistake = nullptr;
     Number value;
-    enum class Source { listed, derived, intermediate, unit } source = Source::listed;
+    enum class Source { listed, derived, intermediate, unit, size } source = Source::listed;
     const Perturbation* change = nullptr; ///< derived
     std::string replaced;                 ///< intermediate: the defined quantity it was made in
     Number replaced_value;                ///< intermediate: that quantity's mistaken value
@@ -140,6 +140,72 @@ void add_unit_slips(const spec::Quantity& q, const Number& right, std::vector<Si
     }
 }
 
+/// The sizes a model of `count` parameters is advertised at: rounded to 1, 2 or 3 significant figures (7B for
+/// 6,738,415,616, 110M for 109,482,240, 175B for 174,604,259,328) or cut to 2 (1.5B for 1,557,611,200). None below
+/// a million parameters, where no model is known by a rounded size and a rounded count would only be noise.
+std::vector<Number> advertised_sizes(const Number& count) {
+    std::vector<Number> out;
+    if (count.get_den() != 1 || count < 1'000'000)
+        return out;
+    const mpz_class n = count.get_num();
+    const std::size_t digits = n.get_str().size();
+    for (const std::size_t figures : {1, 2, 3}) {
+        mpz_class scale;
+        mpz_ui_pow_ui(scale.get_mpz_t(), 10, digits - figures);
+        std::vector<mpz_class> sizes{(n + scale / 2) / scale * scale};
+        if (figures == 2)
+            sizes.emplace_back(n / scale * scale);
+        for (const mpz_class& size : sizes) {
+            const Number value(size);
+            if (value != count && std::find(out.begin(), out.end(), value) == out.end())
+                out.push_back(value);
+        }
+    }
+    return out;
+}
+
+/// The value of `q` had the built-in `name` been `value`: every defined quantity up to it evaluated again, in the
+/// order the spec's quantities are solved in.
+std::optional<Number> value_with(const solve::SolvedProblem& solved, const spec::Quantity& q, const std::string& name,
+                                 const Number& value) {
+    auto values = solved.values;
+    values.insert_or_assign(name, value);
+    for (const spec::Quantity& each : *solved.problem.quantities) {
+        auto v = formula::evaluate(each.formula, [&](std::string_view key) -> std::optional<Number> {
+            const auto it = values.find(key);
+            return it == values.end() ? std::nullopt : std::optional(it->second);
+        });
+        if (!v)
+            return std::nullopt;
+        if (&each == &q)
+            return *v;
+        values.insert_or_assign(each.name, std::move(*v));
+    }
+    return std::nullopt;
+}
+
+/// A model's advertised size (7B) used for its parameter count, wherever `q` depends on model_params.
+void add_advertised_sizes(const solve::SolvedProblem& solved, const spec::Quantity& q, const Number& right,
+                          std::vector<Single>& singles) {
+    const auto count = solved.values.find("model_params");
+    if (count == solved.values.end())
+        return;
+    for (const Number& size : advertised_sizes(count->second)) {
+        const auto value = value_with(solved, q, count->first, size);
+        if (!value || *value == right)
+            continue; // q does not use the parameter count
+        Single s;
+        s.mistake = defined_mistake(
+            "advertised_size", "The model's advertised size was used for its parameter count",
+            fmt::format("A model's advertised size (7B, 175B) is its parameter count rounded. The configuration "
+                        "given here has an exact count (`model_params`), and the {} follows from that count.",
+                        q.title));
+        s.value = *value;
+        s.source = Single::Source::size;
+        singles.push_back(std::move(s));
+    }
+}
+
 /// The listed and derived mistakes of `q` alone (no intermediates, no unit slips), with their values.
 std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::Quantity& q, const Number& right,
                                 const std::vector<Perturbation>& changes, std::size_t limit) {
@@ -245,6 +311,7 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
             singles.push_back(std::move(s));
         }
     }
+    add_advertised_sizes(solved, *q, right, singles);
     add_unit_slips(*q, right, singles);
     if (singles.size() > k_max_defined_singles)
         singles.resize(k_max_defined_singles);
