@@ -98,11 +98,12 @@ TEST_CASE("causal: true is a mask over one sequence's own positions", "[e2e][cau
     const auto r = run_headcount({"solve", cross});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "spec.yaml:11:11: causal: true masks a sequence's later positions"));
-    // Half of an odd number of multiply-adds is not a count: 1 head x 3 x 3 scores x d_k 1.
+    // Half of an odd number of multiply-adds is not a count (1 head x 3 x 3 scores x d_k 1): an odd seq_len is
+    // refused with MACs or the softmax, at the causal key.
     const std::string odd = headcount::testing::fresh_temp_dir("arch-odd") + "/spec.yaml";
-    std::ofstream(odd) << "id: odd\ntitle: odd\ngiven: {d_model: 1, h: 1, seq_len: 3, causal: true, count: macs}\n"
-                       << "parts:\n  - {id: a, ask: flops.scores}\n";
-    CHECK(has(run_headcount({"solve", odd}).err, "an odd number"));
+    std::ofstream(odd) << "id: odd\ntitle: odd\ngiven:\n  d_model: 1\n  h: 1\n  seq_len: 3\n  causal: true\n"
+                       << "  count: macs\nparts:\n  - {id: a, ask: flops.scores}\n";
+    CHECK(has(run_headcount({"solve", odd}).err, "spec.yaml:7:11: causal: true counts half of the 3 × 3 scores"));
 }
 
 // Mixtral-8x7B by hand: an expert 3 x 4,096 x 14,336 = 176,160,768; the router 4,096 x 8 = 32,768; attention
@@ -118,6 +119,9 @@ TEST_CASE("a mixture of experts counts every expert, and a token uses top_k of t
     // The router left out: 32 x 32,768 = 1,048,576 fewer, in the total and in the active count.
     CHECK(mistake_ids(preset, "b", "46701744128") == std::vector<std::string>{"router_left_out"});
     CHECK(mistake_ids(preset, "c", "12878876672") == std::vector<std::string>{"router_left_out"});
+    // Only the 2 experts a token uses counted as the model's parameters: the active count, which part (c) asks.
+    const auto active = mistake_ids(preset, "b", "12879925248");
+    CHECK(std::find(active.begin(), active.end(), "active_experts_only") != active.end());
 }
 
 // One token through Mixtral (seq_len 1, no cache): per layer 2 x (41,943,040 attention weights + 32,768 router + 2 x
@@ -129,6 +133,9 @@ TEST_CASE("a mixture of experts' compute counts the router and the top_k experts
                                      "  - {id: a, ask: flops.model_forward}\n  - {id: b, ask: flops.decode_step}\n");
     CHECK(right(spec, "a", "25497698304"));
     CHECK(right(spec, "b", "25497698304"));
+    // Every expert run for the token: per layer 2 x (41,943,040 + 32,768 + 8 x 176,160,768) + 16,384 =
+    // 2,902,540,288; x 32 + 262,144,000 = 93,143,433,216.
+    CHECK(mistake_ids(spec, "a", "93143433216") == std::vector<std::string>{"all_experts_computed"});
 }
 
 TEST_CASE("a mixture of experts needs both its numbers, and top_k at most experts", "[e2e][moe]") {
@@ -140,4 +147,7 @@ TEST_CASE("a mixture of experts needs both its numbers, and top_k at most expert
     CHECK(has(error("top-k-big", "  experts: 4\n  top_k: 5\n", "model_params"),
               "spec.yaml:10:10: top_k = 5 routes each token to more experts than the 4 a layer has"));
     CHECK(has(error("dense-active", "", "params.active"), "params.active counts the parameters a token uses"));
+    CHECK(has(error("one-expert", "  experts: 1\n  top_k: 1\n", "model_params"), "experts must be at least 2"));
+    CHECK(has(error("top-k-zero", "  experts: 4\n  top_k: 0\n", "model_params"),
+              "spec.yaml:10:10: top_k must be at least 1"));
 }

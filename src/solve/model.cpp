@@ -44,7 +44,8 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     s.ffn_up = up, s.ffn_down = down, s.ffn_biases = ffn_bias;
     // A mixture of experts: `experts` such FFNs and the router that picks top_k of them for each token.
     s.router = m.experts > 0 && !recipe.router_omitted ? mul(d, m.experts) : 0;
-    s.ffn = m.experts > 0 ? add(mul(m.experts, s.expert), s.router) : s.expert;
+    const Count experts = recipe.moe_active_only ? m.top_k : m.experts;
+    s.ffn = m.experts > 0 ? add(mul(experts, s.expert), s.router) : s.expert;
 
     s.token_embedding = mul(m.vocab, d);
     s.position_embedding = recipe.omit_positions ? 0 : mul(m.max_positions, d);
@@ -61,17 +62,19 @@ Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::
     s.layer = add(add(s.attention.total, s.ffn), mul(2, s.norm));
     const std::string layer_name = enc_dec ? "encoder layer" : "layer";
     component(layer_name + ": self-attention", "", first_stack, s.attention.total);
-    component(m.experts > 0 ? fmt::format("{}: feed-forward, {} experts of {} and a router of {}", layer_name,
-                                          m.experts, with_thousands(s.expert), with_thousands(s.router))
-                            : layer_name + ": feed-forward",
-              "", first_stack, s.ffn);
+    // Under a mixture of experts the FFN row names its experts and router, in either stack.
+    const std::string ffn_name = m.experts > 0
+                                     ? fmt::format("feed-forward, {} experts of {} and a router of {}", experts,
+                                                   with_thousands(s.expert), with_thousands(s.router))
+                                     : "feed-forward";
+    component(layer_name + ": " + ffn_name, "", first_stack, s.ffn);
     component(layer_name + ": norms (2)", "", first_stack, mul(2, s.norm));
     Count layer_norms = mul(first_stack, mul(2, s.norm));
     if (enc_dec) {
         s.decoder_layer = add(add(mul(2, s.attention.total), s.ffn), mul(3, s.norm));
         component("decoder layer: self-attention", "", m.decoder_layers, s.attention.total);
         component("decoder layer: cross-attention", "", m.decoder_layers, s.attention.total);
-        component("decoder layer: feed-forward", "", m.decoder_layers, s.ffn);
+        component("decoder layer: " + ffn_name, "", m.decoder_layers, s.ffn);
         component("decoder layer: norms (3)", "", m.decoder_layers, mul(3, s.norm));
         layer_norms = add(layer_norms, mul(m.decoder_layers, mul(3, s.norm)));
     }

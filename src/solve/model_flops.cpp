@@ -25,7 +25,7 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
     const bool macs = s.per_product == 1;
     // The FFN: one product per matrix (two, or three when gated) for every token; under a mixture of experts, the
     // router's and those of the top_k experts the token goes to.
-    const Count routed = m.experts > 0 ? m.top_k : 1;
+    const Count routed = m.experts > 0 ? (recipe.moe_all_experts_computed ? m.experts : m.top_k) : 1;
     s.layer_ffn = mul(s.per_product, mul(s.tokens, add(mul(routed, add(model.ffn_up, model.ffn_down)), model.router)));
     if (w.biases && !macs)
         s.layer_ffn = add(s.layer_ffn, mul(s.tokens, mul(routed, model.ffn_biases)));
@@ -51,7 +51,7 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
     s.training_per_token = mul(3, s.per_token);
 
     // Under a mixture of experts the rule counts the parameters a token uses (Megatron-LM's active parameters).
-    const Count idle = m.experts > 0 ? m.experts - m.top_k : 0; // experts a token does not use
+    const Count idle = m.experts > 0 ? m.experts - routed : 0; // experts a token does not use
     s.parameters = model.total - mul(mul(s.layers, idle), model.expert);
     s.rule_per_token = mul(s.per_product, s.parameters);
     s.rule_forward = mul(s.rule_per_token, s.tokens);

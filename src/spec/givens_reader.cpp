@@ -173,10 +173,15 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
         return r.error_at(given, "give either layers (one stack) or encoder_layers and decoder_layers, not both");
     if (enc_dec && (m.encoder_layers == 0 || m.decoder_layers == 0))
         return r.error_at(given, "an encoder-decoder needs both encoder_layers and decoder_layers");
+    if (m.experts > 0 && given["top_k"] && m.top_k == 0)
+        return r.error_at(given["top_k"], "top_k must be at least 1: each token goes to top_k of the experts");
     if ((m.experts > 0) != (m.top_k > 0))
         return r.error_at(given[m.experts > 0 ? "experts" : "top_k"],
                           "a mixture of experts needs both experts (routed FFNs per layer) and top_k (how many of "
                           "them each token goes to)");
+    if (m.experts == 1)
+        return r.error_at(given["experts"], "experts must be at least 2: one expert is a dense FFN (leave out "
+                                            "experts and top_k)");
     if (m.top_k > m.experts)
         return r.error_at(given["top_k"], fmt::format("top_k = {} routes each token to more experts than the {} a "
                                                       "layer has",
@@ -235,6 +240,13 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
             return r.error_at(count, "count: macs counts multiply-adds only; softmax and flop_biases count other "
                                      "operations, so use count: flops with them");
     }
+    // Half of n^2 scores is whole for an even n; for an odd one, MACs (1 per product) or the softmax (3 per score)
+    // can come to an odd count, which has no half.
+    if (w.causal && w.seq_len % 2 == 1 && (w.macs || w.softmax))
+        return r.error_at(given["causal"], fmt::format("causal: true counts half of the {0} × {0} scores; with {1} "
+                                                       "counted, an odd seq_len can leave half an operation: make "
+                                                       "seq_len even",
+                                                       w.seq_len, w.macs ? "MACs" : "the softmax"));
     return std::optional<Workload>{w};
 }
 

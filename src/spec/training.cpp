@@ -375,9 +375,10 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
             gqa ? " (with grouped-query attention, $14 d_{model} + 4 d_{kv}$ for the attention's part, $d_{kv}$ = "
                   "`n_kv_heads` × $d_{model} / h$ the width of K and V)"
                 : "",
-            moe ? " Under a mixture of experts each token's FFN activations are kept once for each of the `top_k` "
-                  "experts it is routed to, so the $d_{ff}$ term is $4 k d_{ff}$ here (Megatron-LM's estimate counts "
-                  "one FFN per token, and leaves out the router's small outputs, as this does)."
+            moe ? " Under a mixture of experts the FFN's hidden activations (the $4 d_{ff}$ term) are kept once for "
+                  "each of the `top_k` experts a token is routed to, $4 k d_{ff}$ here; the experts' inputs, the "
+                  "router's scores and the tokens' copies sent to the experts are left out, and Megatron-LM's "
+                  "estimate counts one FFN per token."
                 : "");
         Entry e{"memory.activations", "activation memory", "bytes", "", "", {}, {}, {}};
         switch (s.recompute) {
