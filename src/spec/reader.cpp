@@ -201,8 +201,10 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
 }
 
 /// The architecture in `given` (an attention block, or a whole transformer with its workload and dtype) into
-/// `problem`; with `formulas`, the other keys of `given` are values for the spec's formulas.
-Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem& problem, bool formulas) {
+/// `problem`; with `formulas`, the other keys of `given` are values for the spec's formulas, which are the training
+/// asks' alone unless `own_formulas` (the spec has quantities of its own).
+Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem& problem, bool formulas,
+                               bool own_formulas) {
     const bool transformer = problem.kind == "transformer";
     std::vector<std::string_view> architecture =
         transformer ? std::vector<std::string_view>(k_model_keys.begin(), k_model_keys.end())
@@ -217,6 +219,15 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
         problem.values = std::move(*values);
         for (const auto& [name, value] : problem.values)
             keys.push_back(name);
+        if (!own_formulas) {
+            // Only the training asks' formulas read these values: any other number is a key misspelt (expertz).
+            std::vector<std::string_view> known(architecture.begin(), architecture.end());
+            known.insert(known.end(), k_training_values.begin(), k_training_values.end());
+            for (const auto& [name, value] : problem.values)
+                if (std::find(k_training_values.begin(), k_training_values.end(), name) == k_training_values.end())
+                    return r.error_at(value.mark,
+                                      fmt::format("unknown key '{}' in given{}", name, did_you_mean(name, known)));
+        }
     }
     auto givens = formulas ? read_mha_givens(r, given, keys)
                            : (transformer ? read_mha_givens(r, given, k_model_keys) : read_mha_givens(r, given));
@@ -298,7 +309,9 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!values)
             return std::unexpected(values.error());
         problem.values = std::move(*values);
-    } else if (auto ok = read_architecture(r, *given, problem, quantities.IsDefined() || training); !ok)
+    } else if (auto ok =
+                   read_architecture(r, *given, problem, quantities.IsDefined() || training, quantities.IsDefined());
+               !ok)
         return std::unexpected(ok.error());
 
     // The training asks are headcount's own formulas (spec/training.hpp), added to the spec's own quantities.

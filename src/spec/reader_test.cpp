@@ -211,6 +211,14 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
     CHECK(error_of(head + "  layers: 2\n  lm_head: linear\n" + parts) ==
           "p.yaml:9:12: an lm_head needs a vocab to predict");
     CHECK(error_of(head + "  layers: 2\n  kdim: 256\n" + parts) == "p.yaml:9:3: unknown key 'kdim' in given");
+    // A training ask reads numbers from given (tokens, gpus) for its formulas; without formulas of the spec's own,
+    // a number under any other name is a misspelt key, not a value, and is named before the MoE check misleads.
+    const std::string moe = "  layers: 2\n  expertz: 8\n  top_k: 2\n  tokens: 1000\n";
+    CHECK(error_of(head + moe + "parts: [{id: a, ask: params.active}]\n") ==
+          "p.yaml:9:3: unknown key 'expertz' in given (did you mean 'experts'?)");
+    // With quantities of its own, the spec's formulas may use such a number.
+    CHECK(error_of(head + moe + "quantities: {q: {formula: expertz * tokens}}\nparts: [{id: a, ask: q}]\n")
+              .starts_with("p.yaml:10:10: a mixture of experts needs both experts"));
     // d_ff belongs to a transformer, not to an attention block.
     CHECK(error_of("id: p\ntitle: t\ngiven: {d_model: 512, h: 8, d_ff: 2048}\n" + parts) ==
           "p.yaml:3:29: 'd_ff' describes a whole transformer; add 'kind: transformer' to the spec");

@@ -20,6 +20,11 @@ namespace headcount::spec::detail {
 inline constexpr auto k_training_keys = std::to_array<std::string_view>(
     {"optimizer", "precision", "recompute", "zero_stage", "lora_targets", "memory_budget"});
 
+/// The numbers of a training setup in `given`, read as the spec's values: in a spec without formulas of its own,
+/// any other number in `given` is an unknown key.
+inline constexpr auto k_training_values = std::to_array<std::string_view>(
+    {"tokens", "steps", "gpus", "peak_flops", "mfu", "step_time", "data_parallel", "lora_rank"});
+
 /// The asks written as formulas here, in the order the reference lists them.
 inline constexpr auto k_training_asks = std::to_array<std::string_view>(
     {"memory.weights", "memory.gradients", "memory.optimizer_states", "memory.model_states", "memory.activations",
