@@ -237,8 +237,12 @@ TEST_CASE("generate says why a roster or a vary cannot be used", "[e2e][generate
     auto none = run_headcount(
         {"generate", dir + "/none.yaml", "--roster", "tests/class/roster.csv", "--seed", "s", "--out", dir + "/out"});
     CHECK(none.exit_code == 2);
-    CHECK(none.err == dir + "/none.yaml: none of the 3 combinations in vary is a valid problem (for example, h must "
-                            "divide d_model when d_k and d_v are not given)\n");
+    // 512 / 3 is not whole: the first combination is named, at h in vary (line 4, column 8).
+    CHECK(none.err == dir + "/none.yaml:4:8: none of the 3 combinations in vary is a valid problem; the first, h = 3: "
+                            "h = 3 does not divide d_model = 512, so the default d_k = d_v = d_model / h is not a "
+                            "whole number; give d_k and d_v explicitly or choose an h that divides d_model\n"
+                            "    4 | vary: {h: [3, 5, 7]}\n"
+                            "      |        ^\n");
 
     std::ofstream(dir + "/few.yaml") << "id: p\ntitle: t\ngiven: {d_model: 512, h: 8}\nvary: {h: [4, 8]}\n"
                                         "distinct: true\nparts: [{id: a, ask: d_k}]\n";

@@ -66,29 +66,42 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     variant.vary.clear();            // solving copies the problem; its value lists are not needed to solve it
     std::vector<spec::Givens> valid;
     std::vector<std::size_t> index(problem.vary.size(), 0);
+    std::string first_reason, first_combination; // why the first invalid combination is, for the error below
     for (std::size_t n = 0; n < combinations; ++n) {
         spec::Givens givens = written;
         for (std::size_t k = 0; k < problem.vary.size(); ++k)
             spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
-        if (!spec::check_givens(givens.given)) {
+        if (auto wrong = spec::check_givens(givens.given)) {
+            if (first_reason.empty())
+                first_reason = wrong->message;
+        } else {
             variant = spec::with_givens(std::move(variant), givens);
             auto solved = solve::solve_problem(variant);
             if (solved)
                 valid.push_back(givens);
             else if (solve::is_formula_error(solved.error())) // the spec's formula fails for this variant: say so
                 return std::unexpected(solved.error());
+            else if (first_reason.empty())
+                first_reason = solved.error().message;
         }
+        if (first_reason.size() && first_combination.empty())
+            for (std::size_t k = 0; k < problem.vary.size(); ++k)
+                first_combination += fmt::format("{}{} = {}", k ? ", " : "", problem.vary[k].key,
+                                                 with_thousands(problem.vary[k].values[index[k]]));
         for (std::size_t k = problem.vary.size(); k-- > 0;) { // odometer, last key fastest
             if (++index[k] < problem.vary[k].values.size())
                 break;
             index[k] = 0;
         }
     }
-    if (valid.empty())
-        return std::unexpected(Error{problem.file, 0, 0,
-                                     fmt::format("none of the {} combinations in vary is a valid problem (for "
-                                                 "example, h must divide d_model when d_k and d_v are not given)",
-                                                 with_thousands(static_cast<Count>(combinations)))});
+    if (valid.empty()) {
+        const spec::Mark at = problem.vary.empty() ? spec::Mark{} : problem.vary.front().mark;
+        return std::unexpected(
+            Error{problem.file, at.line, at.column,
+                  fmt::format("none of the {} combinations in vary is a valid problem; the "
+                              "first, {}: {}",
+                              with_thousands(static_cast<Count>(combinations)), first_combination, first_reason)});
+    }
     return valid;
 }
 

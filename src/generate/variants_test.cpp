@@ -76,8 +76,11 @@ TEST_CASE("valid variants pass the hand-written spec's checks", "[generate]") {
 
     auto none = valid_variants(varied({{"d_model", {250, 130}, {}}, {"h", {4, 8}, {}}}));
     REQUIRE_FALSE(none.has_value());
-    CHECK(none.error().message == "none of the 4 combinations in vary is a valid problem (for example, h must divide "
-                                  "d_model when d_k and d_v are not given)");
+    // The first combination, d_model 250 with h 4, is the one named: 250 / 4 = 62.5 is no head size.
+    CHECK(none.error().message ==
+          "none of the 4 combinations in vary is a valid problem; the first, d_model = 250, h = 4: h = 4 does not "
+          "divide d_model = 250, so the default d_k = d_v = d_model / h is not a whole number; give d_k and d_v "
+          "explicitly or choose an h that divides d_model");
 }
 
 TEST_CASE("varying a transformer's layers adds or removes whole layers", "[generate]") {
