@@ -151,3 +151,24 @@ TEST_CASE("a mixture of experts needs both its numbers, and top_k at most expert
     CHECK(has(error("top-k-zero", "  experts: 4\n  top_k: 0\n", "model_params"),
               "spec.yaml:10:10: top_k must be at least 1"));
 }
+
+// A workload so large that a whole model's FLOPs pass 2^63 stops only the parts that ask for them. GPT-3 175B
+// (Brown et al., Table 2.1) with 8,192 sequences of 2,048 tokens: a training step is about 6 x 174.6e9 x 8,192 x
+// 2,048 = 1.76e19 FLOPs, above 2^63 = 9.22e18, while its parameter count, 174,604,259,328 (derived by hand above),
+// and its KV cache, 2 x 96 layers x 8,192 x 2,048 x 12,288 x 2 bytes = 79,164,837,199,872 bytes, are far below.
+TEST_CASE("FLOPs past 64 bits fail the parts that ask for them, not the whole problem", "[e2e][architectures]") {
+    const std::string gpt3 = "  d_model: 12288\n  h: 96\n  d_ff: 49152\n  layers: 96\n  vocab: 50257\n"
+                             "  max_positions: 2048\n  final_norm: true\n  lm_head: linear\n  seq_len: 2048\n"
+                             "  batch: 8192\n  dtype: fp16\n";
+    const std::string counts =
+        spec_file("huge-batch", gpt3, "  - {id: a, ask: model_params}\n  - {id: b, ask: memory.kv_cache}\n");
+    CHECK(right(counts, "a", "174604259328"));
+    CHECK(right(counts, "b", "79164837199872"));
+    const std::string flops =
+        spec_file("huge-batch-flops", gpt3, "  - {id: a, ask: model_params}\n  - {id: b, ask: flops.training}\n");
+    const auto run = run_headcount({"solve", flops});
+    CHECK(run.exit_code == 2);
+    // id, title, kind, given: and 11 given lines, then parts: on line 16; the second part is line 18, its ask at 18.
+    CHECK(run.err.starts_with(flops + ":18:18: ask 'flops.training': the model's FLOP count is too large"));
+    CHECK(has(run.err, "write the count as a formula under quantities:"));
+}

@@ -146,6 +146,8 @@ std::optional<solve::Answer> value_under(const spec::Problem& problem, const sol
             return std::nullopt;
         return solve::exact_answer(it->second);
     }
+    if (solve::cannot_answer(ask, *solved)) // a slip whose count overflows is not a value a student could type
+        return std::nullopt;
     return ask.evaluate(*solved);
 }
 
@@ -179,7 +181,7 @@ std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, co
     const solve::Answer right = ask.evaluate(solved);
     for (const solve::Ask& candidate : solve::asks()) {
         if (&candidate == &ask || candidate.unit != ask.unit || candidate.type() != ask.type() ||
-            solve::cannot_ask(candidate, solved.problem))
+            solve::cannot_answer(candidate, solved))
             continue;
         const solve::Answer value = candidate.evaluate(solved);
         if (value == right)

@@ -169,6 +169,19 @@ std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& probl
     return std::nullopt;
 }
 
+std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& solved) {
+    if (auto why = cannot_ask(ask, solved.problem))
+        return why;
+    if (solved.too_large.empty())
+        return std::nullopt;
+    const std::string_view source = ask.group == "flops" && ask.kind == "transformer" ? "model_flops" : ask.group;
+    if (const auto it = solved.too_large.find(source); it != solved.too_large.end())
+        return fmt::format("ask '{}': {}; the built-in counts stop at 64 bits: give a smaller batch or seq_len, or "
+                           "write the count as a formula under quantities:, which is exact at any size",
+                           ask.id, it->second);
+    return std::nullopt;
+}
+
 namespace {
 
 /// Evaluates the spec's own quantities, then answers every part of `solved`, whose built-in solutions are set.
@@ -191,7 +204,7 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
             solved.parts.push_back({part, ask, exact_answer(value)});
             continue;
         }
-        if (const auto why = cannot_ask(*ask, problem))
+        if (const auto why = cannot_answer(*ask, solved))
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, *why});
         solved.parts.push_back({part, ask, ask->evaluate(solved)});
     }
@@ -205,16 +218,30 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         e.file = problem.file;
         return std::unexpected(std::move(e));
     };
+    // A count past 64 bits in a solution the parts may not need: kept as the reason those asks cannot be answered
+    // (cannot_answer), so a huge batch's FLOPs do not stop its model_params from being solved.
+    const auto overflowed = [](const Error& e) {
+        return e.message.find("does not fit in a 64-bit") != std::string::npos;
+    };
     if (problem.kind == "quantities") { // formulas alone: no architecture to solve
-        SolvedProblem solved{problem,      MhaSolution{}, std::nullopt, std::nullopt, std::nullopt,
-                             std::nullopt, std::nullopt,  {},           std::nullopt, {}};
+        SolvedProblem solved{problem,
+                             MhaSolution{},
+                             std::nullopt,
+                             std::nullopt,
+                             std::nullopt,
+                             std::nullopt,
+                             std::nullopt,
+                             {},
+                             std::nullopt,
+                             {},
+                             {}};
         return solve_parts(std::move(solved));
     }
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{problem,      *mha,         std::nullopt, std::nullopt, std::nullopt,
-                         std::nullopt, std::nullopt, {},           std::nullopt, {}};
+    SolvedProblem solved{
+        problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt, {}, {}};
     if (mha->square && !problem.model && recipe == Recipe{}) {
         spec::MhaGivens doubled = problem.given;
         doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
@@ -231,15 +258,21 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         Recipe block_recipe = recipe;
         block_recipe.causal_mask_assumed = false;
         auto flops = solve_flops(*mha, *problem.workload, block_recipe);
-        if (!flops)
+        if (flops)
+            solved.flops = *flops;
+        else if (overflowed(flops.error()))
+            solved.too_large.emplace("flops", flops.error().message);
+        else
             return located(flops.error());
-        solved.flops = *flops;
     }
     if (problem.workload) {
         auto shapes = solve_shapes(*mha, *problem.workload, recipe);
-        if (!shapes)
+        if (shapes)
+            solved.shapes = std::move(*shapes);
+        else if (overflowed(shapes.error()))
+            solved.too_large.emplace("shapes", shapes.error().message);
+        else
             return located(shapes.error());
-        solved.shapes = std::move(*shapes);
     }
     if (problem.model) {
         auto model = solve_model(problem.given, *problem.model, recipe);
@@ -250,17 +283,23 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     const auto& w = problem.workload;
     if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
         auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
-        if (!flops)
+        if (flops)
+            solved.model_flops = *flops;
+        else if (overflowed(flops.error()))
+            solved.too_large.emplace("model_flops", flops.error().message);
+        else
             return located(flops.error());
-        solved.model_flops = *flops;
     }
     if (problem.precision) {
         auto memory =
             solve_memory(*mha, solved.model ? &*solved.model : nullptr, problem.model ? &*problem.model : nullptr,
                          problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
-        if (!memory)
+        if (memory)
+            solved.memory = *memory;
+        else if (overflowed(memory.error()))
+            solved.too_large.emplace("memory", memory.error().message);
+        else
             return located(memory.error());
-        solved.memory = *memory;
     }
     return solve_parts(std::move(solved));
 }

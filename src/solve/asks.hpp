@@ -94,6 +94,9 @@ struct Ask {
 /// or nullopt when it can.
 std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& problem);
 
+/// Why `ask` has no answer in `solved`: cannot_ask's reasons, or the count it reads overflowed (too_large).
+std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& solved);
+
 /// Every ask of every kind, mha first.
 std::span<const Ask> asks();
 
@@ -126,6 +129,10 @@ struct SolvedProblem {
     /// For a spec with `quantities:`, every name its formulas may use, with its value in this variant: the givens,
     /// the kind's built-in quantities (dots as underscores) and the defined quantities.
     std::map<std::string, formula::Number, std::less<>> values;
+    /// Why a solution above is missing though the problem gives what it needs: its count overflowed 64 bits (a huge
+    /// batch's FLOPs). Only the parts that ask for it fail; the rest of the problem is solved. Keyed by the ask group
+    /// that reads it ("flops", "shapes", "memory"; "model_flops" for a whole model's FLOPs).
+    std::map<std::string, std::string, std::less<>> too_large;
 };
 
 /// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the

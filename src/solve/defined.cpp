@@ -152,7 +152,7 @@ Result<void> solve_quantities(SolvedProblem& solved) {
             if (const auto v = spec::given_value(givens, key); v && !values.contains(key))
                 values.emplace(std::string(key), formula::Number(static_cast<long>(*v)));
         for (const Ask& ask : asks()) {
-            if (ask.type() != Ask::Type::count || ask.choices.size() > 0 || cannot_ask(ask, problem))
+            if (ask.type() != Ask::Type::count || ask.choices.size() > 0 || cannot_answer(ask, solved))
                 continue;
             std::string name(ask.id);
             std::replace(name.begin(), name.end(), '.', '_');
@@ -160,6 +160,11 @@ Result<void> solve_quantities(SolvedProblem& solved) {
         }
     }
     const auto at = [&](const spec::Quantity& q, int column, std::string message) {
+        if (q.formula_mark.line == 0) // headcount's own formula (a training ask): at the first part asking for one
+            for (const spec::Part& part : problem.parts)
+                if (find_quantity(problem, part.ask))
+                    return std::unexpected(
+                        Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)});
         return std::unexpected(Error{problem.file, q.formula_mark.line, q.formula_mark.column + std::max(column, 1) - 1,
                                      std::move(message)});
     };
@@ -175,10 +180,13 @@ Result<void> solve_quantities(SolvedProblem& solved) {
                 std::string name(ask.id);
                 std::replace(name.begin(), name.end(), '.', '_');
                 if (message.find("'" + name + "'") != std::string::npos && !values.contains(name))
-                    if (const auto why = cannot_ask(ask, problem))
-                        message = fmt::format("{} is not a quantity of this problem: {}", name, *why);
+                    if (const auto why = cannot_answer(ask, solved))
+                        message =
+                            q.builtin ? *why : fmt::format("{} is not a quantity of this problem: {}", name, *why);
             }
-            return at(q, value.error().column, fmt::format("formula of {}: {}", q.name, message));
+            return at(q, value.error().column,
+                      q.builtin ? fmt::format("{}: {}", q.title, message)
+                                : fmt::format("formula of {}: {}", q.name, message));
         }
         values.insert_or_assign(q.name, std::move(*value));
     }
