@@ -172,3 +172,20 @@ TEST_CASE("FLOPs past 64 bits fail the parts that ask for them, not the whole pr
     CHECK(run.err.starts_with(flops + ":18:18: ask 'flops.training': the model's FLOP count is too large"));
     CHECK(has(run.err, "write the count as a formula under quantities:"));
 }
+
+// A built-in count past 2^53 is written in JSON as a string of digits, as a defined quantity's is, so that no JSON
+// reader (JavaScript's doubles) rounds it. One attention block, d = 4,096, n = 65,536, b = 1,024, by hand: the four
+// projections 4 x 2bnd^2 = 8 x 2^10 x 2^16 x 2^24 = 2^53, QK^T and AV 2 x 2bn^2 d = 4 x 2^10 x 2^32 x 2^12 = 2^56;
+// in all 9 x 2^53 = 81,064,793,292,668,928 FLOPs.
+TEST_CASE("a built-in count past 2^53 is a string in JSON", "[e2e][architectures]") {
+    const std::string path = headcount::testing::fresh_temp_dir("arch-json-digits") + "/spec.yaml";
+    std::ofstream(path) << "id: big\ntitle: big\ngiven: {d_model: 4096, h: 32, seq_len: 65536, batch: 1024}\n"
+                           "parts:\n  - {id: a, ask: flops.total}\n  - {id: b, ask: total_params}\n";
+    const auto run = run_headcount({"solve", path, "--format", "json"});
+    REQUIRE(run.exit_code == 0);
+    const auto doc = nlohmann::json::parse(run.out);
+    CHECK(doc["parts"][0]["answer"] == "81064793292668928");
+    // 4 x (4,096^2 + 4,096) = 67,125,248 parameters: a number, well within 2^53.
+    CHECK(doc["parts"][1]["answer"] == 67125248);
+    CHECK(right(path, "a", "81064793292668928"));
+}

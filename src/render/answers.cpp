@@ -54,6 +54,12 @@ std::string plain_exact(const formula::Number& value) {
     return formula::rounded(value, 15);
 }
 
+nlohmann::ordered_json json_count(Count count) {
+    if (count >= -k_json_safe && count <= k_json_safe)
+        return count;
+    return std::to_string(count);
+}
+
 nlohmann::ordered_json json_exact(const formula::Number& value) {
     if (value.get_den() == 1 && cmp(abs(value.get_num()), mpz_class(k_json_safe)) <= 0)
         return value.get_num().get_si();
@@ -105,14 +111,18 @@ std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer) {
 
 nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer) {
     switch (ask.type()) {
-    case solve::Ask::Type::shape:
-        return answer.shape;
+    case solve::Ask::Type::shape: {
+        auto axes = nlohmann::ordered_json::array();
+        for (const Count axis : answer.shape)
+            axes.push_back(json_count(axis));
+        return axes;
+    }
     case solve::Ask::Type::choice:
         return choice_word(ask, answer);
     case solve::Ask::Type::count:
         break;
     }
-    return answer.exact ? json_exact(*answer.exact) : nlohmann::ordered_json(answer.count);
+    return answer.exact ? json_exact(*answer.exact) : json_count(answer.count);
 }
 
 } // namespace headcount::render

@@ -17,10 +17,10 @@ std::string answer_text(const solve::Ask& ask, const solve::Answer& answer);
 /// (32, 8, 128, 128); attention.
 std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer);
 
-/// An answer in JSON: an integer, an array of integers, or a word. A defined quantity's exact value is an integer
-/// when it is whole and within ±2^53 (where every JSON reader, JavaScript's doubles included, reads it exactly);
-/// past that, a string of its digits ("315000000000000000000000"); a fraction with a finite decimal expansion is
-/// a string of that decimal ("0.45"), any other the string "numerator/denominator" in lowest terms.
+/// An answer in JSON: an integer, an array of integers, or a word. A count (built-in or defined) is an integer
+/// when it is within ±2^53 (where every JSON reader, JavaScript's doubles included, reads it exactly); past that,
+/// a string of its digits ("315000000000000000000000"); a fraction with a finite decimal expansion is a string of
+/// that decimal ("0.45"), any other the string "numerator/denominator" in lowest terms.
 nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer);
 
 /// Digits in groups of three from the right, joined by `separator` (",", or "{,}" inside TeX).
@@ -31,6 +31,8 @@ std::string grouped_digits(std::string_view digits, std::string_view separator);
 std::string exact_text(const formula::Number& value);
 /// The same for a key file or a form field: digits without separators, or the decimal to 15 figures.
 std::string plain_exact(const formula::Number& value);
+/// A count in JSON, as json_answer writes one: a number within ±2^53, else a string of its digits.
+nlohmann::ordered_json json_count(Count count);
 /// An exact value in JSON, as json_answer writes a defined quantity's.
 nlohmann::ordered_json json_exact(const formula::Number& value);
 
