@@ -74,7 +74,14 @@ TEST_CASE("a model's advertised size used for its parameter count is named", "[e
                          << "  d_ff: 11008\n  layers: 32\n  vocab: 32000\n  norm: rmsnorm\n  ffn: gated\n"
                          << "  ffn_bias: false\n  final_norm: true\n  lm_head: linear\n  tied_embeddings: false\n"
                          << "  precision: mixed\nparts:\n  - {id: a, ask: memory.weights}\n";
+    // 13,476,831,232 bytes is 13 GB to two figures, so 14 GB is no rounding of it: 2 x 7B, named.
     CHECK(has(run_headcount({"check", llama, "--part", "a", "--answer", "14 GB"}).out, "`advertised_size`"));
+    // 2 x 6.7B (the count cut to two figures) = 13.4 GB, not 13.48 GB rounded (13 or 13.5): named.
+    CHECK(has(run_headcount({"check", llama, "--part", "a", "--answer", "13.4 GB"}).out, "`advertised_size`"));
+    // 2 x 6.74B = 13.48 GB is also the right value to four figures: that reading wins, for part of the points.
+    const auto rounded_right = run_headcount({"check", llama, "--part", "a", "--answer", "13.48 GB"});
+    CHECK(has(rounded_right.out, "rounded"));
+    CHECK(!has(rounded_right.out, "advertised_size"));
     // A toy model has no advertised size. d_model 64, 4 heads, d_ff 256, 2 layers: per layer 4 x 64 x 65 attention
     // + 2 x 64 x 256 + 256 + 64 FFN + 2 x 128 norms = 49,984; 99,968 in all, 16 x 99,968 = 1,599,488 bytes. Its
     // count rounded, 16 x 100,000 = 1,600,000, is not named as an advertised size.

@@ -1,10 +1,12 @@
 #include <grade/defined_mistakes.hpp>
 
+#include <formula/formula.hpp>
 #include <solve/defined.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <mutex>
 
@@ -184,6 +186,19 @@ std::optional<Number> value_with(const solve::SolvedProblem& solved, const spec:
     return std::nullopt;
 }
 
+/// Whether `value` is `right` rounded to some number of significant figures (1 to 15).
+bool is_rounding_of(const Number& value, const Number& right) {
+    const double v = formula::to_double(value), r = formula::to_double(right);
+    if (r == 0)
+        return false;
+    for (int figures = 1; figures <= 15; ++figures) {
+        const double place = std::pow(10.0, std::floor(std::log10(std::abs(r))) - figures + 1);
+        if (std::abs(v - std::round(r / place) * place) <= 1e-9 * place)
+            return true;
+    }
+    return false;
+}
+
 /// A model's advertised size (7B) used for its parameter count, wherever `q` depends on model_params.
 void add_advertised_sizes(const solve::SolvedProblem& solved, const spec::Quantity& q, const Number& right,
                           std::vector<Single>& singles) {
@@ -194,12 +209,13 @@ void add_advertised_sizes(const solve::SolvedProblem& solved, const spec::Quanti
         const auto value = value_with(solved, q, count->first, size);
         if (!value || *value == right)
             continue; // q does not use the parameter count
+        if (is_rounding_of(*value, right))
+            continue; // 2 x 7B = 14 GB is also 13.48 GB rounded: a right value rounded is not called a mistake
         Single s;
         s.mistake = defined_mistake(
             "advertised_size", "The model's advertised size was used for its parameter count",
-            fmt::format("A model's advertised size (7B, 175B) is its parameter count rounded. The configuration "
-                        "given here has an exact count (`model_params`), and the {} follows from that count.",
-                        q.title));
+            "A model's advertised size (7B, 175B) is its parameter count rounded. The configuration given here has "
+            "an exact count (`model_params`): work from that count, not the rounded size.");
         s.value = *value;
         s.source = Single::Source::size;
         singles.push_back(std::move(s));
