@@ -51,7 +51,8 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
     s.training_per_token = mul(3, s.per_token);
 
     // Under a mixture of experts the rule counts the parameters a token uses (Megatron-LM's active parameters).
-    const Count idle = m.experts > 0 ? m.experts - routed : 0; // experts a token does not use
+    // Experts a token does not use; under moe_active_only the model's count already holds only the routed ones.
+    const Count idle = m.experts > 0 && !recipe.moe_active_only ? m.experts - routed : 0;
     s.parameters = model.total - mul(mul(s.layers, idle), model.expert);
     s.rule_per_token = mul(s.per_product, s.parameters);
     s.rule_forward = mul(s.rule_per_token, s.tokens);
