@@ -170,7 +170,7 @@ TEST_CASE("FLOPs past 64 bits fail the parts that ask for them, not the whole pr
     CHECK(run.exit_code == 2);
     // id, title, kind, given: and 11 given lines, then parts: on line 16; the second part is line 18, its ask at 18.
     CHECK(run.err.starts_with(flops + ":18:18: ask 'flops.training': the model's FLOP count is too large"));
-    CHECK(has(run.err, "write the count as a formula under quantities:"));
+    CHECK(has(run.err, "write it as a formula of the givens under quantities:"));
 }
 
 // A built-in count past 2^53 is written in JSON as a string of digits, as a defined quantity's is, so that no JSON
@@ -188,4 +188,35 @@ TEST_CASE("a built-in count past 2^53 is a string in JSON", "[e2e][architectures
     // 4 x (4,096^2 + 4,096) = 67,125,248 parameters: a number, well within 2^53.
     CHECK(doc["parts"][1]["answer"] == 67125248);
     CHECK(right(path, "a", "81064793292668928"));
+}
+
+// The reader refuses an odd seq_len under causal only when a halved count would be odd, as the solver does: with
+// h = 8 the softmax's 3 x b x h x n^2 = 3 x 1 x 8 x 1,023^2 is even, so seq_len 1,023 is fine; with h = 1 and d_model
+// 1,023 (1 x 1 x 1,023^2 scores, 3 x that for the softmax) it is odd, and refused at causal.
+TEST_CASE("an odd causal seq_len is refused only where half a count would be left", "[e2e][architectures]") {
+    const std::string dir = headcount::testing::fresh_temp_dir("arch-odd-even");
+    std::ofstream(dir + "/even.yaml") << "id: e\ntitle: e\ngiven:\n  d_model: 512\n  h: 8\n  seq_len: 1023\n"
+                                         "  causal: true\n  softmax: true\nparts:\n  - {id: a, ask: flops.total}\n";
+    CHECK(run_headcount({"solve", dir + "/even.yaml"}).exit_code == 0);
+    std::ofstream(dir + "/odd.yaml") << "id: o\ntitle: o\ngiven:\n  d_model: 1023\n  h: 1\n  seq_len: 1023\n"
+                                        "  causal: true\n  softmax: true\nparts:\n  - {id: a, ask: flops.total}\n";
+    CHECK(has(run_headcount({"solve", dir + "/odd.yaml"}).err, "odd.yaml:7:11: causal: true counts half"));
+}
+
+// When even one block's FLOPs pass 64 bits (n = 4,194,304: 4 x 2 x b x h x n^2 x d_k alone is ~ 2^72), the worked
+// solution of what is asked still renders: the KV cache of 32 layers, 64 sequences of 2^22 tokens, width 4,096 in
+// bf16 is 2 x 32 x 64 x 2^22 x 4,096 x 2 = 2^47 = 140,737,488,355,328 bytes; Q is 64 x 4,194,304 x 4,096.
+TEST_CASE("a solution renders when a count nobody asks for passes 64 bits", "[e2e][architectures]") {
+    const std::string dir = headcount::testing::fresh_temp_dir("arch-long-context");
+    std::ofstream(dir + "/lc.yaml") << "id: lc\ntitle: lc\nkind: transformer\ngiven: {d_model: 4096, h: 32, "
+                                       "d_ff: 11008, layers: 32, vocab: 32000, seq_len: 4194304, batch: 64, "
+                                       "dtype: bf16}\nparts:\n  - {id: a, ask: memory.kv_cache}\n";
+    const auto lc = run_headcount({"solve", dir + "/lc.yaml"});
+    CHECK(lc.exit_code == 0);
+    CHECK(has(lc.out, "140,737,488,355,328"));
+    std::ofstream(dir + "/q.yaml") << "id: q\ntitle: q\ngiven: {d_model: 4096, h: 32, seq_len: 4194304, batch: 64}\n"
+                                      "parts:\n  - {id: a, ask: shape.q}\n";
+    const auto q = run_headcount({"solve", dir + "/q.yaml"});
+    CHECK(q.exit_code == 0);
+    CHECK(has(q.out, "**Answer: (64, 4194304, 4096).**"));
 }

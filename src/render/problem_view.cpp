@@ -353,7 +353,11 @@ View problem_view(const solve::SolvedProblem& solved) {
                                      [](const solve::SolvedPart& p) { return p.ask->kind != "defined"; })},
         {"given", given},
         {"is_model", solved.model.has_value()},
-        {"flops", solved.flops ? flops_view(*solved.flops, *solved.problem.workload, s) : View::object()},
+        // Without the block's FLOPs (they passed 64 bits, and no part asks for them) the workload's facts remain,
+        // which the shape and memory templates read.
+        {"flops", solved.flops              ? flops_view(*solved.flops, *solved.problem.workload, s)
+                  : solved.problem.workload ? workload_facts(*solved.problem.workload, s)
+                                            : View::object()},
         // A block has no model; the empty breakdown lets a template name it in a section that never renders.
         {"model", solved.model ? model_view(*solved.model, *solved.problem.model)
                                : View{{"breakdown", View::array()}, {"total", ""}}},

@@ -177,7 +177,7 @@ std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& so
     const std::string_view source = ask.group == "flops" && ask.kind == "transformer" ? "model_flops" : ask.group;
     if (const auto it = solved.too_large.find(source); it != solved.too_large.end())
         return fmt::format("ask '{}': {}; the built-in counts stop at 64 bits: give a smaller batch or seq_len, or "
-                           "write the count as a formula under quantities:, which is exact at any size",
+                           "write it as a formula of the givens under quantities:, which is exact at any size",
                            ask.id, it->second);
     return std::nullopt;
 }

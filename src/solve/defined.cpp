@@ -160,11 +160,15 @@ Result<void> solve_quantities(SolvedProblem& solved) {
         }
     }
     const auto at = [&](const spec::Quantity& q, int column, std::string message) {
-        if (q.formula_mark.line == 0) // headcount's own formula (a training ask): at the first part asking for one
-            for (const spec::Part& part : problem.parts)
-                if (find_quantity(problem, part.ask))
-                    return std::unexpected(
-                        Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)});
+        // headcount's own formula (a training ask) has no place in the spec: the part asking for it, else the
+        // first part asking for one of them (which uses it)
+        if (q.formula_mark.line == 0)
+            for (const bool itself : {true, false})
+                for (const spec::Part& part : problem.parts)
+                    if (const spec::Quantity* asked = find_quantity(problem, part.ask);
+                        asked && (!itself || asked == &q))
+                        return std::unexpected(
+                            Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)});
         return std::unexpected(Error{problem.file, q.formula_mark.line, q.formula_mark.column + std::max(column, 1) - 1,
                                      std::move(message)});
     };
@@ -175,18 +179,24 @@ Result<void> solve_quantities(SolvedProblem& solved) {
         });
         if (!value) {
             std::string message = value.error().message;
-            // A built-in quantity named but not answerable here: say why, in the ask's own words.
+            // A built-in quantity named but not answerable here: say why, in the ask's own words. One that is
+            // answerable in general but overflowed for these numbers is no fault of the formula: that error does
+            // not start "formula of", so a vary: variant with such numbers is skipped, not fatal.
+            bool too_large = false;
             for (const Ask& ask : asks()) {
                 std::string name(ask.id);
                 std::replace(name.begin(), name.end(), '.', '_');
                 if (message.find("'" + name + "'") != std::string::npos && !values.contains(name))
-                    if (const auto why = cannot_answer(ask, solved))
-                        message =
-                            q.builtin ? *why : fmt::format("{} is not a quantity of this problem: {}", name, *why);
+                    if (const auto why = cannot_answer(ask, solved)) {
+                        too_large = !cannot_ask(ask, problem);
+                        message = q.builtin || too_large
+                                      ? *why
+                                      : fmt::format("{} is not a quantity of this problem: {}", name, *why);
+                    }
             }
             return at(q, value.error().column,
-                      q.builtin ? fmt::format("{}: {}", q.title, message)
-                                : fmt::format("formula of {}: {}", q.name, message));
+                      q.builtin || too_large ? fmt::format("{}: {}", q.title, message)
+                                             : fmt::format("formula of {}: {}", q.name, message));
         }
         values.insert_or_assign(q.name, std::move(*value));
     }

@@ -240,14 +240,22 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
             return r.error_at(count, "count: macs counts multiply-adds only; softmax and flop_biases count other "
                                      "operations, so use count: flops with them");
     }
-    // Half of n^2 scores is whole for an even n; for an odd one, MACs (1 per product) or the softmax (3 per score)
-    // can come to an odd count, which has no half.
-    if (w.causal && w.seq_len % 2 == 1 && (w.macs || w.softmax))
-        return r.error_at(given["causal"], fmt::format("causal: true counts half of the {0} × {0} scores; with {1} "
-                                                       "counted, an odd seq_len can leave half an operation: make "
-                                                       "seq_len even",
-                                                       w.seq_len, w.macs ? "MACs" : "the softmax"));
     return std::optional<Workload>{w};
+}
+
+Result<void> check_causal_halves(const Reader& r, const YAML::Node& given, const Workload& w, const MhaGivens& g) {
+    // Half of b·h·n² scores is whole unless b, h and n are all odd; then MACs (one per product, times an odd d_k or
+    // d_v) or the softmax (3 per score) come to an odd count, which has no half. The solver checks each term the
+    // same way (solve/flops.cpp), so a vary: variant it refuses is one the reader would refuse.
+    if (!w.causal || !(w.macs || w.softmax) || w.seq_len % 2 == 0 || w.batch % 2 == 0 || g.h % 2 == 0)
+        return {};
+    const Count d_k = g.d_k.value_or(g.d_model / g.h), d_v = g.d_v.value_or(g.d_model / g.h);
+    if (w.macs && d_k % 2 == 0 && d_v % 2 == 0)
+        return {};
+    return r.error_at(given["causal"], fmt::format("causal: true counts half of the {0} × {0} scores; with {1} "
+                                                   "counted, this odd seq_len (with an odd batch and h) leaves half "
+                                                   "an operation: make seq_len even",
+                                                   w.seq_len, w.macs ? "MACs" : "the softmax"));
 }
 
 } // namespace headcount::spec::detail

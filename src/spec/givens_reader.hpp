@@ -25,4 +25,8 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given);
 /// The workload keys of a `given` (batch, seq_len, ...), or nullopt when it has no seq_len.
 Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node& given);
 
+/// Whether `causal: true` can halve the attention's counts of this workload and block: an error at `causal` when
+/// MACs or the softmax come to an odd number (odd seq_len, batch and h).
+Result<void> check_causal_halves(const Reader& r, const YAML::Node& given, const Workload& w, const MhaGivens& g);
+
 } // namespace headcount::spec::detail

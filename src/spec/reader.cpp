@@ -238,6 +238,9 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
     if (!workload)
         return std::unexpected(workload.error());
     problem.workload = *workload;
+    if (problem.workload)
+        if (auto ok = check_causal_halves(r, given, *problem.workload, problem.given); !ok)
+            return std::unexpected(ok.error());
     auto precision = read_precision(r, given);
     if (!precision)
         return std::unexpected(precision.error());
