@@ -220,3 +220,11 @@ TEST_CASE("a solution renders when a count nobody asks for passes 64 bits", "[e2
     CHECK(q.exit_code == 0);
     CHECK(has(q.out, "**Answer: (64, 4194304, 4096).**"));
 }
+
+// Mixtral's 46,702,792,704 parameters, all experts, are "46.7B" to three figures, and so are the active count's
+// small slips (the idle experts' term without its d_model or d_ff: 46,702,792,704 - 32 x 6 x 3 x 14,336 or x 4,096,
+// still 46.7B). The listed slip, every expert counted, is the reading given; the near ones are not listed beside it.
+TEST_CASE("a listed mistake wins over derived ones that only round alike", "[e2e][architectures]") {
+    CHECK(mistake_ids("problems/model-mixtral-8x7b.yaml", "c", "46.7B") ==
+          std::vector<std::string>{"all_experts_active"});
+}

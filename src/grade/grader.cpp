@@ -287,6 +287,17 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
             verdict.matches.push_back(e);
     add_other_quantities(table, verdict, matches);
     keep_simplest(verdict);
+    // A listed mistake wins over the others that only come near its value: 46.7B for Mixtral's active parameters
+    // is all experts counted, not also each small factor of the idle experts' term left out, which rounds alike.
+    if (quantity) {
+        const auto listed = [&](const Explanation& e) {
+            return e.mistakes.size() == 1 &&
+                   std::any_of(quantity->mistakes.begin(), quantity->mistakes.end(),
+                               [&](const spec::ListedMistake& m) { return m.id == e.mistakes[0]->id; });
+        };
+        if (std::any_of(verdict.matches.begin(), verdict.matches.end(), listed))
+            std::erase_if(verdict.matches, [&](const Explanation& e) { return !listed(e) && !is_exactly(e); });
+    }
     score_matches(part, verdict);
     const double r = formula::to_double(right);
     if (verdict.matches.empty() && r != 0) {
