@@ -223,25 +223,24 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     const auto overflowed = [](const Error& e) {
         return e.message.find("does not fit in a 64-bit") != std::string::npos;
     };
-    if (problem.kind == "quantities") { // formulas alone: no architecture to solve
-        SolvedProblem solved{problem,
-                             MhaSolution{},
-                             std::nullopt,
-                             std::nullopt,
-                             std::nullopt,
-                             std::nullopt,
-                             std::nullopt,
-                             {},
-                             std::nullopt,
-                             {},
-                             {}};
+    SolvedProblem solved; // its solutions set below, each when the problem gives what it needs
+    solved.problem = problem;
+    if (problem.kind == "quantities") // formulas alone: no architecture to solve
         return solve_parts(std::move(solved));
-    }
     auto mha = solve_mha(problem.given, recipe);
     if (!mha)
         return located(mha.error());
-    SolvedProblem solved{
-        problem, *mha, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt, {}, std::nullopt, {}, {}};
+    solved.mha = *mha;
+    // Sets a solution, or keeps its overflow as the reason the asks reading it (under `key`) cannot be answered.
+    const auto keep = [&](auto result, auto& slot, const char* key) -> std::optional<Error> {
+        if (result)
+            slot = std::move(*result);
+        else if (overflowed(result.error()))
+            solved.too_large.emplace(key, result.error().message);
+        else
+            return result.error();
+        return std::nullopt;
+    };
     if (mha->square && !problem.model && recipe == Recipe{}) {
         spec::MhaGivens doubled = problem.given;
         doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
@@ -258,21 +257,13 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         Recipe block_recipe = recipe;
         block_recipe.causal_mask_assumed = false;
         auto flops = solve_flops(*mha, *problem.workload, block_recipe);
-        if (flops)
-            solved.flops = *flops;
-        else if (overflowed(flops.error()))
-            solved.too_large.emplace("flops", flops.error().message);
-        else
-            return located(flops.error());
+        if (auto error = keep(std::move(flops), solved.flops, "flops"))
+            return located(*error);
     }
     if (problem.workload) {
         auto shapes = solve_shapes(*mha, *problem.workload, recipe);
-        if (shapes)
-            solved.shapes = std::move(*shapes);
-        else if (overflowed(shapes.error()))
-            solved.too_large.emplace("shapes", shapes.error().message);
-        else
-            return located(shapes.error());
+        if (auto error = keep(std::move(shapes), solved.shapes, "shapes"))
+            return located(*error);
     }
     if (problem.model) {
         auto model = solve_model(problem.given, *problem.model, recipe);
@@ -283,23 +274,15 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     const auto& w = problem.workload;
     if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
         auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
-        if (flops)
-            solved.model_flops = *flops;
-        else if (overflowed(flops.error()))
-            solved.too_large.emplace("model_flops", flops.error().message);
-        else
-            return located(flops.error());
+        if (auto error = keep(std::move(flops), solved.model_flops, "model_flops"))
+            return located(*error);
     }
     if (problem.precision) {
         auto memory =
             solve_memory(*mha, solved.model ? &*solved.model : nullptr, problem.model ? &*problem.model : nullptr,
                          problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
-        if (memory)
-            solved.memory = *memory;
-        else if (overflowed(memory.error()))
-            solved.too_large.emplace("memory", memory.error().message);
-        else
-            return located(memory.error());
+        if (auto error = keep(std::move(memory), solved.memory, "memory"))
+            return located(*error);
     }
     return solve_parts(std::move(solved));
 }
