@@ -2,8 +2,8 @@
 // solve --format json, generate (key.csv) and grade (from a class CSV and from the key).
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 

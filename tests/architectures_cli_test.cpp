@@ -3,8 +3,8 @@
 // model's publisher or Hugging Face reports; none is read from headcount's output.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -152,24 +152,50 @@ TEST_CASE("a mixture of experts needs both its numbers, and top_k at most expert
               "spec.yaml:10:10: top_k must be at least 1"));
 }
 
-// A workload so large that a whole model's FLOPs pass 2^63 stops only the parts that ask for them. GPT-3 175B
-// (Brown et al., Table 2.1) with 8,192 sequences of 2,048 tokens: a training step is about 6 x 174.6e9 x 8,192 x
-// 2,048 = 1.76e19 FLOPs, above 2^63 = 9.22e18, while its parameter count, 174,604,259,328 (derived by hand above),
-// and its KV cache, 2 x 96 layers x 8,192 x 2,048 x 12,288 x 2 bytes = 79,164,837,199,872 bytes, are far below.
-TEST_CASE("FLOPs past 64 bits fail the parts that ask for them, not the whole problem", "[e2e][architectures]") {
+// Built-in counts are exact past 64 bits. GPT-3 175B (Brown et al., Table 2.1) with 16,384 sequences of 2,048 tokens
+// and no mask, per token by hand (as above, attention not halved): weights 347,892,350,976, attention 4 x 96 x 2,048
+// x 12,288 = 9,663,676,416, head 1,235,116,032; 358,791,143,424 forward, x 3 = 1,076,373,430,272 for training, x
+// 33,554,432 tokens = 36,117,099,072,668,565,504 FLOPs a step, past 2^64 = 18,446,744,073,709,551,616. Forward only
+// is a third of it, 12,039,033,024,222,855,168.
+TEST_CASE("a training step's FLOPs past 2^64 are exact", "[e2e][architectures]") {
     const std::string gpt3 = "  d_model: 12288\n  h: 96\n  d_ff: 49152\n  layers: 96\n  vocab: 50257\n"
                              "  max_positions: 2048\n  final_norm: true\n  lm_head: linear\n  seq_len: 2048\n"
-                             "  batch: 8192\n  dtype: fp16\n";
+                             "  batch: 16384\n  dtype: fp16\n";
+    const std::string step =
+        spec_file("huge-batch", gpt3, "  - {id: a, ask: model_params}\n  - {id: b, ask: flops.training}\n");
+    CHECK(right(step, "a", "174604259328"));
+    CHECK(right(step, "b", "36117099072668565504"));
+    CHECK(right(step, "b", "36,117,099,072,668,565,504"));
+    CHECK_FALSE(right(step, "b", "36117099072668565505"));
+    CHECK_FALSE(mistake_ids(step, "b", "12039033024222855168").empty());
+    const auto json = run_headcount({"solve", step, "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    CHECK(nlohmann::json::parse(json.out)["parts"][1]["answer"] == "36117099072668565504");
+    const auto solution = run_headcount({"solve", step});
+    CHECK(has(solution.out, "36,117,099,072,668,565,504"));
+}
+
+// Past 10^36, the largest count, a count stops only the parts that ask for it. GPT-3's layers without learned
+// positions (174,604,259,328 - 2,048 x 12,288 = 174,579,093,504 parameters) over 5 x 10^12 sequences of 10^9 tokens:
+// a training step's attention alone is 3 x 96 layers x 4 x b x n^2 x d = 3 x 96 x 4 x 5 x 10^30 x 12,288 = 7.1e37
+// FLOPs, past 10^36, while the memory fits: the scores, b x h x n^2 x 2 bytes = 9.6e32 a layer, and the KV cache,
+// 2 x 96 layers x 5 x 10^12 x 10^9 x 12,288 x 2 bytes = 4,718,592 x 5 x 10^21 = 23,592,960,000,000,000,000,000,000,000
+// bytes.
+TEST_CASE("counts past 10^36 fail the parts that ask for them, not the whole problem", "[e2e][architectures]") {
+    const std::string absurd = "  d_model: 12288\n  h: 96\n  d_ff: 49152\n  layers: 96\n  vocab: 50257\n"
+                               "  final_norm: true\n  lm_head: linear\n  seq_len: 1000000000\n"
+                               "  batch: 5000000000000\n  dtype: fp16\n";
     const std::string counts =
-        spec_file("huge-batch", gpt3, "  - {id: a, ask: model_params}\n  - {id: b, ask: memory.kv_cache}\n");
-    CHECK(right(counts, "a", "174604259328"));
-    CHECK(right(counts, "b", "79164837199872"));
+        spec_file("absurd-batch", absurd, "  - {id: a, ask: model_params}\n  - {id: b, ask: memory.kv_cache}\n");
+    CHECK(right(counts, "a", "174579093504"));
+    CHECK(right(counts, "b", "23592960000000000000000000000"));
     const std::string flops =
-        spec_file("huge-batch-flops", gpt3, "  - {id: a, ask: model_params}\n  - {id: b, ask: flops.training}\n");
+        spec_file("absurd-batch-flops", absurd, "  - {id: a, ask: model_params}\n  - {id: b, ask: flops.training}\n");
     const auto run = run_headcount({"solve", flops});
     CHECK(run.exit_code == 2);
-    // id, title, kind, given: and 11 given lines, then parts: on line 16; the second part is line 18, its ask at 18.
-    CHECK(run.err.starts_with(flops + ":18:18: ask 'flops.training': the model's FLOP count is too large"));
+    // id, title, kind, given: and 10 given lines, then parts: on line 15; the second part is line 17, its ask at 18.
+    CHECK(run.err.starts_with(flops + ":17:18: ask 'flops.training': "));
+    CHECK(has(run.err, "is too large to count exactly: its magnitude is past 10^36"));
     CHECK(has(run.err, "write it as a formula of the givens under quantities:"));
 }
 
@@ -203,22 +229,28 @@ TEST_CASE("an odd causal seq_len is refused only where half a count would be lef
     CHECK(has(run_headcount({"solve", dir + "/odd.yaml"}).err, "odd.yaml:7:11: causal: true counts half"));
 }
 
-// When even one block's FLOPs pass 64 bits (n = 4,194,304: 4 x 2 x b x h x n^2 x d_k alone is ~ 2^72), the worked
-// solution of what is asked still renders: the KV cache of 32 layers, 64 sequences of 2^22 tokens, width 4,096 in
-// bf16 is 2 x 32 x 64 x 2^22 x 4,096 x 2 = 2^47 = 140,737,488,355,328 bytes; Q is 64 x 4,194,304 x 4,096.
-TEST_CASE("a solution renders when a count nobody asks for passes 64 bits", "[e2e][architectures]") {
+// When even one block's FLOPs pass 10^36 (n = 10^15: QK^T and AV are 2 x 2 x b x h x n^2 x d_k = 4 x 64 x 32 x 10^30
+// x 128 = 1.048576e36), the worked solution of what is asked still renders: the KV cache of 32 layers, 64 sequences
+// of 10^15 tokens, width 4,096 in bf16 is 2 x 32 x 64 x 10^15 x 4,096 x 2 = 33,554,432 x 10^15 =
+// 33,554,432,000,000,000,000,000 bytes; Q is 64 x 10^15 x 4,096 (the scores, 64 x 32 x 10^30, fit).
+TEST_CASE("a solution renders when a count nobody asks for passes 10^36", "[e2e][architectures]") {
     const std::string dir = headcount::testing::fresh_temp_dir("arch-long-context");
     std::ofstream(dir + "/lc.yaml") << "id: lc\ntitle: lc\nkind: transformer\ngiven: {d_model: 4096, h: 32, "
-                                       "d_ff: 11008, layers: 32, vocab: 32000, seq_len: 4194304, batch: 64, "
+                                       "d_ff: 11008, layers: 32, vocab: 32000, seq_len: 1000000000000000, batch: 64, "
                                        "dtype: bf16}\nparts:\n  - {id: a, ask: memory.kv_cache}\n";
     const auto lc = run_headcount({"solve", dir + "/lc.yaml"});
     CHECK(lc.exit_code == 0);
-    CHECK(has(lc.out, "140,737,488,355,328"));
-    std::ofstream(dir + "/q.yaml") << "id: q\ntitle: q\ngiven: {d_model: 4096, h: 32, seq_len: 4194304, batch: 64}\n"
+    CHECK(has(lc.out, "33,554,432,000,000,000,000,000"));
+    std::ofstream(dir + "/q.yaml") << "id: q\ntitle: q\ngiven: {d_model: 4096, h: 32, seq_len: 1000000000000000, "
+                                      "batch: 64}\n"
                                       "parts:\n  - {id: a, ask: shape.q}\n";
     const auto q = run_headcount({"solve", dir + "/q.yaml"});
     CHECK(q.exit_code == 0);
-    CHECK(has(q.out, "**Answer: (64, 4194304, 4096).**"));
+    CHECK(has(q.out, "**Answer: (64, 1000000000000000, 4096).**"));
+    std::ofstream(dir + "/f.yaml") << "id: f\ntitle: f\ngiven: {d_model: 4096, h: 32, seq_len: 1000000000000000, "
+                                      "batch: 64}\nparts:\n  - {id: a, ask: flops.total}\n";
+    CHECK(has(run_headcount({"solve", dir + "/f.yaml"}).err,
+              "f.yaml:5:18: ask 'flops.total': the FLOP count is too large"));
 }
 
 // Mixtral's 46,702,792,704 parameters, all experts, are "46.7B" to three figures, and so are the active count's

@@ -3,7 +3,7 @@
 // so templates/ lists them.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <filesystem>

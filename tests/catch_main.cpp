@@ -1,7 +1,7 @@
 // The one Catch2 main for headcount_tests: unit tests sit beside the code (src/**/*_test.cpp), end-to-end tests
 // that run the built binary sit in tests/.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>

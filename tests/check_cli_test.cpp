@@ -1,8 +1,8 @@
 // End-to-end tests of `headcount check`: what a student sees when checking one answer.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 

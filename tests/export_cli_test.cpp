@@ -2,7 +2,7 @@
 // generate's old spellings of it (`generate --format moodle-xml|qti`), which still work for a release.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <fmt/format.h>
 

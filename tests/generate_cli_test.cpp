@@ -1,8 +1,8 @@
 // End-to-end tests of `headcount generate` and of checking and grading against seeded variants.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <util/token.hpp>
 

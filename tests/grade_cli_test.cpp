@@ -2,8 +2,8 @@
 // answers, known mistakes, a resubmission and rows that must be rejected.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -2,8 +2,8 @@
 // problems graded, and results that appear whole or not at all.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -3,8 +3,8 @@
 // src/render/templates_test.cpp.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
 // End-to-end tests of HTML output (`solve --format html`, `generate --format html`) through the built binary.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <filesystem>

@@ -3,9 +3,9 @@
 // outside math has only characters every renderer, LaTeX's included, reads.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <memory>

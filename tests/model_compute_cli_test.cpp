@@ -2,8 +2,8 @@
 // mistakes, and a spec that cannot have these asks says why.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 

@@ -3,8 +3,8 @@
 // (and checked with Python's fractions module) in the comments; none is read from headcount's output.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 #include <sstream>

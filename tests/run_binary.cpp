@@ -1,9 +1,9 @@
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <util/test_catch.hpp>
 
 #include <cstdio>
 #include <filesystem>

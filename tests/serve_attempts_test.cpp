@@ -4,9 +4,9 @@
 #include "run_binary.hpp"
 #include "serve_process.hpp"
 
-#include <catch2/catch.hpp>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <csignal>
 #include <filesystem>

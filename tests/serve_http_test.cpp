@@ -7,9 +7,9 @@
 #include <serve/attempt_log.hpp>
 #include <util/token.hpp>
 
-#include <catch2/catch.hpp>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <csignal>
 #include <filesystem>

@@ -1,7 +1,7 @@
 #include "serve_process.hpp"
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <arpa/inet.h>
 #include <chrono>

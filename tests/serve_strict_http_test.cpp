@@ -4,7 +4,7 @@
 #include "run_binary.hpp"
 #include "serve_process.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <zlib.h>
 

@@ -1,8 +1,8 @@
 // End-to-end tests of `headcount solve` through the built binary, as a user runs it.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

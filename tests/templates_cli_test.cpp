@@ -1,7 +1,7 @@
 // End-to-end tests of `headcount templates export` and of --templates overriding part of the built-in set.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

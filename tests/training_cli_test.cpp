@@ -3,8 +3,8 @@
 // count published elsewhere (Hugging Face's model cards); none is read from headcount's output.
 #include "run_binary.hpp"
 
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 #include <string>

@@ -163,17 +163,10 @@ Step AnswerParser::scale_by(Value value, Rational factor) {
 }
 
 std::expected<ParsedAnswer, std::string> AnswerParser::finish(const Value& value, ParsedAnswer out) const {
-    // Counts are 64-bit, so anything past INT64_MAX in magnitude, whole or not, cannot be an answer, unless the
-    // caller reads the exact value (options.wide), which the rational's own bound of 10^36 already limits.
+    // Counts reach 10^36 (k_count_limit), the rational's own bound, so every whole value read is a count.
     const Rational& r = value.exact;
-    const Wide magnitude = r.num < 0 ? -r.num : r.num;
-    const Wide whole = magnitude / r.den;
-    const Wide max = std::numeric_limits<Count>::max();
-    if (!m_options.wide && (whole > max || (whole == max && magnitude % r.den != 0)))
-        return std::unexpected(r.num < 0 ? "the number is too far below zero (under -9,223,372,036,854,775,807)"
-                                         : "the number is too large (over 9,223,372,036,854,775,807)");
-    if (r.den == 1 && magnitude <= max)
-        out.integer = static_cast<Count>(r.num);
+    if (r.den == 1)
+        out.integer = r.num;
     out.exact = Fraction{r.num, r.den};
     out.value = to_double(r);
     out.literal = value.precision.has_value();

@@ -33,16 +33,16 @@ struct Fraction {
     Wide den = 1;
 };
 
-/// How much parse_answer accepts beyond a count's whole 64-bit numbers.
+/// How much parse_answer accepts beyond a count's whole numbers.
 struct ParseOptions {
-    /// Accept magnitudes past INT64_MAX (up to 10^36) and divisions that do not come out whole; the result is
-    /// then in ParsedAnswer::exact (and value), with integer unset when it is not a whole 64-bit number.
+    /// Accept divisions that do not come out whole; the result is then in ParsedAnswer::exact (and value), with
+    /// integer unset when it is not a whole number.
     bool wide = false;
 };
 
 /// A student's answer, read.
 struct ParsedAnswer {
-    /// Set when the answer denotes a whole number exactly: 1,050,624; 4*(512^2+512); 1.05M -> 1050000.
+    /// Set when the answer denotes a whole number exactly: 1,050,624; 4*(512^2+512); 1.05M -> 1050000; 3.15e23.
     std::optional<Count> integer;
     /// Always set: the value as a double, in counts, bytes or seconds (1.05M -> 1050000.0; .5 -> 0.5; 90 min ->
     /// 5400.0; 45% -> 0.45).
@@ -63,7 +63,7 @@ struct ParsedAnswer {
     std::string unit;
     /// The exact value, in the same base unit as `value` (bytes; seconds for time): set whenever the answer
     /// denotes an exact rational within the parser's bound, which every answer parse_answer accepts does.
-    /// 25.36 -> 634/25; 3.15e23 -> 315000000000000000000000/1 (with ParseOptions::wide); 45% -> 9/20.
+    /// 25.36 -> 634/25; 3.15e23 -> 315000000000000000000000/1; 45% -> 9/20.
     std::optional<Fraction> exact;
 };
 
@@ -75,8 +75,8 @@ inline constexpr int k_max_answer_depth = 32;
 /// Parses untrusted input. Never throws, never crashes, never overflows: returns a short human reason on
 /// failure ("the number is too large", "unexpected 'x' at position 5", "empty answer", "answer longer than
 /// 200 bytes"). Positions are 1-based characters, not bytes. "B" is billion for counts, times and plain numbers
-/// and byte for bytes. Unless options.wide: a division must come out whole, and magnitudes past INT64_MAX are
-/// refused even when not whole. A unit of another kind than `unit` is refused by name ("this part's answer is a
+/// and byte for bytes. Magnitudes past 10^36 are refused ("the number is too large"). Unless options.wide, a
+/// division must come out whole. A unit of another kind than `unit` is refused by name ("this part's answer is a
 /// time, not bytes ('GB' at position 4)").
 std::expected<ParsedAnswer, std::string> parse_answer(std::string_view text, AnswerUnit unit = AnswerUnit::count,
                                                       ParseOptions options = {});

@@ -2,7 +2,7 @@
 
 #include <answer/answer.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <string>
 #include <string_view>

@@ -2,14 +2,16 @@
 // Exact fractions for reading answers: 1.050624e6 must come out as exactly 1050624, which a double cannot
 // promise. Every operation checks for overflow and reports it instead of wrapping.
 
+#include <util/wide.hpp>
+
 #include <expected>
 
 namespace headcount::answer::detail {
 
-__extension__ typedef __int128 Wide;
+using Wide = headcount::Wide;
 
 /// Largest magnitude a numerator or denominator may reach (10^36), leaving headroom below the 128-bit limit.
-inline constexpr Wide k_rational_limit = static_cast<Wide>(1'000'000'000'000'000'000) * 1'000'000'000'000'000'000;
+inline constexpr Wide k_rational_limit = k_count_limit;
 
 /// Why an exact operation has no result: a numerator or a denominator grew past k_rational_limit, or x/0.
 enum class RationalError { too_large, too_small, division_by_zero };

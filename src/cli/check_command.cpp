@@ -55,7 +55,7 @@ std::string givens_line(const nlohmann::ordered_json& givens, const CheckOptions
     for (const auto& [key, value] : givens.items())
         list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", key,
                             value.is_boolean() ? (value.get<bool>() ? "true" : "false")
-                                               : with_thousands(value.get<Count>()));
+                                               : with_thousands(value.get<std::int64_t>()));
     if (list.empty())
         return fmt::format("Checked with seed '{}' for '{}': this problem gives every student the same numbers.\n\n",
                            printable(options.seed), printable(options.student));

@@ -116,4 +116,29 @@ double to_double(const Number& value) {
     return value < 0 ? -magnitude : magnitude;
 }
 
+Number to_number(Wide count) {
+    // GMP reads 64-bit halves (unsigned long is 64 bits on the platforms headcount builds for).
+    static_assert(sizeof(unsigned long) == 8);
+    const bool negative = count < 0;
+    const auto magnitude = static_cast<UnsignedWide>(negative ? -count : count);
+    mpz_class out(static_cast<unsigned long>(magnitude >> 64));
+    out <<= 64;
+    out += static_cast<unsigned long>(magnitude & 0xFFFF'FFFF'FFFF'FFFFu);
+    return Number(negative ? mpz_class(-out) : out);
+}
+
+std::optional<Wide> to_count(const Number& value) {
+    if (value.get_den() != 1)
+        return std::nullopt;
+    const mpz_class& whole = value.get_num();
+    if (cmp(abs(whole), to_number(k_count_limit).get_num()) > 0)
+        return std::nullopt;
+    const mpz_class magnitude = abs(whole);
+    // Two 64-bit limbs hold any magnitude up to 10^36 < 2^120.
+    const auto low = static_cast<UnsignedWide>(mpz_getlimbn(magnitude.get_mpz_t(), 0));
+    const auto high = static_cast<UnsignedWide>(mpz_getlimbn(magnitude.get_mpz_t(), 1)); // 0 past the last limb
+    const auto out = static_cast<Wide>(high << 64 | low);
+    return sgn(whole) < 0 ? -out : out;
+}
+
 } // namespace headcount::formula

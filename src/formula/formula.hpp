@@ -3,6 +3,8 @@
 // rationals of any size (GMP's mpq_class), written in TeX, and perturbed the ways students slip (derived mistakes).
 // Formulas are instructor input: every function here is bounded in size, depth and digits, and never throws.
 
+#include <util/wide.hpp>
+
 #include <gmpxx.h>
 
 #include <cstddef>
@@ -125,5 +127,10 @@ std::optional<std::string> exact_decimal(const Number& value, std::size_t max_di
 std::string rounded(const Number& value, int figures);
 /// The nearest double (±inf past its range).
 double to_double(const Number& value);
+
+/// A count as an exact number (any Wide: no digits are lost).
+Number to_number(Wide count);
+/// The whole number `value` as a count, or nullopt when it is not whole or its magnitude is past k_count_limit.
+std::optional<Wide> to_count(const Number& value);
 
 } // namespace headcount::formula

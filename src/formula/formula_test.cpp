@@ -3,7 +3,7 @@
 
 #include <formula/formula.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <chrono>
 #include <cmath>

@@ -5,7 +5,7 @@
 
 #include <generate/test_problems.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <set>
 #include <sstream>

@@ -2,7 +2,7 @@
 // reference listing every row and option.
 #include <generate/export_formats.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <set>

@@ -75,7 +75,7 @@ std::vector<std::string> shape_forms(const solve::Shape& shape) {
 
 std::string e_notation(Count value, int figures) {
     const int digits = digits_of(value);
-    const std::string all = std::to_string(value);
+    const std::string all = fmt::format("{}", value);
     std::string mantissa = all.substr(0, 1);
     if (figures > 1)
         mantissa += "." + all.substr(1, static_cast<std::size_t>(figures - 1));
@@ -132,7 +132,7 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
         for (int figures = 2; figures < digits; ++figures, place /= 10) {
             const Count below = right / place * place;
             for (const Count candidate : {below, below + place}) {
-                if (candidate <= 0 || candidate == right || 2 * std::abs(candidate - right) > place)
+                if (candidate <= 0 || candidate == right || 2 * wide_abs(candidate - right) > place)
                     continue;
                 const int written = digits_of(candidate) > digits ? figures + 1 : figures;
                 const solve::Answer value{candidate, {}, {}};

@@ -7,7 +7,7 @@
 #include <generate/sheet_header.hpp>
 #include <util/zip.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using namespace headcount::generate;

@@ -51,7 +51,7 @@ Count band_centre(Count value, const spec::Tolerance& tolerance) {
     if (below <= 0 || value == 0)
         return value;
     const Count place = power_of_ten(below);
-    const Count magnitude = (std::abs(value) + place / 2) / place * place; // half away from zero, as std::round
+    const Count magnitude = (wide_abs(value) + place / 2) / place * place; // half away from zero, as std::round
     return value < 0 ? -magnitude : magnitude;
 }
 

@@ -3,7 +3,7 @@
 // (the numbers that round half up to the same significant figures).
 #include <generate/moodle_numbers.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using namespace headcount::generate;

@@ -220,7 +220,7 @@ std::vector<std::string> canvas_forms(const solve::Ask& ask, const solve::Answer
             forms.erase(std::unique(forms.begin(), forms.end()), forms.end());
             break;
         }
-        forms = {std::to_string(answer.count), grouped(answer.count, ','), grouped(answer.count, ' ')};
+        forms = {fmt::format("{}", answer.count), grouped(answer.count, ','), grouped(answer.count, ' ')};
         break;
     case solve::Ask::Type::shape:
         forms = shape_forms(answer.shape);

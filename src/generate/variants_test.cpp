@@ -5,7 +5,7 @@
 #include <generate/test_problems.hpp>
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using namespace headcount::generate;
@@ -112,9 +112,9 @@ TEST_CASE("varying a transformer's layers adds or removes whole layers", "[gener
 TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is left out", "[generate]") {
     // The lesson's block (problems/mha-flops-long-context.yaml): d = 4096, h = 32, total 8 n d^2 + 4 n^2 d FLOPs
     // for one sequence. n = 1024: 137,438,953,472 + 17,179,869,184 = 154,618,822,656; n = 2048: 274,877,906,944 +
-    // 68,719,476,736 = 343,597,383,680 (the lesson's figure). n = 3,000,000,000 makes 4 n^2 d about 1.47e23, past
-    // 2^63, so that combination is not a variant. A batch of 4 is 4 sequences: 4 times the FLOPs.
-    spec::Problem p = varied({{"batch", {1, 4}, {}}, {"seq_len", {1024, 2048, 3'000'000'000}, {}}});
+    // 68,719,476,736 = 343,597,383,680 (the lesson's figure). n = 10^16 makes 4 n^2 d = 1.6384e36, past 10^36, the
+    // largest count, so that combination is not a variant. A batch of 4 is 4 sequences: 4 times the FLOPs.
+    spec::Problem p = varied({{"batch", {1, 4}, {}}, {"seq_len", {1024, 2048, 10'000'000'000'000'000}, {}}});
     p.given.d_model = 4096;
     p.given.h = 32;
     p.workload = spec::Workload{};

@@ -12,7 +12,7 @@
 #include <render/solution.hpp>
 #include <spec/reader.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <fmt/format.h>
 
@@ -178,7 +178,7 @@ std::set<std::string> answers_for(const grade::MistakeTable& table) {
         // Two significant figures with a scale (a rounding), and a number no mistake gives (7,919 is prime).
         const int exponent = static_cast<int>(std::floor(std::log10(static_cast<double>(right.count))));
         answers.insert(fmt::format("{:.1f}e{}", static_cast<double>(right.count) / std::pow(10.0, exponent), exponent));
-        answers.insert(std::to_string(right.count + 7919));
+        answers.insert(fmt::format("{}", right.count + 7919));
     } else if (ask.type() == solve::Ask::Type::shape) {
         solve::Shape reversed(right.shape.rbegin(), right.shape.rend()), longer = right.shape;
         longer.push_back(3);

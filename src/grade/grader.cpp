@@ -191,16 +191,7 @@ using formula::Number;
 
 /// An exact fraction read from an answer, as a GMP rational.
 Number from_fraction(const answer::Fraction& f) {
-    const auto to_mpz = [](answer::Wide w) {
-        const bool negative = w < 0;
-        // The magnitude of a Wide within the parser's bound (10^36) fits in its unsigned type.
-        __extension__ unsigned __int128 m = negative ? -static_cast<unsigned __int128>(w) : w;
-        mpz_class high(static_cast<unsigned long>(m >> 64));
-        mpz_class low(static_cast<unsigned long>(m & 0xFFFFFFFFFFFFFFFFULL));
-        mpz_class out = (high << 64) + low;
-        return negative ? mpz_class(-out) : out;
-    };
-    Number n(to_mpz(f.num), to_mpz(f.den));
+    Number n(formula::to_number(f.num).get_num(), formula::to_number(f.den).get_num());
     n.canonicalize();
     return n;
 }
@@ -230,10 +221,7 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
     const double to_unit = formula::to_double(factor);
     parsed->value *= to_unit;
     parsed->resolution *= to_unit;
-    if (typed && typed->get_den() == 1 && typed->get_num().fits_slong_p())
-        parsed->integer = typed->get_num().get_si();
-    else
-        parsed->integer.reset();
+    parsed->integer = typed ? formula::to_count(*typed) : std::nullopt;
     verdict.parsed = *parsed;
     if (typed)
         verdict.read = solve::exact_answer(*typed);

@@ -1,6 +1,6 @@
 #include <grade/grader.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using namespace headcount::grade;

@@ -3,7 +3,7 @@
 #include <grade/grader.hpp>
 #include <spec/reader.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <set>

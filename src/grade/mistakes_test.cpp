@@ -4,7 +4,7 @@
 
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <set>

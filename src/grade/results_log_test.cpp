@@ -3,7 +3,7 @@
 #include <solve/asks.hpp>
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

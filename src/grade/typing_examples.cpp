@@ -48,14 +48,14 @@ std::optional<CountExample> count_example(std::span<const Count> answers) {
             if (m * scale <= 1'000'000'000)
                 sizes.push_back(m * scale);
     // The most ordinary size first: closest to three million (as a ratio), where a count shows its separators.
-    const auto distance = [](Count n) { return std::abs(std::log(3.0 * n * (n + 1) / 3e6)); };
+    const auto distance = [](Count n) { return std::abs(std::log(3.0 * static_cast<double>(n * (n + 1)) / 3e6)); };
     std::stable_sort(sizes.begin(), sizes.end(), [&](Count a, Count b) { return distance(a) < distance(b); });
     for (const Count n : sizes) {
         const Count value = 3 * n * (n + 1); // at most 3·10^9·(10^9 + 1) < 2^62
         const bool near = std::any_of(answers.begin(), answers.end(),
                                       [&](Count answer) { return near_answer(static_cast<double>(value), answer); });
         if (!near)
-            return CountExample{value, std::to_string(value), with_thousands(value), fmt::format("3*{}*{}", n, n + 1),
+            return CountExample{value, plain_number(value), with_thousands(value), fmt::format("3*{}*{}", n, n + 1),
                                 fmt::format("3 \\times {} \\times {}", n, n + 1)};
     }
     return std::nullopt;
@@ -64,7 +64,8 @@ std::optional<CountExample> count_example(std::span<const Count> answers) {
 void append_count_answers(const solve::SolvedProblem& problem, std::vector<Count>& out) {
     for (const solve::SolvedPart& part : problem.parts)
         if (part.ask->type() == solve::Ask::Type::count) {
-            // A defined quantity's value that is not a whole 64-bit count, as the nearest whole one when it has one.
+            // A defined quantity's value that is not a whole count within 10^36, as the nearest whole one when it has
+            // one.
             const double value = part.answer.exact ? formula::to_double(*part.answer.exact) : 0;
             out.push_back(part.answer.exact && part.answer.count == 0 && std::abs(value) < 9e18
                               ? static_cast<Count>(std::llround(value))

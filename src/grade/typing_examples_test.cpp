@@ -1,7 +1,7 @@
 // Typing examples never land near an answer: the rule, the unreadable verdict's pairs, and the home page's count.
 #include <grade/typing_examples.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <vector>
 

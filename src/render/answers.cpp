@@ -56,8 +56,8 @@ std::string plain_exact(const formula::Number& value) {
 
 nlohmann::ordered_json json_count(Count count) {
     if (count >= -k_json_safe && count <= k_json_safe)
-        return count;
-    return std::to_string(count);
+        return static_cast<std::int64_t>(count); // exact: within 2^53
+    return fmt::format("{}", count);
 }
 
 nlohmann::ordered_json json_exact(const formula::Number& value) {
@@ -106,7 +106,7 @@ std::string answer_text(const solve::Ask& ask, const solve::Answer& answer) {
 std::string plain_answer(const solve::Ask& ask, const solve::Answer& answer) {
     if (answer.exact)
         return plain_exact(*answer.exact);
-    return ask.type() == solve::Ask::Type::count ? std::to_string(answer.count) : answer_text(ask, answer);
+    return ask.type() == solve::Ask::Type::count ? plain_number(answer.count) : answer_text(ask, answer);
 }
 
 nlohmann::ordered_json json_answer(const solve::Ask& ask, const solve::Answer& answer) {

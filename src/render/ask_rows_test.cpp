@@ -3,7 +3,7 @@
 
 #include <render/solution.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

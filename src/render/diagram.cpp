@@ -1,6 +1,7 @@
 #include <render/diagram.hpp>
 
 #include <render/svg.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ constexpr int k_qk = (k_q + k_k) / 2, k_kv = (k_k + k_v) / 2;
 std::string numbers(const std::vector<Count>& shape) {
     std::string out;
     for (Count size : shape)
-        out += (out.empty() ? "" : ", ") + std::to_string(size);
+        out += (out.empty() ? "" : ", ") + plain_number(size);
     return "(" + out + ")";
 }
 
@@ -89,10 +90,10 @@ std::string shapes_diagram_svg(const solve::ShapeSolution& s, const solve::MhaSo
     out += arrow(x, q);
     if (cross) {
         // K and V are projections of the key/value source S, not of X: a box of its own.
-        const std::string batch = std::to_string(s.k.shape.front()), m = std::to_string(s.k.shape[1]);
+        const std::string batch = plain_number(s.k.shape.front()), m = plain_number(s.k.shape[1]);
         const bool one_width = block.kdim == block.vdim;
         const std::string widths =
-            one_width ? std::to_string(block.kdim) : fmt::format("{} | {}", block.kdim, block.vdim);
+            one_width ? plain_number(block.kdim) : fmt::format("{} | {}", block.kdim, block.vdim);
         const Box s_box{k_kv, 0, "S: the keys' and values' input", fmt::format("({}, {}, {})", batch, m, widths),
                         one_width ? "(b, m, kdim)" : "(b, m, kdim | vdim)"};
         out += arrow(s_box, k) + arrow(s_box, v) + draw(s_box);

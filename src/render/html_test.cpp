@@ -2,7 +2,7 @@
 #include <render/katex.hpp>
 #include <util/text.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using render::markdown_to_html;

@@ -1,6 +1,6 @@
 #include <render/math.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using headcount::render::find_math;
 using headcount::render::MathSpan;

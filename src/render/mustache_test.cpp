@@ -1,6 +1,6 @@
 #include <render/mustache.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using render::View;

@@ -42,8 +42,8 @@ View projection_view(const solve::Projection& p, const solve::MhaSolution& s) {
                 {"role", role},
                 {"in", n(p.in)},
                 {"out", n(p.out)},
-                {"in_tex", std::to_string(p.in)}, // TeX would space out a thousands comma
-                {"out_tex", std::to_string(p.out)},
+                {"in_tex", plain_number(p.in)}, // TeX would space out a thousands comma
+                {"out_tex", plain_number(p.out)},
                 {"in_symbol", in_symbol},
                 {"out_symbol", out_symbol},
                 {"weights", n(p.weights)},
@@ -228,7 +228,7 @@ View tensor_view(const solve::Tensor& t) {
         axes += (axes.empty() ? "" : ", ") + std::string(a);
     std::string shape;
     for (Count size : t.shape)
-        shape += (shape.empty() ? "" : ", ") + std::to_string(size);
+        shape += (shape.empty() ? "" : ", ") + plain_number(size);
     return View{{"shape", "(" + shape + ")"},
                 {"axes", "(" + axes + ")"},
                 {"rank", t.shape.size()},
@@ -353,7 +353,7 @@ View problem_view(const solve::SolvedProblem& solved) {
                                      [](const solve::SolvedPart& p) { return p.ask->kind != "defined"; })},
         {"given", given},
         {"is_model", solved.model.has_value()},
-        // Without the block's FLOPs (they passed 64 bits, and no part asks for them) the workload's facts remain,
+        // Without the block's FLOPs (they passed 10^36, and no part asks for them) the workload's facts remain,
         // which the shape and memory templates read.
         {"flops", solved.flops              ? flops_view(*solved.flops, *solved.problem.workload, s)
                   : solved.problem.workload ? workload_facts(*solved.problem.workload, s)
@@ -395,11 +395,11 @@ View problem_view(const solve::SolvedProblem& solved) {
         {"biases_share", percent_text(s.biases, s.total)},
         {"scaling", scaling_view(solved)},
         // Numbers inside TeX, where a thousands comma would be typeset as a list separator.
-        {"tex", View{{"d_model", std::to_string(s.d_model)},
-                     {"h", std::to_string(s.h)},
-                     {"d_k", std::to_string(s.d_k)},
-                     {"d_v", std::to_string(s.d_v)},
-                     {"hd_v", std::to_string(s.o().in)}}},
+        {"tex", View{{"d_model", plain_number(s.d_model)},
+                     {"h", plain_number(s.h)},
+                     {"d_k", plain_number(s.d_k)},
+                     {"d_v", plain_number(s.d_v)},
+                     {"hd_v", plain_number(s.o().in)}}},
         {"closed_form", n(s.closed_form)},
     };
     view.update(block_facts(s));

@@ -6,7 +6,7 @@
 #include <grade/mistakes.hpp>
 #include <spec/reader.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <algorithm>
 #include <string>

@@ -2,7 +2,7 @@
 #include <render/solution.hpp>
 #include <render/templates.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

@@ -1,6 +1,6 @@
 #include <serve/attempt_book.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

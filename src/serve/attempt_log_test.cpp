@@ -3,7 +3,7 @@
 
 #include <grade/attempt_lines.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <csignal>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // The Markdown subset and escaping that put feedback and questions on the pages: expected HTML written by hand.
 #include <serve/html.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount::serve;
 

@@ -1,6 +1,6 @@
 #include <serve/http.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount::serve;
 

@@ -1,7 +1,7 @@
 // Token buckets with a clock the test moves: the counts follow from the rate and burst by hand.
 #include <serve/rate_limit.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount::serve;
 using namespace std::chrono_literals;

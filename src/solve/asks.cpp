@@ -176,8 +176,8 @@ std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& so
         return std::nullopt;
     const std::string_view source = ask.group == "flops" && ask.kind == "transformer" ? "model_flops" : ask.group;
     if (const auto it = solved.too_large.find(source); it != solved.too_large.end())
-        return fmt::format("ask '{}': {}; the built-in counts stop at 64 bits: give a smaller batch or seq_len, or "
-                           "write it as a formula of the givens under quantities:, which is exact at any size",
+        return fmt::format("ask '{}': {}; give a smaller batch or seq_len, or write it as a formula of the givens "
+                           "under quantities:, which is exact at any size",
                            ask.id, it->second);
     return std::nullopt;
 }
@@ -218,11 +218,8 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
         e.file = problem.file;
         return std::unexpected(std::move(e));
     };
-    // A count past 64 bits in a solution the parts may not need: kept as the reason those asks cannot be answered
-    // (cannot_answer), so a huge batch's FLOPs do not stop its model_params from being solved.
-    const auto overflowed = [](const Error& e) {
-        return e.message.find("does not fit in a 64-bit") != std::string::npos;
-    };
+    // A count past k_count_limit in a solution the parts may not need: kept as the reason those asks cannot be
+    // answered (cannot_answer), so an absurd batch's FLOPs do not stop its model_params from being solved.
     SolvedProblem solved; // its solutions set below, each when the problem gives what it needs
     solved.problem = problem;
     if (problem.kind == "quantities") // formulas alone: no architecture to solve
@@ -235,7 +232,7 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& 
     const auto keep = [&](auto result, auto& slot, const char* key) -> std::optional<Error> {
         if (result)
             slot = std::move(*result);
-        else if (overflowed(result.error()))
+        else if (is_overflow(result.error()))
             solved.too_large.emplace(key, result.error().message);
         else
             return result.error();

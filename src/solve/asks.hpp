@@ -29,7 +29,7 @@ using Shape = std::vector<Count>;
 /// An ask's answer. For a count ask, `count` is the number; for a shape ask, `shape` holds the axes (and `count`
 /// their product, the tensor's elements); for a choice ask, `count` is the index of the word in Ask::choices.
 /// A defined quantity's answer is `exact` (any size, whole or not), with `count` its value when that is a whole
-/// number within 64 bits (else 0).
+/// number within k_count_limit, 10^36 (else 0).
 struct Answer {
     Count count = 0;
     Shape shape;
@@ -129,9 +129,9 @@ struct SolvedProblem {
     /// For a spec with `quantities:`, every name its formulas may use, with its value in this variant: the givens,
     /// the kind's built-in quantities (dots as underscores) and the defined quantities.
     std::map<std::string, formula::Number, std::less<>> values;
-    /// Why a solution above is missing though the problem gives what it needs: its count overflowed 64 bits (a huge
-    /// batch's FLOPs). Only the parts that ask for it fail; the rest of the problem is solved. Keyed by the ask group
-    /// that reads it ("flops", "shapes", "memory"; "model_flops" for a whole model's FLOPs).
+    /// Why a solution above is missing though the problem gives what it needs: its count passed k_count_limit, 10^36
+    /// (an absurd batch's FLOPs). Only the parts that ask for it fail; the rest of the problem is solved. Keyed by the
+    /// ask group that reads it ("flops", "shapes", "memory"; "model_flops" for a whole model's FLOPs).
     std::map<std::string, std::string, std::less<>> too_large;
 };
 

@@ -94,8 +94,8 @@ std::optional<std::string> untypable(const formula::Number& value) {
 
 Answer exact_answer(formula::Number value) {
     Answer answer;
-    if (value.get_den() == 1 && value.get_num().fits_slong_p())
-        answer.count = value.get_num().get_si();
+    if (const auto count = formula::to_count(value))
+        answer.count = *count;
     answer.exact = std::move(value);
     return answer;
 }
@@ -156,7 +156,7 @@ Result<void> solve_quantities(SolvedProblem& solved) {
                 continue;
             std::string name(ask.id);
             std::replace(name.begin(), name.end(), '.', '_');
-            values.emplace(std::move(name), formula::Number(static_cast<long>(ask.answer(solved))));
+            values.emplace(std::move(name), formula::to_number(ask.answer(solved)));
         }
     }
     const auto at = [&](const spec::Quantity& q, int column, std::string message) {

@@ -31,7 +31,7 @@ spec::Tolerance tolerance_of(const SolvedPart& part);
 /// within [10^-15, 10^33] in size, or be 0, leaving room for another unit), or nullopt when one could.
 std::optional<std::string> untypable(const formula::Number& value);
 
-/// A defined quantity's answer: `value` exact, and as the count when it is whole and fits in 64 bits.
+/// A defined quantity's answer: `value` exact, and as the count when it is whole and within 10^36.
 Answer exact_answer(formula::Number value);
 
 /// The ask row of a defined quantity: kind "defined", its name as id, its unit, its title as noun. Interned, so the

@@ -1,6 +1,6 @@
 #include <solve/flops.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 

@@ -1,7 +1,8 @@
 #include <solve/asks.hpp>
 #include <spec/reader.hpp>
+#include <util/text.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <string>
 #include <string_view>
@@ -55,7 +56,7 @@ std::string seven_b(Count tokens, bool mistral = false) {
            std::string(mistral ? "  n_kv_heads: 8\n  d_ff: 14336\n" : "  d_ff: 11008\n") +
            "  bias: false\n  layers: 32\n  vocab: 32000\n  norm: rmsnorm\n  ffn: gated\n  ffn_bias: false\n"
            "  final_norm: true\n  lm_head: linear\n  tied_embeddings: false\n  batch: 1\n  seq_len: " +
-           std::to_string(tokens) + "\n  dtype: fp16\n" + k_parts;
+           plain_number(tokens) + "\n  dtype: fp16\n" + k_parts;
 }
 
 } // namespace
@@ -235,23 +236,25 @@ TEST_CASE("memory asks need a dtype, and those over tensors a workload", "[memor
     CHECK(params.parts[0].answer.count == 2'101'248);
 }
 
-TEST_CASE("memory that overflows 64 bits is an error, not a wrapped number", "[memory]") {
-    // b h n n with b = 2^40, h = 2^3, n = 2^10: 2^(40+3+20) = 2^63 values, one past INT64_MAX.
+TEST_CASE("memory past 10^36 is an error, not a wrapped number", "[memory]") {
+    // b h n n with b = 2^100, h = 2^3, n = 2^10: 2^(100+3+20) = 2^123 values, past 10^36 (about 2^119.6).
     spec::MhaGivens g;
     g.d_model = 512;
     g.h = 8;
     auto block = solve::solve_mha(g);
     REQUIRE(block.has_value());
     spec::Workload w;
-    w.batch = Count{1} << 40;
+    w.batch = Count{1} << 100;
     w.seq_len = 1024;
     const spec::Precision int8{"int8", 1};
     auto memory = solve::solve_memory(*block, nullptr, nullptr, &w, int8);
     REQUIRE_FALSE(memory.has_value());
     CHECK_THAT(memory.error().message, Catch::Matchers::Contains("too large"));
-    // Values that fit but bytes that do not: 2^60 values in fp64 are 2^63 bytes. b = 2^37: 2^(37+3+20) =
-    // 2^60.
-    w.batch = Count{1} << 37;
+    // Values that fit but bytes that do not: 2^119 values in fp64 are 2^122 bytes. b = 2^96: 2^(96+3+20) =
+    // 2^119. And 2^63 values (b = 2^40), once past 64 bits, fit.
+    w.batch = Count{1} << 40;
+    CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
+    w.batch = Count{1} << 96;
     CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
     const spec::Precision fp64{"fp64", 8};
     CHECK_FALSE(solve::solve_memory(*block, nullptr, nullptr, &w, fp64).has_value());

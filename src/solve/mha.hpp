@@ -61,7 +61,7 @@ struct MhaSolution {
     [[nodiscard]] const Projection& o() const { return projections[3]; }
 };
 
-/// Solves a validated spec's givens. Fails only when a count overflows 64 bits, or when the two methods
+/// Solves a validated spec's givens. Fails only when a count passes 10^36 (k_count_limit), or when the two methods
 /// disagree (a bug, reported rather than hidden). A non-default recipe counts the way a mistaken student would;
 /// the second-method check is then skipped, as the mistake breaks it on purpose.
 Result<MhaSolution> solve_mha(const spec::MhaGivens& given, const Recipe& recipe = {});

@@ -2,7 +2,7 @@
 
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using headcount::solve::solve_mha;
@@ -51,7 +51,7 @@ TEST_CASE("MHA counts equal PyTorch's nn.MultiheadAttention", "[solve]") {
 
 TEST_CASE("the count does not change with h when d_k = d_model / h", "[solve]") {
     for (Count h : {1, 2, 4, 8, 16, 32, 64, 128, 256, 512}) {
-        INFO("h = " << h);
+        INFO("h = " << static_cast<int>(h));
         CHECK(total(mha(512, h)) == 1'050'624);
     }
 }
@@ -124,14 +124,18 @@ TEST_CASE("other configurations derived by hand", "[solve]") {
     SECTION("a 1-wide model with one head: 4*(1*1 + 1) = 8") { CHECK(total(mha(1, 1)) == 8); }
 }
 
-TEST_CASE("an overflowing count is an error, never a wrapped number", "[solve]") {
-    // 4e9 squared is 1.6e19, past 2^63 - 1 (about 9.22e18).
-    auto s = solve_mha(mha(4'000'000'000, 1));
+TEST_CASE("counts are exact past 64 bits; past 10^36 they are an error, never a wrapped number", "[solve]") {
+    // d = 4e9: 4 (d^2 + d) = 4 x (16,000,000,000,000,000,000 + 4,000,000,000) = 64,000,000,016,000,000,000, past
+    // 2^64 (about 1.8e19).
+    auto exact = solve_mha(mha(4'000'000'000, 1));
+    REQUIRE(exact.has_value());
+    CHECK(exact->total == static_cast<Count>(64'000'000'016) * 1'000'000'000);
+    // 2e18 squared is 4e36, past 10^36.
+    auto s = solve_mha(mha(2'000'000'000'000'000'000, 1));
     REQUIRE_FALSE(s.has_value());
-    CHECK(s.error().message ==
-          "the weight count of W_Q is too large: it does not fit in a 64-bit integer (over 9,223,372,036,854,775,807)");
-    // 3e9 squared is 9e18: each matrix fits, the sum of four does not.
-    auto sum = solve_mha(mha(3'000'000'000, 1));
+    CHECK(s.error().message == "the weight count of W_Q is too large to count exactly: its magnitude is past 10^36");
+    // 6e17 squared is 3.6e35: each matrix fits, the sum of four (1.44e36) does not.
+    auto sum = solve_mha(mha(600'000'000'000'000'000, 1));
     REQUIRE_FALSE(sum.has_value());
     CHECK(sum.error().message.starts_with("the total weight count is too large"));
 }

@@ -57,7 +57,7 @@ Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const Mod
     s.rule_per_token = mul(s.per_product, s.parameters);
     s.rule_forward = mul(s.rule_per_token, s.tokens);
     s.rule_training = mul(3, s.rule_forward);
-    s.rule_gap = s.forward - s.rule_forward; // both fit in 64 bits and are non-negative: no overflow
+    s.rule_gap = s.forward - s.rule_forward; // both within 10^36 and non-negative: no overflow
 
     // Mistakes about the pass: the answers they give, in place of the right ones.
     if (recipe.parameter_rule)

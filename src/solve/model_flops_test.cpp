@@ -2,7 +2,7 @@
 
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using solve::ModelFlopsSolution;

@@ -2,7 +2,7 @@
 
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using namespace headcount;
 using headcount::solve::solve_model;
@@ -113,7 +113,7 @@ TEST_CASE("a model's count does not change with h", "[model]") {
     M roberta = bert_like();
     roberta.lm_head = M::Head::mlm;
     for (Count h : {1, 2, 3, 4, 6, 8, 12, 16, 24}) {
-        INFO("h = " << h);
+        INFO("h = " << static_cast<int>(h));
         CHECK(total(attention(768, h), roberta) == 109'514'298);
     }
 }

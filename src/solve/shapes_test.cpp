@@ -2,7 +2,7 @@
 
 #include <spec/test_givens.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <string_view>
 #include <vector>
@@ -246,23 +246,23 @@ TEST_CASE("grouped-query attention ignored: K and V with h heads", "[shapes]") {
     CHECK(s.q_heads.shape == Shape{1, 32, 16, 128});
 }
 
-TEST_CASE("a tensor too large for 64 bits is an error, not a wrapped number", "[shapes]") {
-    // batch 2^32 and n 2^32: the input alone has 2^32 x 2^32 x 512 = 2^73 elements, past 2^63 - 1. Every axis
-    // fits; the product does not.
+TEST_CASE("a tensor past 10^36 elements is an error, not a wrapped number", "[shapes]") {
+    // batch 2^60 and n 2^60: the input alone has 2^60 x 2^60 x 512 = 2^129 elements, past 10^36 (about 2^119.6)
+    // and past 128 bits. Every axis fits; the product does not.
     auto block = solve::solve_mha(mha(512, 8));
     REQUIRE(block.has_value());
-    const Count two_to_32 = Count{1} << 32;
-    auto s = solve::solve_shapes(*block, workload(two_to_32, two_to_32));
+    const Count two_to_60 = Count{1} << 60;
+    auto s = solve::solve_shapes(*block, workload(two_to_60, two_to_60));
     REQUIRE_FALSE(s.has_value());
     CHECK_THAT(s.error().message, Catch::Matchers::Contains("too large"));
-    // Near the limit: batch 2^20, n 2^19, h 2^3, d_model 2^9. The scores b h n n = 2^(20+3+38) = 2^61 and the
-    // input b n d_model = 2^(20+19+9) = 2^48 fit.
-    auto fits = solve::solve_shapes(*block, workload(Count{1} << 20, Count{1} << 19));
+    // Near the limit: batch 2^50, n 2^33, h 2^3, d_model 2^9. The scores b h n n = 2^(50+3+66) = 2^119 (6.6e35)
+    // and the input b n d_model = 2^(50+33+9) = 2^92 fit, both past 64 bits.
+    auto fits = solve::solve_shapes(*block, workload(Count{1} << 50, Count{1} << 33));
     REQUIRE(fits.has_value());
-    CHECK(fits->scores.elements == Count{1} << 61);
-    CHECK(fits->input.elements == Count{1} << 48); // 2^20 x 2^19 x 2^9
-    // With n 2^20 the scores are 2^(20+3+40) = 2^63, one past INT64_MAX, while the input (2^49) still fits.
-    auto scores_overflow = solve::solve_shapes(*block, workload(Count{1} << 20, Count{1} << 20));
+    CHECK(fits->scores.elements == Count{1} << 119);
+    CHECK(fits->input.elements == Count{1} << 92); // 2^50 x 2^33 x 2^9
+    // With n 2^34 the scores are 2^(50+3+68) = 2^121, past 10^36, while the input (2^93) still fits.
+    auto scores_overflow = solve::solve_shapes(*block, workload(Count{1} << 50, Count{1} << 34));
     REQUIRE_FALSE(scores_overflow.has_value());
     CHECK_THAT(scores_overflow.error().message, Catch::Matchers::Contains("a tensor's elements"));
 }

@@ -1,6 +1,6 @@
 #include <spec/answers_file.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <string>
 

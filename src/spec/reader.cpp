@@ -168,7 +168,7 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
                     auto n = r.positive_integer(value, fmt::format("vary.{}", v.key));
                     if (!n)
                         return std::unexpected(n.error());
-                    v.values.push_back(*n);
+                    v.values.push_back(static_cast<std::int64_t>(*n)); // below 10^18: read_size's bound
                 }
             }
         } else if (!flag && values.IsMap()) {
@@ -190,7 +190,7 @@ Result<std::vector<Variation>> read_vary(const Reader& r, const YAML::Node& node
             if ((*last - *first) / *step >= 10000)
                 return r.error_at(values, fmt::format("vary.{} has more than 10,000 values; use a larger step", v.key));
             for (Count x = *first; x <= *last; x += *step)
-                v.values.push_back(x);
+                v.values.push_back(static_cast<std::int64_t>(x)); // below 10^18: read_size's bound
         } else {
             return r.error_at(values, fmt::format("vary.{} must be a non-empty list{}", v.key,
                                                   flag ? " of true/false" : " or {from, to, step}"));

@@ -2,7 +2,7 @@
 // unit under test, as everywhere in src/.
 #include <spec/reader.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <array>
 

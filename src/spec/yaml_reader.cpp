@@ -81,7 +81,7 @@ Result<Count> Reader::positive_integer(const YAML::Node& node, std::string_view 
     if (!node.IsScalar() || !digits || node.Tag() == "!" || text.find_first_not_of('0') == std::string::npos)
         return error_at(node, fmt::format("{} must be a positive integer, got {}", key, describe(node)));
     const std::string_view significant = std::string_view(text).substr(text.find_first_not_of('0'));
-    if (significant.size() > 18) // 10^18 and up: products of such sizes overflow any 64-bit count
+    if (significant.size() > 18) // 10^18 and up: a product of two sizes would pass a count's 10^36
         return error_at(node, fmt::format("{} is too large: {} is over 10^18, the largest size headcount reads", key,
                                           significant.size() <= 24
                                               ? std::string(significant)

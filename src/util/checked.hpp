@@ -1,7 +1,9 @@
 #pragma once
-// Exact 64-bit integer arithmetic for counts: an overflow is an error with a message, never a wrapped number.
+// Exact integer arithmetic for counts, up to 10^36 (128-bit): an overflow is an error with a message, never a
+// wrapped number.
 
 #include <util/error.hpp>
+#include <util/wide.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -9,12 +11,16 @@
 
 namespace headcount {
 
-using Count = std::int64_t;
+/// A count: parameters, FLOPs, bytes, elements. Exact up to k_count_limit (10^36); a GPT-3-sized training run
+/// (3.2 × 10^23 FLOPs) is far inside it.
+using Count = Wide;
 
-/// a + b, or an error naming `what` when the sum does not fit in a signed 64-bit integer.
+/// a + b, or an error naming `what` when the sum's magnitude is past k_count_limit.
 Result<Count> checked_add(Count a, Count b, std::string_view what);
-/// a * b, or an error naming `what` when the product does not fit in a signed 64-bit integer.
+/// a * b, or an error naming `what` when the product's magnitude is past k_count_limit.
 Result<Count> checked_mul(Count a, Count b, std::string_view what);
+/// Whether `error` is a checked operation's overflow (a count too large to keep), rather than a fault of the input.
+bool is_overflow(const Error& error);
 
 } // namespace headcount
 

@@ -3,7 +3,7 @@
 #include <util/csv.hpp>
 #include <util/text.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

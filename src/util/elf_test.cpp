@@ -2,7 +2,7 @@
 // test program itself, which is linked dynamically.
 #include <util/elf.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <cstdint>
 #include <fstream>

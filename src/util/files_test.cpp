@@ -1,6 +1,6 @@
 #include <util/files.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <fstream>
 #include <unistd.h>

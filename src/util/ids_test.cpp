@@ -1,7 +1,7 @@
 #include <util/ids.hpp>
 
-#include <catch2/catch.hpp>
 #include <utf8proc.h>
+#include <util/test_catch.hpp>
 
 #include <cstdlib>
 

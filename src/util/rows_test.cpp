@@ -1,6 +1,6 @@
 #include <util/rows.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <array>
 #include <string_view>

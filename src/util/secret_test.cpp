@@ -1,6 +1,6 @@
 #include <util/secret.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <filesystem>
 #include <fstream>

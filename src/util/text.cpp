@@ -34,10 +34,12 @@ std::string_view trimmed(std::string_view text, std::string_view characters) {
     return text.substr(first, text.find_last_not_of(characters) - first + 1);
 }
 
-std::string with_thousands(std::int64_t value) {
-    // Work on the magnitude as unsigned so INT64_MIN formats too.
+std::string plain_number(Wide value) { return fmt::format("{}", value); }
+
+std::string with_thousands(Wide value) {
+    // Work on the magnitude as unsigned so the most negative value formats too.
     const bool negative = value < 0;
-    std::uint64_t magnitude = negative ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+    const UnsignedWide magnitude = negative ? 0 - static_cast<UnsignedWide>(value) : static_cast<UnsignedWide>(value);
     std::string digits = fmt::format("{}", magnitude);
     std::string out;
     for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -131,43 +133,69 @@ std::optional<std::string> unwritable_text_problem(std::string_view text) {
 
 namespace {
 
-__extension__ typedef __int128 Wide; // as in answer/rational.hpp: -Wpedantic knows no __int128
-
-/// a / b rounded half up to `decimals` places, as digits with a decimal point.
+/// a / b rounded half up to `decimals` places, as digits with a decimal point; a >= 0, b > 0. Long division, so
+/// no step overflows for any counts (a remainder stays below b).
 std::string rounded_quotient(Wide a, Wide b, int decimals) {
-    Wide scale = 1;
-    for (int i = 0; i < decimals; ++i)
-        scale *= 10;
-    const Wide scaled = (2 * a * scale + b) / (2 * b); // half up, for a, b >= 0
-    const auto whole = static_cast<std::int64_t>(scaled / scale);
-    if (decimals == 0)
-        return std::to_string(whole);
-    return fmt::format("{}.{:0{}}", whole, static_cast<std::int64_t>(scaled % scale), decimals);
+    std::string whole = fmt::format("{}", a / b);
+    std::string fraction;
+    Wide remainder = a % b;
+    for (int i = 0; i < decimals; ++i) {
+        remainder *= 10;
+        fraction += static_cast<char>('0' + static_cast<int>(remainder / b));
+        remainder %= b;
+    }
+    if (remainder >= b - remainder) { // half up: carry a one into the last digit written
+        std::string digits = whole + fraction;
+        std::size_t i = digits.size();
+        while (i > 0 && digits[i - 1] == '9')
+            digits[--i] = '0';
+        if (i == 0)
+            digits.insert(digits.begin(), '1');
+        else
+            ++digits[i - 1];
+        whole = digits.substr(0, digits.size() - fraction.size());
+        fraction = digits.substr(whole.size());
+    }
+    return decimals == 0 ? whole : whole + "." + fraction;
 }
 
 } // namespace
 
-std::string percent_text(std::int64_t part, std::int64_t whole, int decimals) {
+std::string percent_text(Wide part, Wide whole, int decimals) {
     if (whole <= 0)
         return "0%";
-    return rounded_quotient(static_cast<Wide>(part) * 100, whole, decimals) + "%";
+    // part / whole to two more places, the point then moved two places right: no part * 100 to overflow.
+    std::string digits = rounded_quotient(part, whole, decimals + 2);
+    const std::size_t point = digits.find('.');
+    digits.erase(point, 1);
+    std::string whole_part = digits.substr(0, point + 2);
+    const std::size_t nonzero = whole_part.find_first_not_of('0');
+    whole_part = nonzero == std::string::npos ? "0" : whole_part.substr(std::min(nonzero, whole_part.size() - 1));
+    return (decimals == 0 ? whole_part : whole_part + "." + digits.substr(point + 2)) + "%";
 }
 
-std::string ratio_text(std::int64_t a, std::int64_t b, int decimals) { return rounded_quotient(a, b, decimals); }
+std::string ratio_text(Wide a, Wide b, int decimals) { return rounded_quotient(a, b, decimals); }
 
-std::string in_words(std::int64_t value) {
+std::string in_words(Wide value) {
+    constexpr Wide k_quintillion = 1'000'000'000'000'000'000;
     constexpr auto k_scales =
-        std::to_array<std::pair<std::int64_t, std::string_view>>({{1'000'000'000'000'000, "quadrillion"},
-                                                                  {1'000'000'000'000, "trillion"},
-                                                                  {1'000'000'000, "billion"},
-                                                                  {1'000'000, "million"}});
+        std::to_array<std::pair<Wide, std::string_view>>({{k_quintillion * 1'000'000'000'000'000, "decillion"},
+                                                          {k_quintillion * 1'000'000'000'000, "nonillion"},
+                                                          {k_quintillion * 1'000'000'000, "octillion"},
+                                                          {k_quintillion * 1'000'000, "septillion"},
+                                                          {k_quintillion * 1'000, "sextillion"},
+                                                          {k_quintillion, "quintillion"},
+                                                          {1'000'000'000'000'000, "quadrillion"},
+                                                          {1'000'000'000'000, "trillion"},
+                                                          {1'000'000'000, "billion"},
+                                                          {1'000'000, "million"}});
     for (std::size_t i = 0; i < k_scales.size(); ++i) {
         const auto [scale, name] = k_scales[i];
         if (value < scale)
             continue;
         // Three significant figures: 1.05, 10.5 or 105 of the scale. Rounding may add a digit (9.996 -> 10.0,
         // 999.6 million -> 1.00 billion): then one decimal fewer, or the next scale.
-        const std::int64_t whole = value / scale;
+        const Wide whole = value / scale;
         int decimals = whole >= 100 ? 0 : (whole >= 10 ? 1 : 2);
         std::string digits = rounded_quotient(value, scale, decimals);
         if (digits.size() > 4 || (decimals == 0 && digits.size() > 3)) {

@@ -1,6 +1,8 @@
 #pragma once
 // Small text helpers shared by the layers: number formatting, "did you mean" suggestions, UTF-8 checks.
 
+#include <util/wide.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -10,7 +12,10 @@
 namespace headcount {
 
 /// 1050624 -> "1,050,624"; negative numbers keep their sign ("-2,048").
-std::string with_thousands(std::int64_t value);
+std::string with_thousands(Wide value);
+
+/// 1050624 -> "1050624": the digits alone, for TeX, CSV and answer forms (std::to_string has no Wide overload).
+std::string plain_number(Wide value);
 
 /// A size for messages: "64 MiB" when a whole number of KiB/MiB/GiB, else "1,000 bytes".
 std::string byte_size(std::uint64_t bytes);
@@ -45,14 +50,15 @@ std::optional<std::string> unwritable_text_problem(std::string_view text);
 
 /// part / whole as a percentage rounded half up to `decimals` places: (1048576, 1050624, 1) -> "99.8%". Exact
 /// integer arithmetic, so every machine prints the same; "0%" when whole is 0.
-std::string percent_text(std::int64_t part, std::int64_t whole, int decimals = 1);
+std::string percent_text(Wide part, Wide whole, int decimals = 1);
 
 /// a / b rounded half up to `decimals` places: (4198400, 1050624, 2) -> "4.00". b must be positive.
-std::string ratio_text(std::int64_t a, std::int64_t b, int decimals = 2);
+std::string ratio_text(Wide a, Wide b, int decimals = 2);
 
 /// A large count in words, to three significant figures: 1050624 -> "1.05 million", 343597383680 ->
-/// "344 billion"; below a million, the exact number with separators. Non-negative counts.
-std::string in_words(std::int64_t value);
+/// "344 billion", 3.19e23 -> "319 sextillion"; below a million, the exact number with
+/// separators. Non-negative counts.
+std::string in_words(Wide value);
 
 /// `text` with &, <, > and " escaped: safe as XML or HTML text and in a double-quoted attribute. What XML 1.0
 /// cannot carry even as a character reference (control characters other than tab, LF and CR; U+FFFE, U+FFFF),

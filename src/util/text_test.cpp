@@ -3,7 +3,7 @@
 #include <util/text.hpp>
 #include <util/utf8.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 #include <array>
 #include <limits>
@@ -17,6 +17,11 @@ TEST_CASE("with_thousands groups digits in threes", "[text]") {
     CHECK(with_thousands(1050624) == "1,050,624");
     CHECK(with_thousands(-2048) == "-2,048");
     CHECK(with_thousands(std::numeric_limits<std::int64_t>::min()) == "-9,223,372,036,854,775,808");
+    // Past 64 bits: GPT-3's 300B-token run, 318,563,374,694,400,000,000,000 FLOPs (tests/architectures_cli_test.cpp
+    // derives it), and 10^36, the largest count.
+    CHECK(with_thousands(static_cast<Wide>(318'563'374'694'400) * 1'000'000'000) == "318,563,374,694,400,000,000,000");
+    CHECK(with_thousands(k_count_limit) == "1,000,000,000,000,000,000,000,000,000,000,000,000");
+    CHECK(plain_number(-k_count_limit) == "-1000000000000000000000000000000000000");
 }
 
 TEST_CASE("did_you_mean suggests only plausible typos", "[text]") {
@@ -30,13 +35,20 @@ TEST_CASE("did_you_mean suggests only plausible typos", "[text]") {
 }
 
 TEST_CASE("checked arithmetic reports overflow instead of wrapping", "[text]") {
-    const Count big = std::numeric_limits<Count>::max();
+    // Counts reach 10^36 exactly; one more is refused, and so is a product that would wrap 128 bits.
+    const Count big = k_count_limit;
     CHECK(checked_add(big - 1, 1, "x").value() == big);
+    CHECK(checked_add(-big, -1, "x").error().message.starts_with("x is too large"));
     REQUIRE_FALSE(checked_add(big, 1, "the total").has_value());
     CHECK(checked_mul(big, 2, "the total").error().message ==
-          "the total is too large: it does not fit in a 64-bit integer (over 9,223,372,036,854,775,807)");
+          "the total is too large to count exactly: its magnitude is past 10^36");
+    CHECK(is_overflow(checked_mul(big, big, "the total").error()));
+    CHECK_FALSE(is_overflow(Error{{}, 0, 0, "d_model must be a positive integer"}));
+    // 4e9 squared is 1.6 x 10^19, past 64 bits: exact now. 10^18 squared is 10^36 itself.
+    CHECK(checked_mul(4'000'000'000, 4'000'000'000, "x").value() == static_cast<Count>(16'000'000'000) * 1'000'000'000);
+    CHECK(checked_mul(1'000'000'000'000'000'000, 1'000'000'000'000'000'000, "x").value() == k_count_limit);
     CheckedArithmetic math;
-    CHECK(math.mul(4'000'000'000, 4'000'000'000, "d_model^2") == 0);
+    CHECK(math.mul(2'000'000'000'000'000'000, 1'000'000'000'000'000'000, "d_model^2") == 0);
     CHECK(math.add(1, 1, "later") == 0); // after an overflow the first error is kept
     REQUIRE_FALSE(math.ok());
     CHECK(math.error().message.starts_with("d_model^2 is too large"));
@@ -76,6 +88,14 @@ TEST_CASE("percentages and ratios are rounded exactly, half up", "[text]") {
     CHECK(ratio_text(4198400, 1050624, 3) == "3.996");
     CHECK(ratio_text(1, 3, 0) == "0");
     CHECK(ratio_text(3, 2, 0) == "2");
+    // Rounding carries through nines: 0.9995 to three places is 1.000; 99.96% to one place is 100.0%.
+    CHECK(ratio_text(1999, 2000, 3) == "1.000");
+    CHECK(percent_text(9996, 10000, 1) == "100.0%");
+    CHECK(percent_text(1, 1000, 1) == "0.1%");
+    CHECK(percent_text(1, 3000, 2) == "0.03%");
+    // Counts past 64 bits: 10^36 / 3 x 10^35 = 3.333...; 10^35 of 10^36 is 10%.
+    CHECK(ratio_text(k_count_limit, k_count_limit / 10 * 3, 2) == "3.33");
+    CHECK(percent_text(k_count_limit / 10, k_count_limit) == "10.0%");
 }
 
 TEST_CASE("large counts in words keep three significant figures", "[text]") {
@@ -88,6 +108,11 @@ TEST_CASE("large counts in words keep three significant figures", "[text]") {
     CHECK(in_words(12'345'678'901'234) == "12.3 trillion");
     CHECK(in_words(9'996'000) == "10.0 million");
     CHECK(in_words(99'960'000) == "100 million");
+    // Past 64 bits: GPT-3's run, 318,563,374,694,400,000,000,000 FLOPs, is 319 sextillion (10^21); 10^36 is the
+    // largest count, 1,000 decillion (10^33).
+    CHECK(in_words(static_cast<Wide>(318'563'374'694'400) * 1'000'000'000) == "319 sextillion");
+    CHECK(in_words(static_cast<Wide>(1'000'000'000'000'000'000)) == "1.00 quintillion");
+    CHECK(in_words(k_count_limit) == "1000 decillion");
 }
 
 TEST_CASE("ascii_lowered lowers A-Z only", "[text]") {

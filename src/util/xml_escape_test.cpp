@@ -1,6 +1,6 @@
 #include <util/text.hpp>
 
-#include <catch2/catch.hpp>
+#include <util/test_catch.hpp>
 
 using headcount::escape_xml;
 using headcount::xml_cdata;
