@@ -1,4 +1,5 @@
 #include <answer/parser.hpp>
+#include <util/enum_names.hpp>
 
 #include <fmt/format.h>
 
@@ -7,16 +8,14 @@
 
 namespace headcount::answer::detail {
 
+namespace {
+constexpr auto k_error_texts = std::to_array<std::string_view>(
+    {"the number is too large", "the number is too small (or has too many decimal places)", "division by zero"});
+static_assert(names_every(RationalError::division_by_zero, k_error_texts));
+} // namespace
+
 std::string describe(RationalError error) {
-    switch (error) {
-    case RationalError::too_large:
-        return "the number is too large";
-    case RationalError::too_small:
-        return "the number is too small (or has too many decimal places)";
-    case RationalError::division_by_zero:
-        return "division by zero";
-    }
-    return "the number cannot be evaluated";
+    return std::string(enum_name(error, k_error_texts, "the number cannot be evaluated"));
 }
 
 WordKind AnswerParser::peek_word() const {

@@ -3,6 +3,7 @@
 // several changes (even two removals from the same sum) apply together without shifting each other's indices.
 
 #include <formula/formula.hpp>
+#include <util/enum_names.hpp>
 
 #include <algorithm>
 #include <map>
@@ -15,21 +16,11 @@ using Kind = Perturbation::Kind;
 
 constexpr int k_max_walk_depth = 4 * k_max_formula_depth + 16;
 
-std::string_view kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::term_left_out:
-        return "term_left_out";
-    case Kind::term_twice:
-        return "term_twice";
-    case Kind::factor_left_out:
-        return "factor_left_out";
-    case Kind::factor_inverted:
-        return "factor_inverted";
-    case Kind::exponent_dropped:
-        return "exponent_dropped";
-    }
-    return "changed";
-}
+constexpr auto k_kind_names = std::to_array<std::string_view>(
+    {"term_left_out", "term_twice", "factor_left_out", "factor_inverted", "exponent_dropped"});
+static_assert(names_every(Kind::exponent_dropped, k_kind_names));
+
+std::string_view kind_name(Kind kind) { return enum_name(kind, k_kind_names, "changed"); }
 
 bool is_literal(const Node& node, int value) { return node.op == Node::Op::number && node.value == value; }
 

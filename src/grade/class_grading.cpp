@@ -1,4 +1,5 @@
 #include <grade/class_grading.hpp>
+#include <util/enum_names.hpp>
 
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -13,7 +14,7 @@ namespace headcount::grade {
 
 namespace {
 
-constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
+constexpr auto k_columns = std::to_array<std::string_view>({"student", "problem", "part", "answer"});
 
 std::string_view trimmed(std::string_view text) {
     const auto first = text.find_first_not_of(" \t");
@@ -26,17 +27,12 @@ constexpr std::size_t k_arena_block = 64 * 1024;
 
 } // namespace
 
-std::string_view outcome_name(RowOutcome outcome) {
-    switch (outcome) {
-    case RowOutcome::graded:
-        return "graded";
-    case RowOutcome::rejected:
-        return "rejected";
-    case RowOutcome::superseded:
-        return "superseded";
-    }
-    return "rejected";
-}
+namespace {
+constexpr auto k_outcome_names = std::to_array<std::string_view>({"graded", "rejected", "superseded"});
+static_assert(names_every(RowOutcome::superseded, k_outcome_names));
+} // namespace
+
+std::string_view outcome_name(RowOutcome outcome) { return enum_name(outcome, k_outcome_names, "rejected"); }
 
 const Answered* ClassResults::answered(std::size_t i, std::size_t scoped, std::size_t part) const {
     const Answered& a = m_grid[i * m_columns + m_part_offset[scoped] + part];

@@ -1,4 +1,5 @@
 #include <grade/grader.hpp>
+#include <util/enum_names.hpp>
 
 #include <grade/defined_mistakes.hpp>
 #include <solve/defined.hpp>
@@ -100,19 +101,12 @@ void score_matches(const solve::SolvedPart& part, Verdict& verdict) {
 
 } // namespace
 
-std::string_view status_name(Status status) {
-    switch (status) {
-    case Status::correct:
-        return "correct";
-    case Status::rounded:
-        return "rounded";
-    case Status::incorrect:
-        return "incorrect";
-    case Status::unreadable:
-        return "unreadable";
-    }
-    return "unreadable";
-}
+namespace {
+constexpr auto k_status_names = std::to_array<std::string_view>({"correct", "rounded", "incorrect", "unreadable"});
+static_assert(names_every(Status::unreadable, k_status_names));
+} // namespace
+
+std::string_view status_name(Status status) { return enum_name(status, k_status_names, "unreadable"); }
 
 std::vector<const Mistake*> named_mistakes(const Verdict& verdict) {
     std::vector<const Mistake*> out;
