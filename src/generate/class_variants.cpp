@@ -150,8 +150,8 @@ Result<ClassVariants> ClassVariants::from_key(const std::vector<solve::SolvedPro
     auto header = stream.header();
     if (!header)
         return std::unexpected(header.error());
-    constexpr std::array<std::string_view, 4> k_columns{"student", "problem", "part", "answer"};
-    std::array<std::size_t, 4> column{};
+    constexpr auto k_columns = std::to_array<std::string_view>({"student", "problem", "part", "answer"});
+    std::array<std::size_t, k_columns.size()> column{};
     for (std::size_t i = 0; i < k_columns.size(); ++i) {
         const auto found = find_column(*header, k_columns[i]);
         if (!found)

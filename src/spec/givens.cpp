@@ -14,7 +14,7 @@ constexpr auto k_varying = std::to_array<std::string_view>(
      "n_kv_heads",    "add_bias_kv", "d_ff",    "layers", "encoder_layers", "decoder_layers", "vocab",
      "max_positions", "type_vocab",  "experts", "top_k",  "batch",          "seq_len",        "seq_len_kv"});
 // The attention keys a transformer's given has (its other attention widths are d_model's).
-constexpr std::array<std::string_view, 4> k_transformer_attention{"d_model", "h", "n_kv_heads", "bias"};
+constexpr auto k_transformer_attention = std::to_array<std::string_view>({"d_model", "h", "n_kv_heads", "bias"});
 
 /// The transformer size named `key` (d_ff, layers, ..., type_vocab), or nullptr when `key` is not one.
 Count* model_size(ModelGivens& m, std::string_view key) {
