@@ -1,0 +1,129 @@
+#include <spec/part_reader.hpp>
+
+#include <util/text.hpp>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace headcount::spec::detail {
+
+namespace {
+
+Result<Tolerance> read_tolerance(const Reader& r, const YAML::Node& node) {
+    if (node.IsScalar() && node.Scalar() == "exact")
+        return Tolerance{};
+    if (node.IsMap() && node.size() == 1) {
+        if (const YAML::Node rel = node["rel"]) {
+            auto value = r.fraction(rel, "tolerance rel");
+            if (!value)
+                return std::unexpected(value.error());
+            return Tolerance{Tolerance::Kind::relative, *value, 0};
+        }
+        if (const YAML::Node sigfigs = node["sigfigs"]) {
+            auto value = r.positive_integer(sigfigs, "tolerance sigfigs");
+            if (!value)
+                return std::unexpected(value.error());
+            if (*value > 15)
+                return r.error_at(sigfigs, "tolerance sigfigs must be at most 15");
+            return Tolerance{Tolerance::Kind::sigfigs, 0, static_cast<int>(*value)};
+        }
+    }
+    return r.error_at(node, "tolerance must be exact, {rel: 0.01} or {sigfigs: 3}");
+}
+
+Result<std::map<std::string, double>> read_credit(const Reader& r, const YAML::Node& node,
+                                                  std::span<const std::string_view> mistakes) {
+    if (!node.IsMap())
+        return r.error_at(node, "credit must map mistake ids to a fraction of the points, e.g. {missing_biases: 0.5}");
+    if (auto ok = r.check_keys(node, mistakes, "credit (mistake ids)"); !ok)
+        return std::unexpected(ok.error());
+    std::map<std::string, double> credit;
+    for (const auto& entry : node) {
+        auto value = r.fraction(entry.second, fmt::format("credit for {}", entry.first.Scalar()));
+        if (!value)
+            return std::unexpected(value.error());
+        credit[entry.first.Scalar()] = *value;
+    }
+    return credit;
+}
+
+} // namespace
+
+Result<void> read_check_policy(const Reader& r, const YAML::Node& node, std::optional<Reveal>& feedback,
+                               std::optional<int>& attempts) {
+    if (const YAML::Node given = node["feedback"]) {
+        auto value = choice(r, given, "feedback", k_reveals);
+        if (!value)
+            return std::unexpected(value.error());
+        feedback = *value;
+    }
+    if (const YAML::Node given = node["attempts"]) {
+        auto value = r.attempts(given);
+        if (!value)
+            return std::unexpected(value.error());
+        attempts = *value;
+    }
+    return {};
+}
+
+Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words) {
+    const std::span<const std::string_view> known_asks = words.asks;
+    if (!node.IsMap())
+        return r.error_at(node, "each part must be a mapping with at least 'id' and 'ask'");
+    if (auto ok = r.check_keys(node, k_part_keys, "part"); !ok)
+        return std::unexpected(ok.error());
+    Part part;
+    auto id = r.required(node, "id", "part");
+    if (!id)
+        return std::unexpected(id.error());
+    auto id_text = r.id_of(*id, "part id");
+    if (!id_text)
+        return std::unexpected(id_text.error());
+    part.id = *id_text;
+
+    auto ask = r.required(node, "ask", fmt::format("part '{}'", part.id));
+    if (!ask)
+        return std::unexpected(ask.error());
+    auto ask_text = r.string_of(*ask, "ask");
+    if (!ask_text)
+        return std::unexpected(ask_text.error());
+    if (std::find(known_asks.begin(), known_asks.end(), *ask_text) == known_asks.end())
+        return r.error_at(*ask, fmt::format("unknown ask '{}' in part '{}'{}", *ask_text, part.id,
+                                            did_you_mean(*ask_text, known_asks)));
+    part.ask = *ask_text;
+    part.ask_mark = mark_of(*ask);
+
+    if (const YAML::Node points = node["points"]) {
+        auto value = r.points(points);
+        if (!value)
+            return std::unexpected(value.error());
+        part.points = *value;
+    }
+    if (const YAML::Node text = node["text"]) {
+        auto value = r.string_of(text, "text");
+        if (!value)
+            return std::unexpected(value.error());
+        part.text = *value;
+    }
+    if (const YAML::Node tolerance = node["tolerance"]) {
+        auto value = read_tolerance(r, tolerance);
+        if (!value)
+            return std::unexpected(value.error());
+        part.tolerance = *value;
+    }
+    if (const YAML::Node credit = node["credit"]) {
+        auto value = read_credit(r, credit, words.mistakes);
+        if (!value)
+            return std::unexpected(value.error());
+        part.credit = std::move(*value);
+    }
+    if (auto policy = read_check_policy(r, node, part.feedback, part.attempts); !policy)
+        return std::unexpected(policy.error());
+    return part;
+}
+
+} // namespace headcount::spec::detail
