@@ -1,6 +1,12 @@
+// The training asks as formulas (memory, compute, time, MFU, LoRA, MoE): one entry per ask, each with its worked
+// explanation and listed mistakes in the words of the spec's setup (training_setup.hpp). Over 400 lines because it
+// is one table of fourteen entries whose prose is the solutions' text; the entries share the setup's words
+// (precision, ZeRO, LoRA), which a split by family would have to pass around or repeat.
+
 #include <spec/training.hpp>
 
 #include <spec/quantities_reader.hpp>
+#include <spec/training_setup.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -12,185 +18,6 @@
 namespace headcount::spec::detail {
 
 namespace {
-
-enum class Precision { fp32, mixed };
-enum class Optimizer { adamw, adam, sgd_momentum, sgd };
-enum class Recompute { none, selective, full };
-
-constexpr auto k_precisions =
-    std::to_array<std::pair<std::string_view, Precision>>({{"fp32", Precision::fp32}, {"mixed", Precision::mixed}});
-constexpr auto k_optimizers =
-    std::to_array<std::pair<std::string_view, Optimizer>>({{"adamw", Optimizer::adamw},
-                                                           {"adam", Optimizer::adam},
-                                                           {"sgd_momentum", Optimizer::sgd_momentum},
-                                                           {"sgd", Optimizer::sgd}});
-constexpr auto k_recomputes = std::to_array<std::pair<std::string_view, Recompute>>(
-    {{"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}});
-
-/// A LoRA target: the matrix's names in a spec (Hugging Face's module name too), and its input and output widths as
-/// a formula writes them.
-struct Target {
-    std::string_view names;
-    std::string_view label; ///< as the solution lists it
-    bool ffn;
-};
-constexpr auto k_targets = std::to_array<Target>({
-    {"q q_proj", "$W_Q$", false},
-    {"k k_proj", "$W_K$", false},
-    {"v v_proj", "$W_V$", false},
-    {"o o_proj", "$W_O$", false},
-    {"gate gate_proj", "the FFN's gate matrix", true},
-    {"up up_proj", "the FFN's up matrix", true},
-    {"down down_proj", "the FFN's down matrix", true},
-});
-
-/// The training setup a spec gives, with its defaults: fp32, AdamW, no recomputation, no ZeRO.
-struct Setup {
-    Precision precision = Precision::fp32;
-    Optimizer optimizer = Optimizer::adamw;
-    Recompute recompute = Recompute::none;
-    int zero_stage = 0;
-    std::vector<std::size_t> lora_targets; ///< indices into k_targets, in spec order
-};
-
-Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
-    Setup setup;
-    if (const YAML::Node node = given["precision"]) {
-        auto value = choice(r, node, "precision", k_precisions);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.precision = *value;
-    }
-    if (const YAML::Node node = given["optimizer"]) {
-        auto value = choice(r, node, "optimizer", k_optimizers);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.optimizer = *value;
-    }
-    if (const YAML::Node node = given["recompute"]) {
-        auto value = choice(r, node, "recompute", k_recomputes);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.recompute = *value;
-    }
-    if (const YAML::Node node = given["zero_stage"]) {
-        const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-        if (text.size() != 1 || text[0] < '0' || text[0] > '3')
-            return r.error_at(
-                node, fmt::format("zero_stage must be 0, 1, 2 or 3 (ZeRO's stages), got {}", Reader::describe(node)));
-        setup.zero_stage = text[0] - '0';
-        if (setup.zero_stage > 0 && !given["data_parallel"])
-            return r.error_at(node, fmt::format("zero_stage {} splits model states over the data-parallel GPUs: "
-                                                "give data_parallel, their number, too",
-                                                setup.zero_stage));
-    }
-    if (const YAML::Node node = given["lora_targets"]) {
-        if (!node.IsSequence() || node.size() == 0)
-            return r.error_at(node, "lora_targets must be a list of the matrices LoRA adapts: q, k, v, o, gate, up, "
-                                    "down (e.g. [q, v])");
-        for (const YAML::Node& item : node) {
-            const std::string word = item.IsScalar() ? item.Scalar() : std::string();
-            const auto it = std::find_if(k_targets.begin(), k_targets.end(),
-                                         [&](const Target& t) { return one_of_words(t.names, word); });
-            if (it == k_targets.end()) {
-                static constexpr auto k_words =
-                    std::to_array<std::string_view>({"q", "k", "v", "o", "gate", "up", "down"});
-                return r.error_at(item, fmt::format("lora_targets: {} is not a matrix LoRA can adapt here; one of q, "
-                                                    "k, v, o, gate, up, down{}",
-                                                    Reader::describe(item), did_you_mean(word, k_words)));
-            }
-            const auto index = static_cast<std::size_t>(it - k_targets.begin());
-            if (std::find(setup.lora_targets.begin(), setup.lora_targets.end(), index) != setup.lora_targets.end())
-                return r.error_at(item, fmt::format("lora_targets lists {} twice", word));
-            setup.lora_targets.push_back(index);
-        }
-    }
-    return setup;
-}
-
-/// A memory budget in bytes: a number and a byte unit (80 GB, 80 GiB, 81920 MiB), or bytes alone.
-Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
-    static constexpr auto k_units = std::to_array<std::pair<std::string_view, unsigned long>>({{"B", 1},
-                                                                                               {"KB", 1000},
-                                                                                               {"MB", 1000000},
-                                                                                               {"GB", 1000000000},
-                                                                                               {"TB", 1000000000000},
-                                                                                               {"KiB", 1UL << 10},
-                                                                                               {"MiB", 1UL << 20},
-                                                                                               {"GiB", 1UL << 30},
-                                                                                               {"TiB", 1UL << 40}});
-    const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-    const auto bad = [&] {
-        return r.error_at(node, fmt::format("memory_budget must be a size in bytes with its unit, e.g. 80 GB or 80 "
-                                            "GiB, got {}",
-                                            Reader::describe(node)));
-    };
-    const std::size_t space = text.find(' ');
-    const std::string_view number = std::string_view(text).substr(0, space);
-    const std::string_view unit =
-        space == std::string::npos ? std::string_view() : std::string_view(text).substr(space + 1);
-    formula::Number scale = 1;
-    if (!unit.empty()) {
-        const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
-        if (it == k_units.end())
-            return bad();
-        scale = formula::Number(mpz_class(it->second));
-    }
-    const auto parsed = formula::parse(number);
-    if (!parsed || parsed->op != formula::Node::Op::number || parsed->value <= 0)
-        return bad();
-    const formula::Number bytes = parsed->value * scale;
-    if (bytes.get_den() != 1 || bytes > formula::Number(mpz_class("1000000000000000000")))
-        return r.error_at(node,
-                          fmt::format("memory_budget must come to a whole number of bytes under 10^18, got {}", text));
-    return Value{bytes, text, mark_of(node)};
-}
-
-/// The setup and the run's numbers in words, for the givens a sheet lists; the setup's words only when it
-/// matters, to memory (`about_memory`).
-void describe(const Setup& s, Problem& problem, bool about_memory) {
-    static constexpr auto k_meanings = std::to_array<std::pair<std::string_view, std::string_view>>({
-        {"tokens", "tokens the whole run trains on"},
-        {"steps", "training steps of the whole run"},
-        {"gpus", "GPUs"},
-        {"peak_flops", "peak FLOP/s of one GPU"},
-        {"mfu", "model FLOPs utilisation (a fraction of the peak)"},
-        {"step_time", "seconds one training step takes"},
-        {"data_parallel", "data-parallel replicas, $N_d$ (each processes the batch)"},
-        {"lora_rank", "LoRA rank $r$"},
-        {"memory_budget", "memory budget of one GPU, bytes"},
-    });
-    for (const auto& [name, meaning] : k_meanings)
-        if (problem.values.contains(name))
-            problem.meanings.insert_or_assign(std::string(name), std::string(meaning));
-    if (!about_memory)
-        return;
-    problem.setup.emplace_back("precision", s.precision == Precision::mixed
-                                                ? "mixed: 16-bit weights and gradients; fp32 master weights and "
-                                                  "optimizer states"
-                                                : "fp32: every value in 4 bytes");
-    problem.setup.emplace_back("optimizer", s.optimizer == Optimizer::sgd ? "SGD, no state of its own"
-                                            : s.optimizer == Optimizer::sgd_momentum
-                                                ? "SGD with momentum: one fp32 momentum per parameter"
-                                                : (s.optimizer == Optimizer::adam ? "Adam" : "AdamW") +
-                                                      std::string(": two fp32 moments per parameter"));
-    static constexpr auto k_stages = std::to_array<std::string_view>(
-        {"0: no ZeRO, every GPU holds all the model states", "1: ZeRO splits the optimizer states",
-         "2: ZeRO splits the optimizer states and the gradients",
-         "3: ZeRO splits the optimizer states, the gradients and the weights"});
-    problem.setup.emplace_back("zero_stage", std::string(k_stages[static_cast<std::size_t>(s.zero_stage)]));
-    problem.setup.emplace_back("recompute", s.recompute == Recompute::none        ? "none: every activation is kept"
-                                            : s.recompute == Recompute::selective ? "selective: attention's softmax "
-                                                                                    "and dropout are recomputed"
-                                                                                  : "full: each layer's input is "
-                                                                                    "kept, the rest recomputed");
-    if (!s.lora_targets.empty()) {
-        std::string targets;
-        for (std::size_t index : s.lora_targets)
-            targets += (targets.empty() ? "" : ", ") + std::string(k_targets[index].label);
-        problem.setup.emplace_back("lora_targets", "LoRA adapts " + targets + " in every layer; the rest is frozen");
-    }
-}
 
 /// One quantity as a spec's `quantities:` would define it.
 struct Entry {
@@ -700,9 +527,10 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
                 problem.model->ffn != ModelGivens::Ffn::gated)
                 return r.error_at(node, "lora_targets: gate is the gated FFN's third matrix, and this model's FFN "
                                         "has two (ffn: mlp): adapt up and down");
-    describe(*setup, problem, has_training_keys(given) || std::any_of(asked.begin(), asked.end(), [](const auto& part) {
-                                  return part.first.starts_with("memory.") || part.first.starts_with("batch.");
-                              }));
+    describe_setup(*setup, problem,
+                   has_training_keys(given) || std::any_of(asked.begin(), asked.end(), [](const auto& part) {
+                       return part.first.starts_with("memory.") || part.first.starts_with("batch.");
+                   }));
     const auto all = entries(*setup, problem);
     std::set<std::string> wanted;
     std::vector<std::pair<std::string, const YAML::Node*>> pending;
