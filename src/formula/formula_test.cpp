@@ -1,5 +1,6 @@
 // Instructors' formulas: reading, exact values, TeX and derived mistakes. Every expected value here was worked out
-// by hand (the arithmetic is in the comments), not printed by the code under test.
+// by hand (the arithmetic is in the comments), not printed by the code under test. Just over 400 lines: one file for
+// the formula library's five parts (reading, evaluating, TeX, perturbing, decimals), each a few test cases.
 
 #include <formula/formula.hpp>
 

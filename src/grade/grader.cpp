@@ -1,3 +1,6 @@
+// Grading one answer to one part: read it in the part's unit, compare it at the part's tolerance, and find the
+// mistakes that explain it (built-in recipes, listed and derived ones, another quantity's value, a rounding).
+
 #include <grade/grader.hpp>
 #include <util/enum_names.hpp>
 

@@ -1,5 +1,6 @@
 // The data a worked solution's templates see for one solved problem: every number the solver derived, formatted
-// (thousands separators, units, words), next to the facts it shares with the hint view (render/facts.hpp).
+// (thousands separators, units, words), next to the facts it shares with the hint view (render/facts.hpp). Just
+// over 400 lines: one view function per solution family (block, shapes, FLOPs, memory, model), each short.
 
 #include <render/problem_view.hpp>
 
