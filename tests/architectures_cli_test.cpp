@@ -173,6 +173,35 @@ TEST_CASE("a training step's FLOPs past 2^64 are exact", "[e2e][architectures]")
     CHECK(nlohmann::json::parse(json.out)["parts"][1]["answer"] == "36117099072668565504");
     const auto solution = run_headcount({"solve", step});
     CHECK(has(solution.out, "36,117,099,072,668,565,504"));
+    // A rounding is judged on the digits, not on doubles (which cannot tell ...565,504 from ...565,000): to the
+    // thousands, 565,504 rounds to 566,000, not 565,000.
+    const auto rounded = [&](const std::string& answer) {
+        return has(run_headcount({"check", step, "--part", "b", "--answer", answer}).out, ": rounded");
+    };
+    CHECK(rounded("36117099072668566000"));
+    CHECK(rounded("3.6117099072668566e19"));
+    CHECK_FALSE(rounded("36117099072668565000"));
+    CHECK_FALSE(rounded("3.6117099072668565e19"));
+}
+
+// Counts past 2^53 in bytes. One head of width 3 (h = 1), b = 10^17 + 1, in fp16, by hand:
+// - the KV cache at n = 10^6 + 1 is 2 x b x n x 3 x 2 = 12 x (10^17 + 1)(10^6 + 1) = 12 x (10^23 + 10^17 + 10^6 + 1)
+//   = 1,200,001,200,000,000,012,000,012 bytes: 1,200,001,200,000.000012000012 TB, not a whole number of them;
+// - the attention weights at n = 10^9 + 1 are b x n^2 x 2 = 2 x (10^17 + 1)(10^18 + 2 x 10^9 + 1) =
+//   200,000,000,400,000,002,200,000,004,000,000,002 bytes (2e35), under 10^36 though its bits (x 16) are not.
+TEST_CASE("bytes past 2^53: exact in the unit only when whole, and no bit count in the way", "[e2e][architectures]") {
+    const std::string dir = headcount::testing::fresh_temp_dir("arch-big-bytes");
+    std::ofstream(dir + "/kv.yaml") << "id: kv\ntitle: kv\ngiven: {d_model: 3, h: 1, seq_len: 1000001, "
+                                       "batch: 100000000000000001, dtype: fp16}\nparts:\n"
+                                       "  - {id: a, ask: memory.kv_cache}\n";
+    const auto kv = run_headcount({"solve", dir + "/kv.yaml"});
+    CHECK(has(kv.out, "1,200,001,200,000,000,012,000,012"));
+    CHECK_FALSE(has(kv.out, "exactly 1200001200000 TB"));
+    CHECK(has(kv.out, "about 1200001200000.00 TB"));
+    std::ofstream(dir + "/weights.yaml") << "id: w\ntitle: w\ngiven: {d_model: 3, h: 1, seq_len: 1000000001, "
+                                            "batch: 100000000000000001, dtype: fp16}\nparts:\n"
+                                            "  - {id: a, ask: memory.attention_weights}\n";
+    CHECK(right(dir + "/weights.yaml", "a", "200000000400000002200000004000000002"));
 }
 
 // Past 10^36, the largest count, a count stops only the parts that ask for it. GPT-3's layers without learned

@@ -30,7 +30,7 @@ bool accepts(MoodleNumber n, double x) {
     return lo <= x && x <= hi;
 }
 
-/// 10^exponent as a whole number, for the places {sigfigs: n} rounds at (exponent 1 to 18).
+/// 10^exponent as a whole number, for the places {sigfigs: n} rounds at (exponent 1 to 36).
 Count power_of_ten(int exponent) {
     Count p = 1;
     for (int i = 0; i < exponent; ++i)

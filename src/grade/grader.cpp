@@ -51,11 +51,30 @@ double resolution_of(const ParsedAnswer& answer) {
     return place > 1 ? place : 0;
 }
 
+/// `resolution` (a place value of at least 1) as a whole number: a power of ten when it is one to a double's
+/// precision (the double nearest 10^23 is not 10^23), else the double's own value.
+Count whole_place(double resolution) {
+    Count ten = 1;
+    while (static_cast<double>(ten) < resolution / 2)
+        ten *= 10;
+    for (const Count power : {ten / 10, ten})
+        if (power > 0 && std::abs(static_cast<double>(power) - resolution) <= resolution * 1e-12)
+            return power;
+    return static_cast<Count>(resolution);
+}
+
 /// Whether the answer, written to `figures` or more significant figures, is `value` rounded at its last digit.
+/// Past 2^53 a double cannot tell the last digits apart (3.6117099072668565e19 is 36,117,099,072,668,565,504 and
+/// 36,117,099,072,668,565,000 alike), so a whole answer is compared exactly there.
 bool rounds_at(const ParsedAnswer& answer, Count value, int figures) {
     const double resolution = resolution_of(answer);
-    return resolution > 0 && written_figures(answer) >= figures &&
-           std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
+    if (resolution <= 0 || written_figures(answer) < figures)
+        return false;
+    constexpr Count k_exact_in_double = Count{1} << 53;
+    if (answer.integer && resolution >= 1 &&
+        (wide_abs(value) > k_exact_in_double || wide_abs(*answer.integer) > k_exact_in_double))
+        return 2 * wide_abs(*answer.integer - value) <= whole_place(resolution);
+    return std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
 }
 
 /// Whether `answer` is `value` written as a rounded number. A mantissa with a point or a scale (1.1M, 1.1e6) or an

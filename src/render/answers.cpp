@@ -74,19 +74,20 @@ nlohmann::ordered_json byte_units(Count bytes) {
     constexpr auto k_decimal = std::to_array<std::string_view>({"KB", "MB", "GB", "TB"});
     constexpr auto k_binary = std::to_array<std::string_view>({"KiB", "MiB", "GiB", "TiB"});
     static_assert(k_decimal.size() == k_binary.size(), "each decimal unit has its binary one");
-    auto in = [&](double base, const auto& names) {
-        double unit = 1;
+    // The unit as a whole number, so "exactly" is decided on the count itself: past 2^53 a double quotient looks
+    // whole whatever its last digits.
+    auto in = [&](Count base, const auto& names) {
+        Count unit = 1;
         std::size_t level = 0;
-        while (level < names.size() && static_cast<double>(bytes) >= unit * base) {
+        while (level < names.size() && bytes >= unit * base) {
             unit *= base;
             ++level;
         }
         if (level == 0)
             return fmt::format("exactly {} B", bytes);
-        const double value = static_cast<double>(bytes) / unit;
-        const bool exact = value == std::floor(value);
-        return exact ? fmt::format("exactly {} {}", static_cast<Count>(value), names[level - 1])
-                     : fmt::format("about {:.2f} {}", value, names[level - 1]);
+        if (bytes % unit == 0)
+            return fmt::format("exactly {} {}", bytes / unit, names[level - 1]);
+        return fmt::format("about {:.2f} {}", static_cast<double>(bytes) / static_cast<double>(unit), names[level - 1]);
     };
     return nlohmann::ordered_json{{"decimal", in(1000, k_decimal)}, {"binary", in(1024, k_binary)}};
 }

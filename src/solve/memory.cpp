@@ -14,7 +14,11 @@ Result<MemorySolution> solve_memory(const MhaSolution& s, const ModelSolution* m
     if (recipe.values_for_bytes)
         out.counted_bits = 8;
     // Packed values: a byte holds 8 / bits of them, and a last, part-filled byte still takes a whole one.
+    // Whole bytes per value (every dtype but int4) multiply the bytes directly, so no bit count 8 times the answer
+    // has to fit (it would pass 10^36 first).
     auto bytes = [&](Count values) {
+        if (out.counted_bits % 8 == 0)
+            return mul(values, out.counted_bits / 8);
         const Count bits = mul(values, out.counted_bits);
         return bits / 8 + (bits % 8 != 0 ? 1 : 0);
     };

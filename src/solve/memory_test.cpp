@@ -246,7 +246,7 @@ TEST_CASE("memory past 10^36 is an error, not a wrapped number", "[memory]") {
     spec::Workload w;
     w.batch = Count{1} << 100;
     w.seq_len = 1024;
-    const spec::Precision int8{"int8", 1};
+    const spec::Precision int8{"int8", 8};
     auto memory = solve::solve_memory(*block, nullptr, nullptr, &w, int8);
     REQUIRE_FALSE(memory.has_value());
     CHECK_THAT(memory.error().message, Catch::Matchers::Contains("too large"));
@@ -256,6 +256,6 @@ TEST_CASE("memory past 10^36 is an error, not a wrapped number", "[memory]") {
     CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
     w.batch = Count{1} << 96;
     CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
-    const spec::Precision fp64{"fp64", 8};
+    const spec::Precision fp64{"fp64", 64};
     CHECK_FALSE(solve::solve_memory(*block, nullptr, nullptr, &w, fp64).has_value());
 }
