@@ -1,5 +1,6 @@
-// `headcount catalogue asks|mistakes|exports`: the reference tables of the catalogues, printed from their rows for
-// the docs to be generated from (never typed twice). Hidden from --help: it is for the docs' build, not for users.
+// `headcount catalogue asks|mistakes|training-asks|exports`: the reference tables of the catalogues, printed from their
+// rows for the docs to be generated from (never typed twice). Hidden from --help: it is for the docs' build, not for
+// users.
 
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
@@ -7,6 +8,7 @@
 #include <generate/export_formats.hpp>
 #include <grade/mistakes.hpp>
 #include <render/ask_catalogue.hpp>
+#include <spec/training_asks.hpp>
 
 #include <fmt/format.h>
 
@@ -38,6 +40,7 @@ Command add_catalogue_command(CLI::App& app) {
     constexpr auto k_tables = std::to_array<std::pair<const char*, Table>>({
         {"asks", render::asks_markdown},
         {"mistakes", grade::mistakes_markdown},
+        {"training-asks", spec::training_asks_markdown},
         {"exports", generate::export_formats_markdown},
     });
     for (const auto& [name, table] : k_tables) {

@@ -123,8 +123,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         for (const YAML::Node& part : parts)
             if (part.IsMap())
                 if (const YAML::Node ask = part["ask"]; ask && ask.IsScalar())
-                    if (std::find(k_training_asks.begin(), k_training_asks.end(), ask.Scalar()) !=
-                            k_training_asks.end() &&
+                    if (find_training_ask(ask.Scalar()) &&
                         !(quantities && quantities.IsMap() && quantities[ask.Scalar()]))
                         asked.emplace_back(ask.Scalar(), ask);
     const bool training = problem.kind == "transformer" && (!asked.empty() || has_training_keys(*given));
@@ -200,8 +199,9 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         for (Quantity& q : *read)
             if (std::find(builtin_quantities.begin(), builtin_quantities.end(), q.name) != builtin_quantities.end()) {
                 q.builtin = true;
-                q.ask = *std::find_if(k_training_asks.begin(), k_training_asks.end(),
-                                      [&](std::string_view ask) { return training_name(ask) == q.name; });
+                q.ask = std::find_if(training_asks().begin(), training_asks().end(), [&](const TrainingAsk& ask) {
+                            return training_name(ask.id) == q.name;
+                        })->id;
             }
         problem.quantities = std::make_shared<const std::vector<Quantity>>(std::move(*read));
         for (const Quantity& q : *problem.quantities) {

@@ -21,7 +21,7 @@ namespace {
 
 /// One quantity as a spec's `quantities:` would define it.
 struct Entry {
-    std::string ask, title, unit, formula, explanation;
+    std::string ask, title, formula, explanation;     ///< the unit is the ask's row (training_asks.cpp)
     std::vector<std::array<std::string, 3>> mistakes; ///< id, formula, feedback
     std::vector<std::string_view> needs;              ///< the givens (values) its formula uses
     std::vector<std::string_view> uses;               ///< the other entries (asks) its formula uses
@@ -74,7 +74,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     {
         Entry e{"memory.weights",
                 s.zero_stage >= 3 ? "memory for the weights per GPU" : "memory for the weights",
-                "bytes",
                 weights_formula + shard(3),
                 fmt::format("{}: {} per parameter.{}{}", precision_words, bytes_word(weight_bytes), lora_words,
                             zero_note(s, 3, "weights")),
@@ -91,7 +90,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     {
         Entry e{"memory.gradients",
                 s.zero_stage >= 2 ? "gradient memory per GPU" : "gradient memory",
-                "bytes",
                 gradients_formula + shard(2),
                 fmt::format("One gradient per trained parameter, in the weights' format: {} each. {}.{}{}",
                             bytes_word(weight_bytes), precision_words, lora_words, zero_note(s, 2, "gradients")),
@@ -132,7 +130,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         Entry e{
             "memory.optimizer_states",
             s.zero_stage >= 1 ? "optimizer-state memory per GPU" : "optimizer-state memory",
-            "bytes",
             optimizer_formula(moments, master, true),
             fmt::format("{}.{}{}{}", optimizer_words, master_words, lora_words, zero_note(s, 1, "optimizer states")),
             {},
@@ -157,7 +154,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         Entry{"memory.model_states",
               s.zero_stage >= 1 ? "model-state memory (weights, gradients and optimizer states) per GPU"
                                 : "model-state memory (weights, gradients and optimizer states)",
-              "bytes",
               "memory_weights + memory_gradients + memory_optimizer_states",
               std::string("The model states are what training keeps for every parameter throughout: its weight, its "
                           "gradient and the optimizer's states. Activations come and go with each step and are counted "
@@ -207,7 +203,7 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
                   "router's scores and the tokens' copies sent to the experts are left out, and Megatron-LM's "
                   "estimate counts one FFN per token."
                 : "");
-        Entry e{"memory.activations", "activation memory", "bytes", "", "", {}, {}, {}};
+        Entry e{"memory.activations", "activation memory", "", "", {}, {}, {}};
         switch (s.recompute) {
         case Recompute::none:
             e.formula = none;
@@ -253,7 +249,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     out["batch_max"] = Entry{
         "batch.max",
         s.zero_stage >= 1 ? "largest batch per GPU that fits in memory" : "largest batch that fits in memory",
-        "sequences",
         "floor((memory_budget - memory_model_states) / (memory_activations / batch))",
         "The largest batch $b$ whose peak training memory fits the budget: the model states do not grow with the "
         "batch and the activations grow in proportion to it, so $b$ must satisfy model states + $b$ × (activations "
@@ -273,7 +268,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     out["memory_training"] = Entry{
         "memory.training",
         s.zero_stage >= 1 ? "peak training memory per GPU" : "peak training memory",
-        "bytes",
         "memory_model_states + memory_activations",
         "The peak of a training step comes at the end of the forward pass, when every layer's activations are still "
         "held for the backward pass and the model states are held throughout. Temporary buffers and fragmentation "
@@ -287,7 +281,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         const std::string per_step = dp ? "data_parallel * flops_training" : "flops_training";
         Entry e{"flops.training_run",
                 "compute of the whole training run",
-                "FLOPs",
                 steps ? "steps * " + per_step : "tokens / (batch * seq_len) * flops_training",
                 fmt::format("{} `flops.training` counts the FLOPs of `batch` sequences of `seq_len` tokens, "
                             "forward and backward (three forward passes); the run is {}. Kaplan "
@@ -309,7 +302,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     out["time_training"] = Entry{
         "time.training",
         "training time",
-        "days",
         "flops_training_run / (gpus * peak_flops * mfu) / 86400",
         "The run's FLOPs divided by what the GPUs achieve: their number times each one's peak FLOP/s times the model "
         "FLOPs utilisation (MFU), the fraction of the peak spent on the model's FLOPs; 86,400 seconds make a day. As "
@@ -324,7 +316,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     out["achieved_mfu"] = Entry{
         "mfu",
         "model FLOPs utilisation",
-        "percent",
         dp ? "100 * data_parallel * flops_training / (step_time * gpus * peak_flops)"
            : "100 * flops_training / (step_time * gpus * peak_flops)",
         fmt::format("{} Model FLOPs utilisation (PaLM, Chowdhery et al. 2022, Appendix B; nanoGPT's `estimate_mfu`): "
@@ -358,7 +349,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         out["params_lora"] = Entry{
             "params.lora",
             "LoRA adapter parameters",
-            "parameters",
             fmt::format("layers * lora_rank * ({})", sum),
             fmt::format("LoRA (Hu et al. 2021, section 4) freezes a weight matrix $W$ of $d_{{in}}$ inputs and "
                         "$d_{{out}}$ outputs and trains $B A$ beside it, with $A$ of $r \\times d_{{in}}$ and $B$ of "
@@ -388,7 +378,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         };
         Entry e{"flops.decode_step",
                 "compute of one decoding step",
-                "FLOPs",
                 formula(true, head),
                 fmt::format(
                     "One step of generation with a KV cache (kipply's Transformer Inference Arithmetic; calflops in "
@@ -437,7 +426,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
         out["params_active"] = Entry{
             "params.active",
             "parameters active per token",
-            "parameters",
             active,
             fmt::format("Under top-k routing each token goes through the router and `top_k` of the `experts` FFNs "
                         "of every layer; the other experts' parameters do nothing for it. The active parameters are "
@@ -457,7 +445,6 @@ std::map<std::string, Entry, std::less<>> entries(const Setup& s, const Problem&
     out["params_trainable"] = Entry{
         "params.trainable",
         "number of trainable parameters",
-        "parameters",
         s.lora_targets.empty() ? "model_params" : "params_lora",
         s.lora_targets.empty() ? "Without LoRA every parameter trains: the trainable count is the model's."
                                : "With LoRA the base model is frozen: only the adapters train, which is what PEFT's "
@@ -558,13 +545,12 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
             return r.error_at(*node, fmt::format("{} counts one stack of layers (an encoder or a decoder), and this "
                                                  "model has both",
                                                  ask));
-        const bool workload = name == "memory_activations" || name == "flops_training_run" || name == "achieved_mfu" ||
-                              name == "flops_decode_step";
-        if (workload && !problem.workload)
+        const TrainingWorkload workload = find_training_ask(e.ask)->workload;
+        if (workload != TrainingWorkload::none && !problem.workload)
             return r.error_at(*node, fmt::format("{} ({}) needs the step's sequences: give seq_len (and batch, 1 if "
                                                  "left out)",
                                                  ask, e.title));
-        if (workload && name != "memory_activations" && problem.workload->macs)
+        if (workload == TrainingWorkload::flops && problem.workload->macs)
             return r.error_at(*node, fmt::format("{} counts FLOPs, as a GPU's peak_flops does: drop count: macs", ask));
         std::vector<std::string_view> missing;
         for (std::string_view key : e.needs)
@@ -590,7 +576,7 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
         const Entry& e = all.find(name)->second;
         YAML::Node q(YAML::NodeType::Map);
         q["title"] = e.title;
-        q["unit"] = e.unit;
+        q["unit"] = std::string(find_training_ask(e.ask)->unit);
         q["formula"] = e.formula;
         q["explanation"] = e.explanation;
         if (!e.mistakes.empty()) {

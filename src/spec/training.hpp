@@ -6,6 +6,7 @@
 // problem when a part asks for one. Internal to the spec reader (reader.cpp).
 
 #include <spec/problem.hpp>
+#include <spec/training_asks.hpp>
 #include <spec/yaml_reader.hpp>
 
 #include <array>
@@ -25,12 +26,6 @@ inline constexpr auto k_training_keys = std::to_array<std::string_view>(
 inline constexpr auto k_training_values = std::to_array<std::string_view>(
     {"tokens", "steps", "gpus", "peak_flops", "mfu", "step_time", "data_parallel", "lora_rank"});
 
-/// The asks written as formulas here, in the order the reference lists them.
-inline constexpr auto k_training_asks = std::to_array<std::string_view>(
-    {"memory.weights", "memory.gradients", "memory.optimizer_states", "memory.model_states", "memory.activations",
-     "memory.training", "batch.max", "flops.training_run", "time.training", "mfu", "flops.decode_step", "params.lora",
-     "params.trainable", "params.active"});
-
 /// The name formulas use for a training ask: its id with dots as underscores (memory_training), and achieved_mfu
 /// for mfu (a spec may give mfu, for time.training, and ask it).
 std::string training_name(std::string_view ask);
@@ -39,7 +34,7 @@ std::string training_name(std::string_view ask);
 bool has_training_keys(const YAML::Node& given);
 
 /// The `quantities:` entries (a YAML mapping, as a spec would write them) for the training asks `asked` (ids of
-/// k_training_asks, each with the node of the part's `ask:` for errors) and those they use, in the words of the
+/// training_asks(), each with the node of the part's `ask:` for errors) and those they use, in the words of the
 /// training setup in `given`. Errors name a given the asks need and the spec lacks, or a bad training word.
 /// Adds memory_budget (a number of bytes, written with a unit: 80 GB, 80 GiB) to the problem's values.
 Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, Problem& problem,
