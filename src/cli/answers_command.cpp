@@ -141,7 +141,7 @@ Command add_answers_command(CLI::App& app) {
     auto options = std::make_shared<AnswersOptions>();
     CLI::App* answers = app.add_subcommand("answers", "Read one student's answers file (answers.csv or answers.yaml) "
                                                       "into a submissions CSV for `headcount grade`.");
-    answers->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
+    add_specs_argument(*answers, options->specs);
     answers
         ->add_option("--submission", options->submission,
                      "The answers file, or a folder holding one (answers.csv, answers.yaml or answers.yml)")

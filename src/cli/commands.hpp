@@ -33,9 +33,15 @@ using command::k_serve_description;
 using command::k_templates_help;
 using command::k_version;
 using command::load_and_solve;
+using command::load_course;
 using command::load_templates;
 using command::print_error;
 using command::run_app;
+
+/// The SPECS positional every command over specs takes (files or directories), required.
+inline CLI::Option* add_specs_argument(CLI::App& command, std::vector<std::string>& specs) {
+    return command.add_option("specs", specs, "Problem spec files (.yaml) or directories of them")->required();
+}
 
 /// `headcount solve`.
 Command add_solve_command(CLI::App& app);
@@ -60,7 +66,7 @@ Command add_export_command(CLI::App& app);
 Result<int> run_export(const generate::ExportFormat& format, const std::vector<std::string>& specs,
                        generate::ExportRequest request);
 
-/// `headcount catalogue asks|mistakes|exports` (hidden): the catalogues' reference tables, for the docs.
+/// `headcount catalogue asks|mistakes|training-asks|exports` (hidden): the catalogues' reference tables, for the docs.
 Command add_catalogue_command(CLI::App& app);
 
 /// `headcount templates export`.

@@ -56,14 +56,13 @@ Result<int> run_export(const generate::ExportFormat& format, const std::vector<s
     if (const auto why = format.check(request))
         return fail(*why);
     // Every spec must load and solve here: a bad one would otherwise fail on the platform, for every student.
-    auto problems = load_and_solve(specs);
-    if (!problems)
-        return std::unexpected(problems.error());
-    auto templates = load_templates(request.templates_dir);
-    if (!templates)
-        return std::unexpected(templates.error());
-    request.problems = &*problems;
-    request.templates = &*templates;
+    auto course = load_course(specs, request.templates_dir);
+    if (!course)
+        return std::unexpected(course.error());
+    const std::vector<solve::SolvedProblem>& problems = course->problems;
+    const render::TemplateSet& templates = course->templates;
+    request.problems = &problems;
+    request.templates = &templates;
     auto output = format.write(request);
     if (!output)
         return std::unexpected(output.error());
@@ -84,7 +83,7 @@ Command add_export_command(CLI::App& app) {
     for (const generate::ExportFormat& format : generate::export_formats()) {
         CLI::App* command = exporter->add_subcommand(std::string(format.name),
                                                      fmt::format("Write OUT/{}, {}.", format.writes, format.summary));
-        command->add_option("specs", arguments->specs, "Problem spec files (.yaml) or directories of them")->required();
+        add_specs_argument(*command, arguments->specs);
         command->add_option("--out", arguments->out, "Output directory")->required();
         for (const generate::ExportOptionUse& use : format.options)
             add_export_option(*command, use, arguments->request);

@@ -150,16 +150,15 @@ Result<int> run_generate(const GenerateOptions& options) {
         if (const auto why = generate::serve_url_problem(options.serve_url))
             return fail(fmt::format("--serve-url '{}' {}", options.serve_url, *why));
     }
-    auto problems = load_and_solve(options.specs);
-    if (!problems)
-        return std::unexpected(problems.error());
-    auto templates = load_templates(options.templates);
-    if (!templates)
-        return std::unexpected(templates.error());
+    auto course = load_course(options.specs, options.templates);
+    if (!course)
+        return std::unexpected(course.error());
+    const std::vector<solve::SolvedProblem>& problems = course->problems;
+    const render::TemplateSet& templates = course->templates;
     auto roster = generate::load_roster(options.roster);
     if (!roster)
         return std::unexpected(roster.error());
-    auto variants = generate::ClassVariants::seeded(*problems, *roster, options.seed);
+    auto variants = generate::ClassVariants::seeded(problems, *roster, options.seed);
     if (!variants)
         return std::unexpected(variants.error());
 
@@ -171,7 +170,7 @@ Result<int> run_generate(const GenerateOptions& options) {
             return std::unexpected(loaded.error());
         secret = std::move(*loaded);
     }
-    auto set = document_files(*problems, *variants, *roster, *templates, options, secret ? &*secret : nullptr, html);
+    auto set = document_files(problems, *variants, *roster, templates, options, secret ? &*secret : nullptr, html);
     if (!set)
         return std::unexpected(set.error());
     Files files = std::move(*set);
@@ -186,8 +185,8 @@ Result<int> run_generate(const GenerateOptions& options) {
     files.insert(files.end(), katex_files.begin(), katex_files.end());
     if (auto ok = write_files(files); !ok)
         return std::unexpected(ok.error());
-    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} file{} to {}{}\n", problems->size(),
-               problems->size() == 1 ? "" : "s", roster->size(), written, written == 1 ? "" : "s", options.out,
+    fmt::print(stderr, "headcount: {} problem{} for {} students; wrote {} file{} to {}{}\n", problems.size(),
+               problems.size() == 1 ? "" : "s", roster->size(), written, written == 1 ? "" : "s", options.out,
                katex_files.empty() ? "" : " (and KaTeX, which the pages use, in katex/)");
     return k_exit_ok;
 }
@@ -198,7 +197,7 @@ Command add_generate_command(CLI::App& app) {
     auto options = std::make_shared<GenerateOptions>();
     CLI::App* generate = app.add_subcommand("generate", "Generate a different, reproducible variant of each problem "
                                                         "for every student, with solutions and an answer key.");
-    generate->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
+    add_specs_argument(*generate, options->specs);
     generate->add_option("--roster", options->roster, "CSV with a 'student' column (other columns ignored)");
     generate
         ->add_option("--seed", options->seed,

@@ -62,17 +62,16 @@ Result<std::vector<std::size_t>> scope_of(const std::vector<solve::SolvedProblem
 }
 
 Result<int> run_grade(const GradeOptions& options) {
-    auto problems = load_and_solve(options.specs);
-    if (!problems)
-        return std::unexpected(problems.error());
-    auto templates = load_templates(options.templates);
-    if (!templates)
-        return std::unexpected(templates.error());
-    auto scope = scope_of(*problems, options.problems);
+    auto course = load_course(options.specs, options.templates);
+    if (!course)
+        return std::unexpected(course.error());
+    const std::vector<solve::SolvedProblem>& problems = course->problems;
+    const render::TemplateSet& templates = course->templates;
+    auto scope = scope_of(problems, options.problems);
     if (!scope)
         return std::unexpected(scope.error());
     if (options.format == "gradescope" && scope->empty()) // the assignment is every spec given
-        for (std::size_t p = 0; p < problems->size(); ++p)
+        for (std::size_t p = 0; p < problems.size(); ++p)
             scope->push_back(p);
 
     std::optional<generate::ClassVariants> variants;
@@ -80,7 +79,7 @@ Result<int> run_grade(const GradeOptions& options) {
         std::ifstream key(options.key, std::ios::binary);
         if (!key)
             return std::unexpected(Error{options.key, 0, 0, "cannot read the key"});
-        auto from_key = generate::ClassVariants::from_key(*problems, key, options.key);
+        auto from_key = generate::ClassVariants::from_key(problems, key, options.key);
         if (!from_key)
             return std::unexpected(from_key.error());
         variants = std::move(*from_key);
@@ -88,7 +87,7 @@ Result<int> run_grade(const GradeOptions& options) {
         auto roster = generate::load_roster(options.roster);
         if (!roster)
             return std::unexpected(roster.error());
-        auto seeded = generate::ClassVariants::seeded(*problems, *roster, options.seed);
+        auto seeded = generate::ClassVariants::seeded(problems, *roster, options.seed);
         if (!seeded)
             return std::unexpected(seeded.error());
         variants = std::move(*seeded);
@@ -100,7 +99,7 @@ Result<int> run_grade(const GradeOptions& options) {
     auto submissions = grade::SubmissionsFile::open(options.submissions);
     if (!submissions)
         return std::unexpected(submissions.error());
-    grade::ClassGrader grader(*problems, std::move(lookup), *scope);
+    grade::ClassGrader grader(problems, std::move(lookup), *scope);
     if (auto ok = grader.set_header((*submissions)->header(), options.submissions); !ok)
         return std::unexpected(ok.error());
 
@@ -128,7 +127,7 @@ Result<int> run_grade(const GradeOptions& options) {
 
     if (gradescope) {
         if (auto ok =
-                grade::write_gradescope_results(results, *templates, options.reveal, options.out, options.submissions);
+                grade::write_gradescope_results(results, templates, options.reveal, options.out, options.submissions);
             !ok)
             return std::unexpected(ok.error());
     } else {
@@ -137,7 +136,7 @@ Result<int> run_grade(const GradeOptions& options) {
         written.html = options.html;
         written.reveal = options.reveal;
         written.threads = options.threads ? options.threads : std::min(8u, std::thread::hardware_concurrency());
-        if (auto ok = folder->finish(results, std::move(superseded), *templates, written); !ok)
+        if (auto ok = folder->finish(results, std::move(superseded), templates, written); !ok)
             return std::unexpected(ok.error());
     }
     const std::uint64_t rejected = results.rejected().size();
@@ -154,7 +153,7 @@ Command add_grade_command(CLI::App& app) {
     CLI::App* grade = app.add_subcommand(
         "grade", "Grade a class's answers (a CSV or serve's attempt log) and write gradebook, feedback "
                  "and a class report.");
-    grade->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
+    add_specs_argument(*grade, options->specs);
     grade
         ->add_option("--submissions", options->submissions,
                      "CSV with a header row and columns student, problem, part, answer (others ignored), or the "

@@ -99,7 +99,7 @@ Result<int> run_solve(const SolveOptions& options) {
 Command add_solve_command(CLI::App& app) {
     auto options = std::make_shared<SolveOptions>();
     CLI::App* solve = app.add_subcommand("solve", "Solve problem specs exactly and print worked solutions.");
-    solve->add_option("specs", options->specs, "Problem spec files (.yaml) or directories of them")->required();
+    add_specs_argument(*solve, options->specs);
     solve
         ->add_option("--format", options->format,
                      "markdown: worked solutions (default); html: the same as a printable web page with the math "

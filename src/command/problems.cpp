@@ -47,6 +47,16 @@ Result<render::TemplateSet> load_templates(const std::string& dir) {
     return render::TemplateSet::builtin().overridden_by(dir);
 }
 
+Result<Course> load_course(const std::vector<std::string>& specs, const std::string& templates_dir) {
+    auto problems = load_and_solve(specs);
+    if (!problems)
+        return std::unexpected(problems.error());
+    auto templates = load_templates(templates_dir);
+    if (!templates)
+        return std::unexpected(templates.error());
+    return Course{std::move(*problems), std::move(*templates)};
+}
+
 Result<const solve::SolvedPart*> find_part(const solve::SolvedProblem& solved, const std::string& id) {
     std::vector<std::string_view> ids;
     for (const solve::SolvedPart& part : solved.parts) {
