@@ -51,6 +51,13 @@ class Evaluator {
 
     static int cmpabs(const mpz_class& a, const mpz_class& b) { return mpz_cmpabs(a.get_mpz_t(), b.get_mpz_t()); }
 
+    /// The value of a node of one operand (-x, floor(x)).
+    std::expected<Number, Problem> only_child(const Node& node, int depth) {
+        if (node.children.size() != 1)
+            return std::unexpected(Problem{"malformed formula", node.column});
+        return value(node.children[0], depth + 1);
+    }
+
     std::expected<Number, Problem> compute(const Node& node, int depth) {
         switch (node.op) {
         case Node::Op::number:
@@ -63,17 +70,13 @@ class Evaluator {
             return *found;
         }
         case Node::Op::negate: {
-            if (node.children.size() != 1)
-                return std::unexpected(Problem{"malformed formula", node.column});
-            auto inner = value(node.children[0], depth + 1);
+            auto inner = only_child(node, depth);
             if (!inner)
                 return inner;
             return Number(-*inner);
         }
         case Node::Op::floor: {
-            if (node.children.size() != 1)
-                return std::unexpected(Problem{"malformed formula", node.column});
-            auto inner = value(node.children[0], depth + 1);
+            auto inner = only_child(node, depth);
             if (!inner)
                 return inner;
             mpz_class whole;

@@ -73,49 +73,33 @@ class Parser {
     }
 
     // A sum when there is a + or -, else the single term.
-    Result expression() {
-        const std::size_t first = m_at;
-        auto term = product();
-        if (!term || !(at(Tok::plus) || at(Tok::minus)))
-            return term;
-        Node sum;
-        sum.op = Node::Op::sum;
-        sum.children.push_back(std::move(*term));
-        sum.inverse.push_back(false);
-        while (at(Tok::plus) || at(Tok::minus)) {
-            const bool minus = advance().kind == Tok::minus;
-            auto next = product();
-            if (!next)
-                return next;
-            sum.children.push_back(std::move(*next));
-            sum.inverse.push_back(minus);
-        }
-        if (auto problem = finish(sum, first))
-            return std::unexpected(*problem);
-        return sum;
-    }
+    Result expression() { return chain(Node::Op::sum, Tok::plus, Tok::minus, &Parser::product); }
 
     // A product when there is a * or /, else the single factor.
-    Result product() {
+    Result product() { return chain(Node::Op::product, Tok::times, Tok::divide, &Parser::signed_factor); }
+
+    // A node of `op` over the operands (read by `operand`) that `forward` and `inverse` join, each operand marked
+    // inverse when `inverse` comes before it (a - b, a / b); when none joins two, the single operand.
+    Result chain(Node::Op op, Tok forward, Tok inverse, Result (Parser::*operand)()) {
         const std::size_t first = m_at;
-        auto factor = signed_factor();
-        if (!factor || !(at(Tok::times) || at(Tok::divide)))
-            return factor;
-        Node product;
-        product.op = Node::Op::product;
-        product.children.push_back(std::move(*factor));
-        product.inverse.push_back(false);
-        while (at(Tok::times) || at(Tok::divide)) {
-            const bool divide = advance().kind == Tok::divide;
-            auto next = signed_factor();
+        auto head = (this->*operand)();
+        if (!head || !(at(forward) || at(inverse)))
+            return head;
+        Node node;
+        node.op = op;
+        node.children.push_back(std::move(*head));
+        node.inverse.push_back(false);
+        while (at(forward) || at(inverse)) {
+            const bool inverted = advance().kind == inverse;
+            auto next = (this->*operand)();
             if (!next)
                 return next;
-            product.children.push_back(std::move(*next));
-            product.inverse.push_back(divide);
+            node.children.push_back(std::move(*next));
+            node.inverse.push_back(inverted);
         }
-        if (auto problem = finish(product, first))
+        if (auto problem = finish(node, first))
             return std::unexpected(*problem);
-        return product;
+        return node;
     }
 
     // Unary signs bind looser than ^, as in maths: -2^2 is -(2^2).
