@@ -8,6 +8,13 @@ namespace headcount::spec::detail {
 
 namespace {
 
+constexpr auto k_norms = std::to_array<std::pair<std::string_view, ModelGivens::Norm>>(
+    {{"layernorm", ModelGivens::Norm::layernorm}, {"rmsnorm", ModelGivens::Norm::rmsnorm}});
+constexpr auto k_ffns = std::to_array<std::pair<std::string_view, ModelGivens::Ffn>>(
+    {{"mlp", ModelGivens::Ffn::mlp}, {"gated", ModelGivens::Ffn::gated}});
+constexpr auto k_heads = std::to_array<std::pair<std::string_view, ModelGivens::Head>>(
+    {{"none", ModelGivens::Head::none}, {"linear", ModelGivens::Head::linear}, {"mlm", ModelGivens::Head::mlm}});
+
 /// `bias:` as one flag for every projection or a map of them, each left out keeping its bias.
 Result<BiasFlags> read_bias(const Reader& r, const YAML::Node& node, bool& per_projection) {
     BiasFlags flags;
@@ -70,26 +77,17 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std:
                              {"d_v", &g.d_v},
                              {"kdim", &g.kdim},
                              {"vdim", &g.vdim},
-                             {"n_kv_heads", &g.n_kv_heads}}) {
-        if (const YAML::Node value = given[key]) {
-            auto number = r.positive_integer(value, key);
-            if (!number)
-                return std::unexpected(number.error());
-            *slot = *number;
-        }
-    }
+                             {"n_kv_heads", &g.n_kv_heads}})
+        if (auto ok = r.optional(given, key, &Reader::positive_integer, *slot); !ok)
+            return std::unexpected(ok.error());
     if (const YAML::Node bias = given["bias"]) {
         auto flags = read_bias(r, bias, g.bias_given_per_projection);
         if (!flags)
             return std::unexpected(flags.error());
         g.bias = *flags;
     }
-    if (const YAML::Node extra = given["add_bias_kv"]) {
-        auto flag = r.boolean(extra, "add_bias_kv");
-        if (!flag)
-            return std::unexpected(flag.error());
-        g.add_bias_kv = *flag;
-    }
+    if (auto ok = r.optional(given, "add_bias_kv", &Reader::boolean, g.add_bias_kv); !ok)
+        return std::unexpected(ok.error());
 
     if (const auto problem = check_givens(g))
         return r.error_at(given[problem->key], problem->message);
@@ -135,39 +133,14 @@ Result<ModelGivens> read_model_givens(const Reader& r, const YAML::Node& given) 
                              {"final_norm", &m.final_norm},
                              {"pooler", &m.pooler},
                              {"lm_head_bias", &m.lm_head_bias},
-                             {"tied_embeddings", &m.tied_embeddings}}) {
-        if (const YAML::Node value = given[key]) {
-            auto flag = r.boolean(value, key);
-            if (!flag)
-                return std::unexpected(flag.error());
-            *slot = *flag;
-        }
-    }
-    if (const YAML::Node norm = given["norm"]) {
-        auto value = choice(r, norm, "norm",
-                            std::array{std::pair{std::string_view("layernorm"), M::Norm::layernorm},
-                                       std::pair{std::string_view("rmsnorm"), M::Norm::rmsnorm}});
-        if (!value)
-            return std::unexpected(value.error());
-        m.norm = *value;
-    }
-    if (const YAML::Node ffn = given["ffn"]) {
-        auto value = choice(r, ffn, "ffn",
-                            std::array{std::pair{std::string_view("mlp"), M::Ffn::mlp},
-                                       std::pair{std::string_view("gated"), M::Ffn::gated}});
-        if (!value)
-            return std::unexpected(value.error());
-        m.ffn = *value;
-    }
-    if (const YAML::Node head = given["lm_head"]) {
-        auto value = choice(r, head, "lm_head",
-                            std::array{std::pair{std::string_view("none"), M::Head::none},
-                                       std::pair{std::string_view("linear"), M::Head::linear},
-                                       std::pair{std::string_view("mlm"), M::Head::mlm}});
-        if (!value)
-            return std::unexpected(value.error());
-        m.lm_head = *value;
-    }
+                             {"tied_embeddings", &m.tied_embeddings}})
+        if (auto ok = r.optional(given, key, &Reader::boolean, *slot); !ok)
+            return std::unexpected(ok.error());
+    for (const Result<void>& ok :
+         {choice_into(r, given, "norm", k_norms, m.norm), choice_into(r, given, "ffn", k_ffns, m.ffn),
+          choice_into(r, given, "lm_head", k_heads, m.lm_head)})
+        if (!ok) // the first in this order
+            return std::unexpected(ok.error());
     const bool stack = m.layers > 0, enc_dec = m.encoder_layers > 0 || m.decoder_layers > 0;
     if (stack == enc_dec)
         return r.error_at(given, "give either layers (one stack) or encoder_layers and decoder_layers, not both");
@@ -205,26 +178,13 @@ Result<std::optional<Workload>> read_workload(const Reader& r, const YAML::Node&
     if (!n)
         return std::unexpected(n.error());
     w.seq_len = *n;
-    if (const YAML::Node batch = given["batch"]) {
-        auto b = r.positive_integer(batch, "batch");
-        if (!b)
-            return std::unexpected(b.error());
-        w.batch = *b;
-    }
-    if (const YAML::Node kv = given["seq_len_kv"]) {
-        auto m = r.positive_integer(kv, "seq_len_kv");
-        if (!m)
-            return std::unexpected(m.error());
-        w.seq_len_kv = *m;
-    }
-    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}, {"causal", &w.causal}}) {
-        if (const YAML::Node value = given[key]) {
-            auto flag = r.boolean(value, key);
-            if (!flag)
-                return std::unexpected(flag.error());
-            *slot = *flag;
-        }
-    }
+    for (const Result<void>& ok : {r.optional(given, "batch", &Reader::positive_integer, w.batch),
+                                   r.optional(given, "seq_len_kv", &Reader::positive_integer, w.seq_len_kv)})
+        if (!ok) // the first in this order
+            return std::unexpected(ok.error());
+    for (auto [key, slot] : {std::pair{"softmax", &w.softmax}, {"flop_biases", &w.biases}, {"causal", &w.causal}})
+        if (auto ok = r.optional(given, key, &Reader::boolean, *slot); !ok)
+            return std::unexpected(ok.error());
     if (w.causal && w.seq_len_kv)
         return r.error_at(given["causal"], "causal: true masks a sequence's later positions from its earlier ones; "
                                            "cross-attention (seq_len_kv) attends to another sequence, which has no "

@@ -103,12 +103,8 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
             return std::unexpected(value.error());
         part.points = *value;
     }
-    if (const YAML::Node text = node["text"]) {
-        auto value = r.string_of(text, "text");
-        if (!value)
-            return std::unexpected(value.error());
-        part.text = *value;
-    }
+    if (auto ok = r.optional(node, "text", &Reader::string_of, part.text); !ok)
+        return std::unexpected(ok.error());
     if (const YAML::Node tolerance = node["tolerance"]) {
         auto value = read_tolerance(r, tolerance);
         if (!value)

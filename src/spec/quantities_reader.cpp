@@ -186,12 +186,8 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         }
         if (q.title.empty())
             q.title = default_title(name);
-        if (const YAML::Node text = body["explanation"]) {
-            auto value = r.string_of(text, "explanation");
-            if (!value)
-                return std::unexpected(value.error());
-            q.explanation = *value;
-        }
+        if (auto ok = r.optional(body, "explanation", &Reader::string_of, q.explanation); !ok)
+            return std::unexpected(ok.error());
         read.push_back(std::move(q));
         formula_nodes.push_back(*formula_node);
         known.push_back(read.back().name);

@@ -228,12 +228,8 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
             return std::unexpected(variations.error());
         problem.vary = std::move(*variations);
     }
-    if (const YAML::Node distinct = root["distinct"]) {
-        auto flag = r.boolean(distinct, "distinct");
-        if (!flag)
-            return std::unexpected(flag.error());
-        problem.distinct = *flag;
-    }
+    if (auto ok = r.optional(root, "distinct", &Reader::boolean, problem.distinct); !ok)
+        return std::unexpected(ok.error());
     if (auto policy = read_check_policy(r, root, problem.feedback, problem.attempts); !policy)
         return std::unexpected(policy.error());
 

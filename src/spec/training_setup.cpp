@@ -26,24 +26,11 @@ constexpr auto k_recomputes = std::to_array<std::pair<std::string_view, Recomput
 
 Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
     Setup setup;
-    if (const YAML::Node node = given["precision"]) {
-        auto value = choice(r, node, "precision", k_precisions);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.precision = *value;
-    }
-    if (const YAML::Node node = given["optimizer"]) {
-        auto value = choice(r, node, "optimizer", k_optimizers);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.optimizer = *value;
-    }
-    if (const YAML::Node node = given["recompute"]) {
-        auto value = choice(r, node, "recompute", k_recomputes);
-        if (!value)
-            return std::unexpected(value.error());
-        setup.recompute = *value;
-    }
+    for (const Result<void>& ok : {choice_into(r, given, "precision", k_precisions, setup.precision),
+                                   choice_into(r, given, "optimizer", k_optimizers, setup.optimizer),
+                                   choice_into(r, given, "recompute", k_recomputes, setup.recompute)})
+        if (!ok) // the first in this order
+            return std::unexpected(ok.error());
     if (const YAML::Node node = given["zero_stage"]) {
         const std::string text = node.IsScalar() ? node.Scalar() : std::string();
         if (text.size() != 1 || text[0] < '0' || text[0] > '3')

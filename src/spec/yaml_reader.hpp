@@ -107,6 +107,20 @@ class Reader {
     Result<double> points(const YAML::Node& node) const;
     /// A number from 0 to 1.
     Result<double> fraction(const YAML::Node& node, std::string_view key) const;
+    /// When `map` has `key`, its value read by `read` (&Reader::positive_integer, &Reader::boolean, ...) into
+    /// `slot`; else `slot` is left as it is.
+    template <class T, class Slot>
+    Result<void> optional(const YAML::Node& map, std::string_view key,
+                          Result<T> (Reader::*read)(const YAML::Node&, std::string_view) const, Slot& slot) const {
+        const YAML::Node node = map[std::string(key)];
+        if (!node)
+            return {};
+        auto value = (this->*read)(node, key);
+        if (!value)
+            return std::unexpected(value.error());
+        slot = std::move(*value);
+        return {};
+    }
     /// A node as a message quotes it: "a mapping", "a list", "nothing", or its text cut short and printable.
     static std::string describe(const YAML::Node& node);
 
@@ -129,6 +143,20 @@ Result<Enum> choice(const Reader& r, const YAML::Node& node, std::string_view ke
         list += (list.empty() ? "" : ", ") + std::string(w);
     return r.error_at(node, fmt::format("{} must be one of {}, got {}{}", key, list, Reader::describe(node),
                                         node.IsScalar() ? did_you_mean(node.Scalar(), words) : std::string()));
+}
+
+/// When `given` has `key`, one of `options` read into `slot`; else `slot` is left as it is.
+template <class Enum, std::size_t N>
+Result<void> choice_into(const Reader& r, const YAML::Node& given, std::string_view key,
+                         const std::array<std::pair<std::string_view, Enum>, N>& options, Enum& slot) {
+    const YAML::Node node = given[std::string(key)];
+    if (!node)
+        return {};
+    auto value = choice(r, node, key, options);
+    if (!value)
+        return std::unexpected(value.error());
+    slot = *value;
+    return {};
 }
 
 } // namespace headcount::spec::detail
