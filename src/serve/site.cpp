@@ -13,24 +13,8 @@ namespace headcount::serve {
 
 namespace {
 
-std::string reason_for(int status) {
-    switch (status) {
-    case 400:
-        return "The request could not be read.";
-    case 403:
-        return "This link is not valid.";
-    case 404:
-        return "There is no such page here.";
-    case 408:
-        return "The request took too long to arrive.";
-    case 413:
-        return "The request is too large.";
-    case 429:
-        return "Too many requests.";
-    default:
-        return "The server could not answer this request.";
-    }
-}
+/// What a 404 page and its log line say (every other error's reason comes from where it was refused).
+constexpr const char* k_not_found = "There is no such page here.";
 
 /// A page heading for an error status.
 std::string status_title(int status) {
@@ -144,7 +128,7 @@ HttpResponse Site::handle(const HttpRequest& request) {
             return api_check(request);
         if (const auto id = problem_id(path, "/check"))
             return form_check(request, *id);
-        return error(404, path, reason_for(404));
+        return error(404, path, k_not_found);
     }
     if (path == "/")
         return index(request);
@@ -156,7 +140,7 @@ HttpResponse Site::handle(const HttpRequest& request) {
         return json_response(200, {{"status", "ok"}});
     if (path.starts_with("/static/"))
         return static_file(request);
-    return error(404, path, reason_for(404));
+    return error(404, path, k_not_found);
 }
 
 std::optional<Visitor> Site::visitor(const std::string& student, const std::string& token) const {
@@ -206,7 +190,7 @@ HttpResponse Site::problem(const HttpRequest& request, const std::string& id) co
         return response;
     const solve::SolvedProblem* problem = m_classroom.problem(id, who->student);
     if (problem == nullptr)
-        return error(404, request.head.path, reason_for(404));
+        return error(404, request.head.path, k_not_found);
     return render_page(200, m_pages.problem(*problem, *who, nullptr));
 }
 
@@ -223,7 +207,7 @@ HttpResponse Site::form_check(const HttpRequest& request, const std::string& id)
     check.student = who->student;
     const solve::SolvedProblem* problem = m_classroom.problem(id, who->student);
     if (problem == nullptr)
-        return error(404, request.head.path, reason_for(404));
+        return error(404, request.head.path, k_not_found);
     int status = 200;
     std::string fragment;
     HttpFields extra;
@@ -318,7 +302,7 @@ HttpResponse Site::api_problems() const {
 HttpResponse Site::static_file(const HttpRequest& request) const {
     const StaticFile* file = m_files.find(request.head.path);
     if (file == nullptr)
-        return error(404, request.head.path, reason_for(404));
+        return error(404, request.head.path, k_not_found);
     HttpResponse response =
         make_response(200, {{"Content-Type", file->mime}, {"Cache-Control", "public, max-age=3600"}});
     // Compressed once at startup (StaticFiles), never per request.
