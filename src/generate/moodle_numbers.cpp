@@ -103,23 +103,12 @@ std::pair<double, double> moodle_interval(MoodleNumber n) {
 }
 
 NumberRange grade_band(Count value, const spec::Tolerance& tolerance) {
-    const double v = static_cast<double>(value);
-    switch (tolerance.kind) {
-    case spec::Tolerance::Kind::relative: {
-        const double width = tolerance.relative * std::abs(v);
-        return {v - width, v + width};
-    }
-    case spec::Tolerance::Kind::sigfigs: {
-        if (value == 0)
-            return {0, 0};
-        const double half = std::pow(10.0, digits_of(value) - tolerance.sigfigs) / 2;
-        const double centre = static_cast<double>(band_centre(value, tolerance));
-        return {centre - half, centre + half, false, true};
-    }
-    case spec::Tolerance::Kind::exact:
-        break;
-    }
-    return {v, v};
+    if (tolerance.kind != spec::Tolerance::Kind::sigfigs || value == 0)
+        return grade_band_real(static_cast<double>(value), tolerance);
+    // A count's rounding is found on its digits (band_centre), exact past 2^53 where a double's would not be.
+    const double half = std::pow(10.0, digits_of(value) - tolerance.sigfigs) / 2;
+    const double centre = static_cast<double>(band_centre(value, tolerance));
+    return {centre - half, centre + half, false, true};
 }
 
 MoodleNumber widest_answer(const NumberRange& allowed, std::optional<double> value) {
