@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <utility>
 
 namespace headcount::formula {
 
@@ -72,6 +73,16 @@ class Parser {
                 next.column};
     }
 
+    // A node of `op` over `children`, spanning the tokens from `first`.
+    template <class... Children> Result node_of(Node::Op op, std::size_t first, Children&&... children) {
+        Node node;
+        node.op = op;
+        (node.children.push_back(std::forward<Children>(children)), ...);
+        if (auto problem = finish(node, first))
+            return std::unexpected(*problem);
+        return node;
+    }
+
     // A sum when there is a + or -, else the single term.
     Result expression() { return chain(Node::Op::sum, Tok::plus, Tok::minus, &Parser::product); }
 
@@ -114,12 +125,7 @@ class Parser {
         --m_depth;
         if (!operand || !minus)
             return operand;
-        Node negate;
-        negate.op = Node::Op::negate;
-        negate.children.push_back(std::move(*operand));
-        if (auto problem = finish(negate, first))
-            return std::unexpected(*problem);
-        return negate;
+        return node_of(Node::Op::negate, first, std::move(*operand));
     }
 
     // base ^ exponent, right-associative, the exponent may carry a sign: 2^3^2 is 2^9, 10^-3 a thousandth.
@@ -135,13 +141,7 @@ class Parser {
         --m_depth;
         if (!exponent)
             return exponent;
-        Node power;
-        power.op = Node::Op::power;
-        power.children.push_back(std::move(*base));
-        power.children.push_back(std::move(*exponent));
-        if (auto problem = finish(power, first))
-            return std::unexpected(*problem);
-        return power;
+        return node_of(Node::Op::power, first, std::move(*base), std::move(*exponent));
     }
 
     Result primary() {
@@ -155,11 +155,7 @@ class Parser {
                 auto inner = parenthesized();
                 if (!inner)
                     return inner;
-                node.op = Node::Op::floor;
-                node.children.push_back(std::move(*inner));
-                if (auto problem = finish(node, first))
-                    return std::unexpected(*problem);
-                return node;
+                return node_of(Node::Op::floor, first, std::move(*inner));
             }
             [[fallthrough]];
         case Tok::number:
