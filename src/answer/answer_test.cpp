@@ -1,38 +1,21 @@
 // The forms students type, each with its value worked out by hand in the comment beside it.
 
-#include <answer/answer.hpp>
-
-#include <util/test_catch.hpp>
+#include <answer/test_answers.hpp>
 
 #include <string>
 #include <string_view>
 
 using headcount::Count;
-using headcount::answer::AnswerUnit;
-using headcount::answer::parse_answer;
-using headcount::answer::ParsedAnswer;
+using namespace headcount::answer;
+using namespace headcount::testing;
 
 namespace {
-
-ParsedAnswer read(std::string_view text, AnswerUnit unit = AnswerUnit::count) {
-    const auto result = parse_answer(text, unit);
-    INFO("answer '" << text << "' -> " << (result ? std::string("ok") : result.error()));
-    REQUIRE(result.has_value());
-    return *result;
-}
 
 Count whole(std::string_view text, AnswerUnit unit = AnswerUnit::count) {
     const ParsedAnswer answer = read(text, unit);
     INFO("answer '" << text << "' has value " << answer.value);
     REQUIRE(answer.integer.has_value());
     return *answer.integer;
-}
-
-std::string reason(std::string_view text, AnswerUnit unit = AnswerUnit::count) {
-    const auto result = parse_answer(text, unit);
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
 }
 
 using Catch::Matchers::Contains;

@@ -1,32 +1,17 @@
 // Answers in bytes: decimal and binary prefixes, and the units that do not belong to the ask.
 
-#include <answer/answer.hpp>
-
-#include <util/test_catch.hpp>
+#include <answer/test_answers.hpp>
 
 #include <string>
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::answer::AnswerUnit;
-using headcount::answer::parse_answer;
-using headcount::answer::ParsedAnswer;
+using namespace headcount::answer;
+using namespace headcount::testing;
 
 namespace {
 
-ParsedAnswer bytes(std::string_view text) {
-    const auto result = parse_answer(text, AnswerUnit::bytes);
-    INFO("answer '" << text << "' -> " << (result ? std::string("ok") : result.error()));
-    REQUIRE(result.has_value());
-    return *result;
-}
-
-std::string reason(std::string_view text, AnswerUnit unit) {
-    const auto result = parse_answer(text, unit);
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
+ParsedAnswer bytes(std::string_view text) { return read(text, AnswerUnit::bytes); }
 
 } // namespace
 

@@ -1,29 +1,17 @@
 // Hostile and broken answers: each must come back as a reason, never a crash, a hang, a throw or a wrapped
 // number.
 
-#include <answer/answer.hpp>
-
-#include <util/test_catch.hpp>
+#include <answer/test_answers.hpp>
 
 #include <random>
 #include <string>
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::answer::AnswerUnit;
-using headcount::answer::parse_answer;
-using headcount::answer::ParseOptions;
+using namespace headcount::answer;
+using namespace headcount::testing;
 
-namespace {
-
-std::string reason(std::string_view text) {
-    const auto result = parse_answer(text);
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
-
-} // namespace
+namespace {} // namespace
 
 TEST_CASE("length and nesting limits", "[answer]") {
     // 1 followed by 199 spaces is exactly 200 bytes and still read; one more space is refused.

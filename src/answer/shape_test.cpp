@@ -1,36 +1,24 @@
 // Answers that are not one number: tensor shapes (parse_shape) and one word of a few (parse_choice).
 
 #include <answer/answer.hpp>
+#include <answer/test_answers.hpp>
 #include <util/text.hpp>
-
-#include <util/test_catch.hpp>
 
 #include <random>
 #include <string>
 #include <string_view>
 
 using Catch::Matchers::Contains;
-using headcount::Count;
-using headcount::answer::k_max_answer_bytes;
-using headcount::answer::parse_choice;
-using headcount::answer::parse_shape;
-using headcount::solve::Shape;
+using namespace headcount;
+using namespace headcount::answer;
+using namespace headcount::testing;
+using solve::Shape;
 
 namespace {
 
-Shape shape(std::string_view text) {
-    const auto result = parse_shape(text);
-    INFO("answer '" << text << "' -> " << (result ? std::string("ok") : result.error()));
-    REQUIRE(result.has_value());
-    return *result;
-}
+Shape shape(std::string_view text) { return headcount::testing::accepted(text, parse_shape(text)); }
 
-std::string shape_reason(std::string_view text) {
-    const auto result = parse_shape(text);
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
+std::string shape_reason(std::string_view text) { return headcount::testing::refused(text, parse_shape(text)); }
 
 /// The words the flops.dominant ask is answered with, as the catalogue has them.
 std::span<const headcount::solve::Choice> dominant_choices() {
@@ -50,10 +38,7 @@ std::size_t index_of(std::string_view word) {
 }
 
 std::string choice_reason(std::string_view text) {
-    const auto result = parse_choice(text, dominant_choices());
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
+    return headcount::testing::refused(text, parse_choice(text, dominant_choices()));
 }
 
 } // namespace
@@ -227,10 +212,7 @@ TEST_CASE("which term dominates, in the words students use", "[answer][choice]")
     const std::size_t equal = index_of("equal");
     REQUIRE(dominant_choices().size() == 3);
     auto named = [](std::string_view text) {
-        const auto result = parse_choice(text, dominant_choices());
-        INFO("answer '" << text << "' -> " << (result ? std::string("ok") : result.error()));
-        REQUIRE(result.has_value());
-        return *result;
+        return headcount::testing::accepted(text, parse_choice(text, dominant_choices()));
     };
     for (const char* text : {"attention", "Attention dominates.", "ATTENTION", "the attention matmuls",
                              "self-attention", "QK^T", "the scores"}) {

@@ -2,9 +2,7 @@
 // count nouns of rates (FLOP/s) and plain numbers with percentages. Each expected value is worked out by hand in
 // the comment beside it.
 
-#include <answer/answer.hpp>
-
-#include <util/test_catch.hpp>
+#include <answer/test_answers.hpp>
 
 #include <algorithm>
 #include <string>
@@ -12,29 +10,12 @@
 
 using Catch::Matchers::Contains;
 using headcount::Count;
-using headcount::answer::AnswerUnit;
-using headcount::answer::parse_answer;
-using headcount::answer::ParsedAnswer;
-using headcount::answer::ParseOptions;
-using headcount::answer::Wide;
+using namespace headcount::answer;
+using namespace headcount::testing;
 
 namespace {
 
 constexpr ParseOptions k_wide{.wide = true};
-
-ParsedAnswer read(std::string_view text, AnswerUnit unit = AnswerUnit::count, ParseOptions options = {}) {
-    const auto result = parse_answer(text, unit, options);
-    INFO("answer '" << text << "' -> " << (result ? std::string("ok") : result.error()));
-    REQUIRE(result.has_value());
-    return *result;
-}
-
-std::string reason(std::string_view text, AnswerUnit unit = AnswerUnit::count, ParseOptions options = {}) {
-    const auto result = parse_answer(text, unit, options);
-    INFO("answer '" << text << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
 
 // A 128-bit integer in decimal: Catch cannot print one, and the digits are what the comments work out.
 std::string decimal(Wide v) {
