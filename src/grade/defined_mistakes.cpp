@@ -262,9 +262,11 @@ std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::
     return out;
 }
 
-} // namespace
-
-namespace {
+/// The defined quantity `part` asks for, when its answer is exact (a defined quantity's is); else nullptr.
+const spec::Quantity* exactly_defined(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
+    return q && part.answer.exact ? q : nullptr;
+}
 
 std::mutex g_rows_mutex;
 std::deque<Row> g_rows; // a deque never moves what it holds
@@ -293,10 +295,10 @@ const Mistake* find_defined_mistake(std::string_view id) {
 }
 
 std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const spec::Quantity* q = exactly_defined(solved, part);
+    if (!q)
+        return {};
     std::vector<Explanation> out;
-    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
-    if (!q || !part.answer.exact)
-        return out;
     const Number& right = *part.answer.exact;
     const std::vector<Perturbation> changes = formula::perturbations(q->formula);
     std::vector<Single> singles = own_singles(solved, *q, right, changes, k_max_defined_singles);
@@ -367,10 +369,10 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
 }
 
 std::vector<Explanation> defined_others(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const spec::Quantity* q = exactly_defined(solved, part);
+    if (!q)
+        return {};
     std::vector<Explanation> out;
-    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
-    if (!q || !part.answer.exact)
-        return out;
     const Mistake* other = find_mistake(k_other_quantity);
     const solve::UnitInfo unit = solve::unit_info(q->unit);
     for (const spec::Quantity& candidate : *solved.problem.quantities) {
