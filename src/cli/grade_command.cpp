@@ -3,7 +3,6 @@
 #include <command/problems.hpp>
 
 #include <generate/class_variants.hpp>
-#include <generate/roster.hpp>
 #include <grade/class_folder.hpp>
 #include <grade/submissions.hpp>
 #include <util/ids.hpp>
@@ -12,7 +11,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -75,22 +73,13 @@ Result<int> run_grade(const GradeOptions& options) {
             scope->push_back(p);
 
     std::optional<generate::ClassVariants> variants;
-    if (!options.key.empty()) {
-        std::ifstream key(options.key, std::ios::binary);
-        if (!key)
-            return std::unexpected(Error{options.key, 0, 0, "cannot read the key"});
-        auto from_key = generate::ClassVariants::from_key(problems, key, options.key);
-        if (!from_key)
-            return std::unexpected(from_key.error());
-        variants = std::move(*from_key);
-    } else if (!options.seed.empty()) {
-        auto roster = generate::load_roster(options.roster);
-        if (!roster)
-            return std::unexpected(roster.error());
-        auto seeded = generate::ClassVariants::seeded(problems, *roster, options.seed);
-        if (!seeded)
-            return std::unexpected(seeded.error());
-        variants = std::move(*seeded);
+    if (!options.key.empty() || !options.seed.empty()) {
+        auto table = options.key.empty()
+                         ? generate::ClassVariants::seeded_for_roster_file(problems, options.roster, options.seed)
+                         : generate::ClassVariants::from_key_file(problems, options.key);
+        if (!table)
+            return std::unexpected(table.error());
+        variants = std::move(*table);
     }
     grade::VariantLookup lookup;
     if (variants)

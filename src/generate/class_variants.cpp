@@ -1,5 +1,6 @@
 #include <generate/class_variants.hpp>
 
+#include <generate/roster.hpp>
 #include <generate/variants.hpp>
 #include <render/answers.hpp>
 #include <spec/givens.hpp>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <fstream>
 #include <map>
 
 namespace headcount::generate {
@@ -142,6 +144,22 @@ std::expected<const solve::SolvedProblem*, std::string> ClassVariants::find(std:
     if (!solved)
         return std::unexpected(solved.error().message);
     return *solved;
+}
+
+Result<ClassVariants> ClassVariants::seeded_for_roster_file(const std::vector<solve::SolvedProblem>& problems,
+                                                            const std::string& roster_file, std::string seed) {
+    auto roster = load_roster(roster_file);
+    if (!roster)
+        return std::unexpected(roster.error());
+    return seeded(problems, *roster, std::move(seed));
+}
+
+Result<ClassVariants> ClassVariants::from_key_file(const std::vector<solve::SolvedProblem>& problems,
+                                                   const std::string& key_file) {
+    std::ifstream key(key_file, std::ios::binary);
+    if (!key)
+        return std::unexpected(Error{key_file, 0, 0, "cannot read the key"});
+    return from_key(problems, key, key_file);
 }
 
 Result<ClassVariants> ClassVariants::from_key(const std::vector<solve::SolvedProblem>& problems, std::istream& key,

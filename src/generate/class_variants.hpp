@@ -43,6 +43,14 @@ class ClassVariants {
     static Result<ClassVariants> from_key(const std::vector<solve::SolvedProblem>& problems, std::istream& key,
                                           const std::string& file);
 
+    /// `seeded` for the roster in the CSV file `roster_file` (load_roster's errors first).
+    static Result<ClassVariants> seeded_for_roster_file(const std::vector<solve::SolvedProblem>& problems,
+                                                        const std::string& roster_file, std::string seed);
+
+    /// `from_key` of the key.csv file `key_file`.
+    static Result<ClassVariants> from_key_file(const std::vector<solve::SolvedProblem>& problems,
+                                               const std::string& key_file);
+
     /// `student`'s variant of problems[problem] as its index among the problem's valid variants (0 for a problem
     /// without vary:), or why it is unknown ("student 'x' is not on the roster, ..."). Where a vary: list repeats a
     /// value (to weight it), equal variants are one: the index is the first of them.
