@@ -16,6 +16,16 @@ constexpr auto k_varying = std::to_array<std::string_view>(
 // The attention keys a transformer's given has (its other attention widths are d_model's).
 constexpr auto k_transformer_attention = std::to_array<std::string_view>({"d_model", "h", "n_kv_heads", "bias"});
 
+/// The field of `table` named `key`, or nullptr.
+template <class Field, std::size_t N>
+Field MhaGivens::*field_named(const std::array<std::pair<std::string_view, Field MhaGivens::*>, N>& table,
+                              std::string_view key) {
+    for (const auto& [name, field] : table)
+        if (name == key)
+            return field;
+    return nullptr;
+}
+
 /// The transformer size named `key` (d_ff, layers, ..., type_vocab), or nullptr when `key` is not one.
 Count* model_size(ModelGivens& m, std::string_view key) {
     for (const ModelSizeKey& size : k_model_sizes)
@@ -88,20 +98,10 @@ void set_given(Givens& givens, std::string_view key, std::int64_t value) {
     if (const auto it = givens.values.find(key); it != givens.values.end()) {
         it->second.value = formula::Number(static_cast<long>(value));
         it->second.text = std::to_string(value);
-    } else if (key == "d_model")
-        g.d_model = value;
-    else if (key == "h")
-        g.h = value;
-    else if (key == "d_k")
-        g.d_k = value;
-    else if (key == "d_v")
-        g.d_v = value;
-    else if (key == "kdim")
-        g.kdim = value;
-    else if (key == "vdim")
-        g.vdim = value;
-    else if (key == "n_kv_heads")
-        g.n_kv_heads = value;
+    } else if (const auto size = field_named(k_block_sizes, key))
+        g.*size = value;
+    else if (const auto width = field_named(k_block_defaults, key))
+        g.*width = value;
     else if (key == "bias") {
         g.bias = {value != 0, value != 0, value != 0, value != 0};
         g.bias_given_per_projection = false;
@@ -125,20 +125,10 @@ std::optional<std::int64_t> given_value(const Givens& givens, std::string_view k
             return v.get_num().get_si();
         return std::nullopt;
     }
-    if (key == "d_model")
-        return g.d_model;
-    if (key == "h")
-        return g.h;
-    if (key == "d_k")
-        return g.d_k;
-    if (key == "d_v")
-        return g.d_v;
-    if (key == "kdim")
-        return g.kdim;
-    if (key == "vdim")
-        return g.vdim;
-    if (key == "n_kv_heads")
-        return g.n_kv_heads;
+    if (const auto size = field_named(k_block_sizes, key))
+        return g.*size;
+    if (const auto width = field_named(k_block_defaults, key))
+        return g.*width;
     if (key == "bias") // vary sets all four together
         return g.bias.q ? 1 : 0;
     if (key == "add_bias_kv")

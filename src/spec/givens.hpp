@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace headcount::spec {
 
@@ -33,6 +34,19 @@ inline constexpr auto k_model_sizes = std::to_array<ModelSizeKey>({
     {"experts", &ModelGivens::experts},
     {"top_k", &ModelGivens::top_k},
 });
+
+/// The attention block's sizes every block has (d_model, h), by their key under `given:`.
+inline constexpr auto k_block_sizes = std::to_array<std::pair<std::string_view, Count MhaGivens::*>>(
+    {{"d_model", &MhaGivens::d_model}, {"h", &MhaGivens::h}});
+
+/// The attention block's widths a spec may give or leave to their default (d_k and d_v are d_model / h, kdim and
+/// vdim d_model, n_kv_heads h): the list the reader fills and `vary:` looks them up in.
+inline constexpr auto k_block_defaults = std::to_array<std::pair<std::string_view, std::optional<Count> MhaGivens::*>>(
+    {{"d_k", &MhaGivens::d_k},
+     {"d_v", &MhaGivens::d_v},
+     {"kdim", &MhaGivens::kdim},
+     {"vdim", &MhaGivens::vdim},
+     {"n_kv_heads", &MhaGivens::n_kv_heads}});
 
 /// What is wrong with a set of givens, and which given to point at.
 struct GivensProblem {

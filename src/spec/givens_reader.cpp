@@ -73,12 +73,8 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std:
     g.d_model = *d_model_value;
     g.h = *h_value;
 
-    for (auto [key, slot] : {std::pair{"d_k", &g.d_k},
-                             {"d_v", &g.d_v},
-                             {"kdim", &g.kdim},
-                             {"vdim", &g.vdim},
-                             {"n_kv_heads", &g.n_kv_heads}})
-        if (auto ok = r.optional(given, key, &Reader::positive_integer, *slot); !ok)
+    for (const auto& [key, field] : k_block_defaults)
+        if (auto ok = r.optional(given, key, &Reader::positive_integer, g.*field); !ok)
             return std::unexpected(ok.error());
     if (const YAML::Node bias = given["bias"]) {
         auto flags = read_bias(r, bias, g.bias_given_per_projection);
