@@ -1,6 +1,6 @@
-// End-to-end tests of `headcount catalogue asks|mistakes|exports`, the reference tables the docs are generated
-// from. The rows expected are found independently of the code: an ask or a mistake is shipped with its template,
-// so templates/ lists them.
+// End-to-end tests of `headcount catalogue asks|mistakes|exports`, the reference tables the docs are generated from
+// (training-asks is tested in training_cli_test.cpp). The rows expected are found independently of the code: an ask
+// or a mistake is shipped with its template, so templates/ lists them.
 #include "run_binary.hpp"
 
 #include <util/test_catch.hpp>

@@ -363,9 +363,10 @@ TEST_CASE("a decoding step over a cache of one is the built-in forward pass of o
     CHECK(has(run_headcount({"solve", bert}).err, "does not decode"));
 }
 
-// The training asks as docs/spec.md listed them by hand before its table was printed from the rows (stop 35), in its
-// order, with the units that table and the papers give them: memory in bytes, batch.max in sequences, compute in
-// FLOPs, time.training in days, mfu in percent, LoRA's and MoE's counts in parameters.
+// The training asks as docs/spec.md listed them by hand before its table was printed from the rows, in its order,
+// with the units that table and the papers give them: memory in bytes, batch.max in sequences, compute in FLOPs,
+// time.training in days, mfu in percent, LoRA's and MoE's counts in parameters. A row added to the code is added
+// here too.
 TEST_CASE("catalogue training-asks prints every training ask, and each is solved in its unit", "[e2e][training]") {
     const auto run = run_headcount({"catalogue", "training-asks"});
     REQUIRE(run.exit_code == 0);
@@ -408,14 +409,14 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
     const auto solved = run_headcount({"solve", spec, "--format", "json"});
     REQUIRE(solved.exit_code == 0);
     const auto parsed = nlohmann::json::parse(solved.out);
-    REQUIRE(parsed["parts"].size() == rows.size());
+    REQUIRE(parsed["parts"].size() == listed.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         INFO(rows[i].first);
-        CHECK(parsed["parts"][i]["unit"] == rows[i].second);
+        CHECK(parsed["parts"][i]["unit"] == listed[i].second);
         CHECK_FALSE(parsed["parts"][i]["answer"].is_null());
     }
-    // A name near one is not a training ask.
+    // A name near one is not a training ask, and the error names the one meant, though no part asks it.
     const auto typo = run_headcount({"solve", gpt2_small("typo", "", "  - {id: a, ask: memory.weight}\n")});
     CHECK(typo.exit_code == 2);
-    CHECK(has(typo.err, "memory.weight"));
+    CHECK(has(typo.err, "unknown ask 'memory.weight' in part 'a' (did you mean 'memory.weights'?)"));
 }

@@ -221,6 +221,14 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
             mistake_words.push_back(id);
         vocabulary = Vocabulary{ask_words, mistake_words};
     }
+    // A transformer may ask any training ask (those its parts ask are quantities by now): a misspelt one is named
+    // in the did-you-mean.
+    if (problem.kind == "transformer") {
+        for (const TrainingAsk& ask : training_asks())
+            if (std::find(ask_words.begin(), ask_words.end(), ask.id) == ask_words.end())
+                ask_words.push_back(ask.id);
+        vocabulary = Vocabulary{ask_words, mistake_words};
+    }
 
     if (const YAML::Node vary = root["vary"]) {
         auto variations = read_vary(r, vary, problem);

@@ -545,7 +545,10 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
             return r.error_at(*node, fmt::format("{} counts one stack of layers (an encoder or a decoder), and this "
                                                  "model has both",
                                                  ask));
-        const TrainingWorkload workload = find_training_ask(e.ask)->workload;
+        const TrainingAsk* row = find_training_ask(e.ask);
+        if (!row) // every entry is a row's (tests/training_cli_test.cpp solves each row)
+            return r.error_at(*node, fmt::format("{} has no row in spec/training_asks.cpp: a bug in headcount", e.ask));
+        const TrainingWorkload workload = row->workload;
         if (workload != TrainingWorkload::none && !problem.workload)
             return r.error_at(*node, fmt::format("{} ({}) needs the step's sequences: give seq_len (and batch, 1 if "
                                                  "left out)",
@@ -576,7 +579,7 @@ Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given,
         const Entry& e = all.find(name)->second;
         YAML::Node q(YAML::NodeType::Map);
         q["title"] = e.title;
-        q["unit"] = std::string(find_training_ask(e.ask)->unit);
+        q["unit"] = std::string(find_training_ask(e.ask)->unit); // found for every wanted entry above
         q["formula"] = e.formula;
         q["explanation"] = e.explanation;
         if (!e.mistakes.empty()) {
