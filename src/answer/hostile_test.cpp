@@ -11,8 +11,6 @@ using Catch::Matchers::Contains;
 using namespace headcount::answer;
 using namespace headcount::testing;
 
-namespace {} // namespace
-
 TEST_CASE("length and nesting limits", "[answer]") {
     // 1 followed by 199 spaces is exactly 200 bytes and still read; one more space is refused.
     CHECK(parse_answer("1" + std::string(199, ' ')).value().integer == 1);

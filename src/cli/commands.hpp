@@ -21,6 +21,7 @@ namespace headcount::cli {
 
 // What every command file uses from command/ (shared with serve's command), named here as cli's own.
 using command::Action;
+using command::add_specs_argument;
 using command::Command;
 using command::command_token_secret;
 using command::find_part;
@@ -37,11 +38,6 @@ using command::load_course;
 using command::load_templates;
 using command::print_error;
 using command::run_app;
-
-/// The SPECS positional every command over specs takes (files or directories), required.
-inline CLI::Option* add_specs_argument(CLI::App& command, std::vector<std::string>& specs) {
-    return command.add_option("specs", specs, "Problem spec files (.yaml) or directories of them")->required();
-}
 
 /// `headcount solve`.
 Command add_solve_command(CLI::App& app);

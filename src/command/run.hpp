@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace headcount::command {
@@ -37,6 +38,11 @@ void print_error(const Error& error);
 inline constexpr const char* k_templates_help =
     "Use the Mustache templates in this folder instead of the built-in ones of the same name (write them out "
     "with `headcount templates export DIR`)";
+
+/// The SPECS positional every command over specs takes (files or directories), required.
+inline CLI::Option* add_specs_argument(CLI::App& command, std::vector<std::string>& specs) {
+    return command.add_option("specs", specs, "Problem spec files (.yaml) or directories of them")->required();
+}
 
 /// What `headcount --help` says headcount is, and --version.
 inline constexpr const char* k_app_description =

@@ -79,7 +79,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
 command::Command add_serve_command(CLI::App& app) {
     auto options = std::make_shared<ServeCommandOptions>();
     CLI::App* serve = app.add_subcommand("serve", command::k_serve_description);
-    serve->add_option("specs", options->specs, "Problem specs (.yaml) or directories of them")->required();
+    command::add_specs_argument(*serve, options->specs);
     serve->add_option("--host", options->serve.host,
                       "Address to listen on (default 127.0.0.1; 0.0.0.0 for students on other machines)");
     serve->add_option("--port", options->serve.port, "Port to listen on (default 8080; 0 picks a free one)")
