@@ -41,6 +41,17 @@ std::string spec_file(const std::string& name, const std::string& given, const s
     return path;
 }
 
+/// A spec DIR/NAME.yaml of one part, a, asking `ask`, with `given` the inside of a flow mapping ("d_model: 3, h: 1")
+/// and, when `kind` is given, a kind line. Without one, part a's ask stands at line 5, column 18.
+std::string one_part_spec(const std::string& dir, const std::string& name, const std::string& given,
+                          const std::string& ask, const std::string& kind = "") {
+    const std::string path = dir + "/" + name + ".yaml";
+    std::ofstream(path) << "id: " << name << "\ntitle: " << name << "\n"
+                        << (kind.empty() ? "" : "kind: " + kind + "\n") << "given: {" << given
+                        << "}\nparts:\n  - {id: a, ask: " << ask << "}\n";
+    return path;
+}
+
 // Mixtral-8x7B's shape (Hugging Face's MixtralConfig), with `extra` given lines.
 std::string mixtral(const std::string& name, const std::string& extra, const std::string& parts) {
     return spec_file(name,
@@ -191,17 +202,16 @@ TEST_CASE("a training step's FLOPs past 2^64 are exact", "[e2e][architectures]")
 //   200,000,000,400,000,002,200,000,004,000,000,002 bytes (2e35), under 10^36 though its bits (x 16) are not.
 TEST_CASE("bytes past 2^53: exact in the unit only when whole, and no bit count in the way", "[e2e][architectures]") {
     const std::string dir = headcount::testing::fresh_temp_dir("arch-big-bytes");
-    std::ofstream(dir + "/kv.yaml") << "id: kv\ntitle: kv\ngiven: {d_model: 3, h: 1, seq_len: 1000001, "
-                                       "batch: 100000000000000001, dtype: fp16}\nparts:\n"
-                                       "  - {id: a, ask: memory.kv_cache}\n";
-    const auto kv = run_headcount({"solve", dir + "/kv.yaml"});
+    const auto kv = run_headcount(
+        {"solve", one_part_spec(dir, "kv", "d_model: 3, h: 1, seq_len: 1000001, batch: 100000000000000001, dtype: fp16",
+                                "memory.kv_cache")});
     CHECK(has(kv.out, "1,200,001,200,000,000,012,000,012"));
     CHECK_FALSE(has(kv.out, "exactly 1200001200000 TB"));
     CHECK(has(kv.out, "about 1200001200000.00 TB"));
-    std::ofstream(dir + "/weights.yaml") << "id: w\ntitle: w\ngiven: {d_model: 3, h: 1, seq_len: 1000000001, "
-                                            "batch: 100000000000000001, dtype: fp16}\nparts:\n"
-                                            "  - {id: a, ask: memory.attention_weights}\n";
-    CHECK(right(dir + "/weights.yaml", "a", "200000000400000002200000004000000002"));
+    const std::string weights =
+        one_part_spec(dir, "weights", "d_model: 3, h: 1, seq_len: 1000000001, batch: 100000000000000001, dtype: fp16",
+                      "memory.attention_weights");
+    CHECK(right(weights, "a", "200000000400000002200000004000000002"));
 }
 
 // Past 10^36, the largest count, a count stops only the parts that ask for it. GPT-3's layers without learned
@@ -264,21 +274,17 @@ TEST_CASE("an odd causal seq_len is refused only where half a count would be lef
 // 33,554,432,000,000,000,000,000 bytes; Q is 64 x 10^15 x 4,096 (the scores, 64 x 32 x 10^30, fit).
 TEST_CASE("a solution renders when a count nobody asks for passes 10^36", "[e2e][architectures]") {
     const std::string dir = headcount::testing::fresh_temp_dir("arch-long-context");
-    std::ofstream(dir + "/lc.yaml") << "id: lc\ntitle: lc\nkind: transformer\ngiven: {d_model: 4096, h: 32, "
-                                       "d_ff: 11008, layers: 32, vocab: 32000, seq_len: 1000000000000000, batch: 64, "
-                                       "dtype: bf16}\nparts:\n  - {id: a, ask: memory.kv_cache}\n";
-    const auto lc = run_headcount({"solve", dir + "/lc.yaml"});
+    const auto lc = run_headcount({"solve", one_part_spec(dir, "lc",
+                                                          "d_model: 4096, h: 32, d_ff: 11008, layers: 32, vocab: "
+                                                          "32000, seq_len: 1000000000000000, batch: 64, dtype: bf16",
+                                                          "memory.kv_cache", "transformer")});
     CHECK(lc.exit_code == 0);
     CHECK(has(lc.out, "33,554,432,000,000,000,000,000"));
-    std::ofstream(dir + "/q.yaml") << "id: q\ntitle: q\ngiven: {d_model: 4096, h: 32, seq_len: 1000000000000000, "
-                                      "batch: 64}\n"
-                                      "parts:\n  - {id: a, ask: shape.q}\n";
-    const auto q = run_headcount({"solve", dir + "/q.yaml"});
+    const std::string block = "d_model: 4096, h: 32, seq_len: 1000000000000000, batch: 64";
+    const auto q = run_headcount({"solve", one_part_spec(dir, "q", block, "shape.q")});
     CHECK(q.exit_code == 0);
     CHECK(has(q.out, "**Answer: (64, 1000000000000000, 4096).**"));
-    std::ofstream(dir + "/f.yaml") << "id: f\ntitle: f\ngiven: {d_model: 4096, h: 32, seq_len: 1000000000000000, "
-                                      "batch: 64}\nparts:\n  - {id: a, ask: flops.total}\n";
-    CHECK(has(run_headcount({"solve", dir + "/f.yaml"}).err,
+    CHECK(has(run_headcount({"solve", one_part_spec(dir, "f", block, "flops.total")}).err,
               "f.yaml:5:18: ask 'flops.total': the FLOP count is too large"));
 }
 
