@@ -10,10 +10,10 @@ namespace headcount::answer::detail {
 
 namespace {
 
+/// A word (lower case) and the number it multiplies by.
 struct Entry {
-    std::string_view word; // lower case
+    std::string_view word;
     Wide factor;
-    std::string_view unit;
 };
 
 constexpr Wide k_thousand = 1'000;
@@ -21,21 +21,21 @@ constexpr Wide k_kibi = 1'024;
 
 // Words that mean the same whatever the ask's unit.
 constexpr std::array k_scale_words{
-    Entry{"thousand", k_thousand, ""},
-    Entry{"million", k_thousand* k_thousand, ""},
-    Entry{"mn", k_thousand* k_thousand, ""},
-    Entry{"billion", k_thousand* k_thousand* k_thousand, ""},
-    Entry{"bn", k_thousand* k_thousand* k_thousand, ""},
-    Entry{"trillion", k_thousand* k_thousand* k_thousand* k_thousand, ""},
-    Entry{"tn", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"thousand", k_thousand},
+    Entry{"million", k_thousand* k_thousand},
+    Entry{"mn", k_thousand* k_thousand},
+    Entry{"billion", k_thousand* k_thousand* k_thousand},
+    Entry{"bn", k_thousand* k_thousand* k_thousand},
+    Entry{"trillion", k_thousand* k_thousand* k_thousand* k_thousand},
+    Entry{"tn", k_thousand* k_thousand* k_thousand* k_thousand},
 };
 
 // Single-letter scales; for bytes these are ambiguous (k, m, g, t) or a unit (b) instead.
 constexpr std::array k_scale_letters{
-    Entry{"k", k_thousand, ""},
-    Entry{"m", k_thousand* k_thousand, ""},
-    Entry{"b", k_thousand* k_thousand* k_thousand, ""},
-    Entry{"t", k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"k", k_thousand},
+    Entry{"m", k_thousand* k_thousand},
+    Entry{"b", k_thousand* k_thousand* k_thousand},
+    Entry{"t", k_thousand* k_thousand* k_thousand* k_thousand},
 };
 
 /// A unit of bytes: its symbol and its spelled-out name (matched with and without a final s), lower case.
@@ -68,43 +68,30 @@ constexpr auto k_count_nouns =
 constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
-    Entry{"kflop", k_thousand, ""},
-    Entry{"mflop", k_thousand* k_thousand, ""},
-    Entry{"gflop", k_thousand* k_thousand* k_thousand, ""},
-    Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand, ""},
-    Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand, ""},
+    Entry{"kflop", k_thousand},
+    Entry{"mflop", k_thousand* k_thousand},
+    Entry{"gflop", k_thousand* k_thousand* k_thousand},
+    Entry{"tflop", k_thousand* k_thousand* k_thousand* k_thousand},
+    Entry{"pflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand},
 };
 constexpr Wide k_minute = 60;
 constexpr Wide k_hour = 60 * k_minute;
 constexpr Wide k_day = 24 * k_hour;
-// Every spelling of a unit of time, lower case, with its length in seconds and its normalised name. A year is the
+// A unit of time: its normalised name, its length in seconds and every spelling of it (lower case). A year is the
 // Julian year, 365.25 days = 31,557,600 s: one fixed length, where a calendar year is 365 or 366 days.
+struct TimeUnit {
+    std::string_view unit;
+    Wide seconds;
+    std::array<std::string_view, 5> spellings; ///< the unused ones empty
+};
+
 constexpr std::array k_time_units{
-    Entry{"s", 1, "s"},
-    Entry{"sec", 1, "s"},
-    Entry{"secs", 1, "s"},
-    Entry{"second", 1, "s"},
-    Entry{"seconds", 1, "s"},
-    Entry{"min", k_minute, "min"},
-    Entry{"mins", k_minute, "min"},
-    Entry{"minute", k_minute, "min"},
-    Entry{"minutes", k_minute, "min"},
-    Entry{"h", k_hour, "h"},
-    Entry{"hr", k_hour, "h"},
-    Entry{"hrs", k_hour, "h"},
-    Entry{"hour", k_hour, "h"},
-    Entry{"hours", k_hour, "h"},
-    Entry{"d", k_day, "d"},
-    Entry{"day", k_day, "d"},
-    Entry{"days", k_day, "d"},
-    Entry{"wk", 7 * k_day, "wk"},
-    Entry{"wks", 7 * k_day, "wk"},
-    Entry{"week", 7 * k_day, "wk"},
-    Entry{"weeks", 7 * k_day, "wk"},
-    Entry{"yr", 36'525 * k_day / 100, "yr"},
-    Entry{"yrs", 36'525 * k_day / 100, "yr"},
-    Entry{"year", 36'525 * k_day / 100, "yr"},
-    Entry{"years", 36'525 * k_day / 100, "yr"},
+    TimeUnit{"s", 1, {"s", "sec", "secs", "second", "seconds"}},
+    TimeUnit{"min", k_minute, {"min", "mins", "minute", "minutes"}},
+    TimeUnit{"h", k_hour, {"h", "hr", "hrs", "hour", "hours"}},
+    TimeUnit{"d", k_day, {"d", "day", "days"}},
+    TimeUnit{"wk", 7 * k_day, {"wk", "wks", "week", "weeks"}},
+    TimeUnit{"yr", 36'525 * k_day / 100, {"yr", "yrs", "year", "years"}},
 };
 static_assert(36'525 * k_day / 100 == 31'557'600, "a Julian year is 365.25 days");
 constexpr auto k_approx_words =
@@ -120,6 +107,14 @@ const ByteUnit* find_byte_unit(std::string_view ByteUnit::*spelling, std::string
     const auto it =
         std::find_if(k_byte_units.begin(), k_byte_units.end(), [&](const ByteUnit& u) { return u.*spelling == lower; });
     return it == k_byte_units.end() ? nullptr : &*it;
+}
+
+/// The unit of time spelt `lower`, or nullptr.
+const TimeUnit* find_time_unit(std::string_view lower) {
+    const auto it = std::find_if(k_time_units.begin(), k_time_units.end(), [&](const TimeUnit& u) {
+        return !lower.empty() && std::find(u.spellings.begin(), u.spellings.end(), lower) != u.spellings.end();
+    });
+    return it == k_time_units.end() ? nullptr : &*it;
 }
 
 template <std::size_t N> bool contains(const std::array<std::string_view, N>& words, std::string_view lower) {
@@ -159,8 +154,8 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
     } else if (lower == "k" || lower == "m" || lower == "g" || lower == "t") {
         return {WordKind::ambiguous_prefix, 1, ""};
     }
-    if (const Entry* e = find(k_time_units, lower))
-        return {WordKind::time_unit, e->factor, e->unit};
+    if (const TimeUnit* u = find_time_unit(lower))
+        return {WordKind::time_unit, u->seconds, u->unit};
     if (contains(k_bit_names, singular))
         return {WordKind::bits_unit, 1, ""};
     if (const ByteUnit* u = find_byte_unit(&ByteUnit::name, singular))
