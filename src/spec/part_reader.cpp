@@ -37,9 +37,10 @@ Result<Tolerance> read_tolerance(const Reader& r, const YAML::Node& node) {
 
 Result<std::map<std::string, double>> read_credit(const Reader& r, const YAML::Node& node,
                                                   std::span<const std::string_view> mistakes) {
-    if (!node.IsMap())
-        return r.error_at(node, "credit must map mistake ids to a fraction of the points, e.g. {missing_biases: 0.5}");
-    if (auto ok = r.check_keys(node, mistakes, "credit (mistake ids)"); !ok)
+    if (auto ok =
+            r.check_mapping(node, mistakes, "credit (mistake ids)",
+                            "credit must map mistake ids to a fraction of the points, e.g. {missing_biases: 0.5}");
+        !ok)
         return std::unexpected(ok.error());
     std::map<std::string, double> credit;
     for (const auto& entry : node) {
@@ -72,30 +73,21 @@ Result<void> read_check_policy(const Reader& r, const YAML::Node& node, std::opt
 
 Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words) {
     const std::span<const std::string_view> known_asks = words.asks;
-    if (!node.IsMap())
-        return r.error_at(node, "each part must be a mapping with at least 'id' and 'ask'");
-    if (auto ok = r.check_keys(node, k_part_keys, "part"); !ok)
-        return std::unexpected(ok.error());
     Part part;
-    auto id = r.required(node, "id", "part");
+    auto id =
+        r.mapping_id(node, k_part_keys, "part", "part id", "each part must be a mapping with at least 'id' and 'ask'");
     if (!id)
         return std::unexpected(id.error());
-    auto id_text = r.id_of(*id, "part id");
-    if (!id_text)
-        return std::unexpected(id_text.error());
-    part.id = *id_text;
+    part.id = *id;
 
-    auto ask = r.required(node, "ask", fmt::format("part '{}'", part.id));
+    auto ask = r.required_string(node, "ask", fmt::format("part '{}'", part.id));
     if (!ask)
         return std::unexpected(ask.error());
-    auto ask_text = r.string_of(*ask, "ask");
-    if (!ask_text)
-        return std::unexpected(ask_text.error());
-    if (std::find(known_asks.begin(), known_asks.end(), *ask_text) == known_asks.end())
-        return r.error_at(*ask, fmt::format("unknown ask '{}' in part '{}'{}", *ask_text, part.id,
-                                            did_you_mean(*ask_text, known_asks)));
-    part.ask = *ask_text;
-    part.ask_mark = mark_of(*ask);
+    part.ask_mark = mark_of(node["ask"]);
+    if (std::find(known_asks.begin(), known_asks.end(), *ask) == known_asks.end())
+        return r.error_at(part.ask_mark, fmt::format("unknown ask '{}' in part '{}'{}", *ask, part.id,
+                                                     did_you_mean(*ask, known_asks)));
+    part.ask = *ask;
 
     if (const YAML::Node points = node["points"]) {
         auto value = r.points(points);

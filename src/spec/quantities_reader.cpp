@@ -155,11 +155,11 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
                                                        builtin ? "a built-in quantity" : "a given"));
         }
         const YAML::Node body = entry.second;
-        if (!body.IsMap())
-            return r.error_at(body, fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "
-                                                "training compute, unit: FLOPs, formula: 6 * n_params * tokens}}",
-                                                name));
-        if (auto ok = r.check_keys(body, k_quantity_keys, fmt::format("quantity '{}'", name)); !ok)
+        if (auto ok = r.check_mapping(body, k_quantity_keys, fmt::format("quantity '{}'", name),
+                                      fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "
+                                                  "training compute, unit: FLOPs, formula: 6 * n_params * tokens}}",
+                                                  name));
+            !ok)
             return std::unexpected(ok.error());
         Quantity q;
         q.name = name;
@@ -208,21 +208,15 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return r.error_at(listed, fmt::format("more than {} mistakes for one quantity", k_max_listed_mistakes));
         std::set<std::string> ids;
         for (const YAML::Node& item : listed) {
-            if (!item.IsMap())
-                return r.error_at(item, "each mistake must be a mapping {id, formula, feedback}");
-            if (auto ok = r.check_keys(item, k_listed_mistake_keys, "mistake"); !ok)
-                return std::unexpected(ok.error());
             ListedMistake m;
-            auto id = r.required(item, "id", "mistake");
+            auto id = r.mapping_id(item, k_listed_mistake_keys, "mistake", "mistake id",
+                                   "each mistake must be a mapping {id, formula, feedback}");
             if (!id)
                 return std::unexpected(id.error());
-            auto id_text = r.id_of(*id, "mistake id");
-            if (!id_text)
-                return std::unexpected(id_text.error());
-            if (!ids.insert(*id_text).second)
-                return r.error_at(*id, fmt::format("duplicate mistake id '{}' in quantity '{}'", *id_text, q.name));
-            m.id = *id_text;
-            m.mark = mark_of(*id);
+            m.mark = mark_of(item["id"]);
+            if (!ids.insert(*id).second)
+                return r.error_at(m.mark, fmt::format("duplicate mistake id '{}' in quantity '{}'", *id, q.name));
+            m.id = *id;
             auto formula_node = r.required(item, "formula", fmt::format("mistake '{}'", m.id));
             if (!formula_node)
                 return std::unexpected(formula_node.error());
@@ -234,13 +228,10 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
                 return std::unexpected(ok.error());
             m.formula = std::move(*parsed);
             m.formula_text = formula_node->Scalar();
-            auto feedback = r.required(item, "feedback", fmt::format("mistake '{}'", m.id));
+            auto feedback = r.required_string(item, "feedback", fmt::format("mistake '{}'", m.id));
             if (!feedback)
                 return std::unexpected(feedback.error());
-            auto text = r.string_of(*feedback, "feedback");
-            if (!text)
-                return std::unexpected(text.error());
-            m.feedback = *text;
+            m.feedback = *feedback;
             q.mistakes.push_back(std::move(m));
         }
     }

@@ -84,21 +84,16 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
 }
 
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
-    if (!root.IsMap())
-        return r.error_at(root, "a problem spec must be a mapping with id, title, given and parts");
-    if (auto ok = r.check_keys(root, k_top_keys, "the problem"); !ok)
-        return std::unexpected(ok.error());
-
     Problem problem;
-    for (auto [key, slot, is_id] : {std::tuple{"id", &problem.id, true}, {"title", &problem.title, false}}) {
-        auto node = r.required(root, key, "the problem");
-        if (!node)
-            return std::unexpected(node.error());
-        auto text = is_id ? r.id_of(*node, "problem id") : r.string_of(*node, key);
-        if (!text)
-            return std::unexpected(text.error());
-        *slot = *text;
-    }
+    auto id = r.mapping_id(root, k_top_keys, "the problem", "problem id",
+                           "a problem spec must be a mapping with id, title, given and parts");
+    if (!id)
+        return std::unexpected(id.error());
+    problem.id = *id;
+    auto title = r.required_string(root, "title", "the problem");
+    if (!title)
+        return std::unexpected(title.error());
+    problem.title = *title;
     if (const YAML::Node kind = root["kind"]) {
         auto text = r.string_of(kind, "kind");
         if (!text)

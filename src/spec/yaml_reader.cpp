@@ -40,6 +40,13 @@ Result<void> Reader::check_keys(const YAML::Node& map, std::span<const std::stri
     return {};
 }
 
+Result<void> Reader::check_mapping(const YAML::Node& node, std::span<const std::string_view> known,
+                                   std::string_view where, std::string not_a_mapping) const {
+    if (!node.IsMap())
+        return error_at(node, std::move(not_a_mapping));
+    return check_keys(node, known, where);
+}
+
 Result<YAML::Node> Reader::required(const YAML::Node& map, const char* key, std::string_view where) const {
     YAML::Node value = map[key];
     if (!value)
@@ -72,6 +79,24 @@ Result<std::string> Reader::id_of(const YAML::Node& node, std::string_view key) 
                                           "with '.')",
                                           key, *text));
     return text;
+}
+
+Result<std::string> Reader::required_string(const YAML::Node& map, const char* key, std::string_view where) const {
+    auto node = required(map, key, where);
+    if (!node)
+        return std::unexpected(node.error());
+    return string_of(*node, key);
+}
+
+Result<std::string> Reader::mapping_id(const YAML::Node& node, std::span<const std::string_view> known,
+                                       std::string_view where, std::string_view id_name,
+                                       std::string not_a_mapping) const {
+    if (auto ok = check_mapping(node, known, where, std::move(not_a_mapping)); !ok)
+        return std::unexpected(ok.error());
+    auto id = required(node, "id", where);
+    if (!id)
+        return std::unexpected(id.error());
+    return id_of(*id, id_name);
 }
 
 Result<Count> Reader::positive_integer(const YAML::Node& node, std::string_view key) const {

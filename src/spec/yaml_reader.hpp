@@ -92,8 +92,18 @@ class Reader {
     /// Checks a mapping's keys: each known, none repeated. `where` names the mapping in messages.
     Result<void> check_keys(const YAML::Node& map, std::span<const std::string_view> known,
                             std::string_view where) const;
+    /// Checks that `node` is a mapping (else the error is `not_a_mapping`, which says what to write) and then its
+    /// keys, as check_keys.
+    Result<void> check_mapping(const YAML::Node& node, std::span<const std::string_view> known, std::string_view where,
+                               std::string not_a_mapping) const;
+    /// check_mapping, then the mapping's required `id` (id_of, named `id_name` in messages): a problem, a part, a
+    /// mistake.
+    Result<std::string> mapping_id(const YAML::Node& node, std::span<const std::string_view> known,
+                                   std::string_view where, std::string_view id_name, std::string not_a_mapping) const;
     Result<YAML::Node> required(const YAML::Node& map, const char* key, std::string_view where) const;
     Result<std::string> string_of(const YAML::Node& node, std::string_view key) const;
+    /// required(map, key, where), then string_of it.
+    Result<std::string> required_string(const YAML::Node& map, const char* key, std::string_view where) const;
     /// Ids end up in file names and CSV cells: letters, digits, '-', '_', '.', not starting with '.'.
     Result<std::string> id_of(const YAML::Node& node, std::string_view key) const;
     /// A size: digits only, not 0, under 10^18.
