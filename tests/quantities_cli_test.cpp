@@ -116,6 +116,8 @@ TEST_CASE("mistakes derived from the formula's structure are named", "[e2e][quan
     const auto gb = run_headcount({"check", k_memory, "--part", "c", "--answer", "10.6"});
     CHECK(gb.exit_code == 1);
     CHECK(has(gb.out, "`decimal_vs_binary_units`"));
+    CHECK(has(gb.out, "GB were used where GiB were asked"));
+    CHECK(has(gb.out, "This is the size in GB (powers of 1000); the question asks for GiB (powers of 1024)."));
     CHECK(run_headcount({"check", k_memory, "--part", "c", "--answer", "9.87 GiB"}).exit_code == 0);
     CHECK(run_headcount({"check", k_memory, "--part", "c", "--answer", "10.6 GB"}).exit_code == 0);
 }

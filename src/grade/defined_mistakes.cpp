@@ -104,18 +104,16 @@ void add_unit_slips(const spec::Quantity& q, const Number& right, std::vector<Si
                 binary *= 1024;
                 decimal *= 1000;
             }
-            if (unit.scale == binary)
-                add("decimal_vs_binary_units",
-                    fmt::format("{} were used where {} were asked", k_decimal[level], k_binary[level]),
-                    fmt::format("This is the size in {} (powers of 1000); the question asks for {} (powers of 1024).",
-                                k_decimal[level], k_binary[level]),
-                    binary / decimal);
-            if (unit.scale == decimal)
-                add("decimal_vs_binary_units",
-                    fmt::format("{} were used where {} were asked", k_binary[level], k_decimal[level]),
-                    fmt::format("This is the size in {} (powers of 1024); the question asks for {} (powers of 1000).",
-                                k_binary[level], k_decimal[level]),
-                    decimal / binary);
+            if (unit.scale != binary && unit.scale != decimal)
+                continue;
+            // The unit asked for, and the other family's unit that was used instead.
+            const bool binary_asked = unit.scale == binary;
+            const std::string_view asked = binary_asked ? k_binary[level] : k_decimal[level];
+            const std::string_view used = binary_asked ? k_decimal[level] : k_binary[level];
+            add("decimal_vs_binary_units", fmt::format("{} were used where {} were asked", used, asked),
+                fmt::format("This is the size in {} (powers of {}); the question asks for {} (powers of {}).", used,
+                            binary_asked ? 1000 : 1024, asked, binary_asked ? 1024 : 1000),
+                binary_asked ? binary / decimal : decimal / binary);
         }
     } else if (unit.dimension == D::time) {
         constexpr std::pair<std::string_view, long> k_times[] = {
@@ -262,16 +260,15 @@ std::vector<Single> own_singles(const solve::SolvedProblem& solved, const spec::
     return out;
 }
 
-/// The defined quantity `part` asks for, when its answer is exact (a defined quantity's is); else nullptr.
-const spec::Quantity* exactly_defined(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
-    return q && part.answer.exact ? q : nullptr;
-}
-
 std::mutex g_rows_mutex;
 std::deque<Row> g_rows; // a deque never moves what it holds
 
 } // namespace
+
+const spec::Quantity* exactly_defined(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
+    return q && part.answer.exact ? q : nullptr;
+}
 
 const Mistake* defined_mistake(std::string_view id, std::string_view title, std::string_view feedback) {
     const std::lock_guard lock(g_rows_mutex);
@@ -294,19 +291,17 @@ const Mistake* find_defined_mistake(std::string_view id) {
     return nullptr;
 }
 
-std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    const spec::Quantity* q = exactly_defined(solved, part);
-    if (!q)
-        return {};
+std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                              const spec::Quantity& q) {
     std::vector<Explanation> out;
     const Number& right = *part.answer.exact;
-    const std::vector<Perturbation> changes = formula::perturbations(q->formula);
-    std::vector<Single> singles = own_singles(solved, *q, right, changes, k_max_defined_singles);
+    const std::vector<Perturbation> changes = formula::perturbations(q.formula);
+    std::vector<Single> singles = own_singles(solved, q, right, changes, k_max_defined_singles);
 
     // A mistake made in a defined quantity this one uses, carried through this formula.
     std::vector<std::vector<Perturbation>> used_changes; // kept alive: Single::change points into them
-    used_changes.reserve(formula::names(q->formula).size());
-    for (const std::string& name : formula::names(q->formula)) {
+    used_changes.reserve(formula::names(q.formula).size());
+    for (const std::string& name : formula::names(q.formula)) {
         const spec::Quantity* used = solve::find_quantity(solved.problem, name);
         if (!used || singles.size() >= k_max_defined_singles)
             continue;
@@ -315,7 +310,7 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
         for (Single& inner : own_singles(solved, *used, used_right, used_changes.back(), k_max_carried)) {
             if (singles.size() >= k_max_defined_singles)
                 break;
-            const auto value = solve::evaluate_in(solved, q->formula, name, &inner.value);
+            const auto value = solve::evaluate_in(solved, q.formula, name, &inner.value);
             if (!value || *value == right)
                 continue;
             Single s;
@@ -329,8 +324,8 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
             singles.push_back(std::move(s));
         }
     }
-    add_advertised_sizes(solved, *q, right, singles);
-    add_unit_slips(*q, right, singles);
+    add_advertised_sizes(solved, q, right, singles);
+    add_unit_slips(q, right, singles);
     if (singles.size() > k_max_defined_singles)
         singles.resize(k_max_defined_singles);
     for (const Single& s : singles)
@@ -350,10 +345,10 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
             std::optional<Number> value;
             using S = Single::Source;
             if (a->source == S::derived && b->source == S::derived && formula::independent(*a->change, *b->change))
-                value = solve::evaluate_in(solved, formula::apply(q->formula, {a->change, b->change}));
+                value = solve::evaluate_in(solved, formula::apply(q.formula, {a->change, b->change}));
             else if (a->source == S::derived && b->source == S::intermediate)
-                value = solve::evaluate_in(solved, formula::apply(q->formula, {a->change}), b->replaced,
-                                           &b->replaced_value);
+                value =
+                    solve::evaluate_in(solved, formula::apply(q.formula, {a->change}), b->replaced, &b->replaced_value);
             else if ((a->source == S::unit) != (b->source == S::unit))
                 value = a->source == S::unit ? b->value * a->factor : a->value * b->factor;
             if (!value || *value == right || *value == a->value || *value == b->value)
@@ -368,16 +363,14 @@ std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved
     return out;
 }
 
-std::vector<Explanation> defined_others(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    const spec::Quantity* q = exactly_defined(solved, part);
-    if (!q)
-        return {};
+std::vector<Explanation> defined_others(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                        const spec::Quantity& q) {
     std::vector<Explanation> out;
     const Mistake* other = find_mistake(k_other_quantity);
-    const solve::UnitInfo unit = solve::unit_info(q->unit);
+    const solve::UnitInfo unit = solve::unit_info(q.unit);
     for (const spec::Quantity& candidate : *solved.problem.quantities) {
         const solve::UnitInfo its = solve::unit_info(candidate.unit);
-        if (&candidate == q || its.dimension != unit.dimension)
+        if (&candidate == &q || its.dimension != unit.dimension)
             continue;
         const auto it = solved.values.find(candidate.name);
         if (it == solved.values.end())

@@ -25,11 +25,17 @@ const Mistake* defined_mistake(std::string_view id, std::string_view title, std:
 /// The first row defined_mistake made with this id, or nullptr.
 const Mistake* find_defined_mistake(std::string_view id);
 
-/// Every explanation of a wrong answer to `part` (a defined quantity's) of `solved`: the singles above and their
-/// pairs, each different from the right answer; a listed mistake wins over a derived one of the same value.
-std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+/// The defined quantity `part` asks for, when its answer is exact (a defined quantity's is); else nullptr.
+const spec::Quantity* exactly_defined(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
 
-/// The other defined quantities of the problem in the same dimension, valued in this part's unit, grouped by value.
-std::vector<Explanation> defined_others(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+/// Every explanation of a wrong answer to `part` of `solved`, which asks for `q` (exactly_defined): the singles
+/// above and their pairs, each different from the right answer; a listed mistake wins over a derived one of the
+/// same value.
+std::vector<Explanation> defined_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                              const spec::Quantity& q);
+
+/// The problem's defined quantities other than `q` in its dimension, valued in this part's unit, grouped by value.
+std::vector<Explanation> defined_others(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                        const spec::Quantity& q);
 
 } // namespace headcount::grade

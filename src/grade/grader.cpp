@@ -317,8 +317,12 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
 } // namespace
 
 MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    if (part.ask->kind == "defined")
-        return MistakeTable{&solved, &part, defined_explanations(solved, part), defined_others(solved, part)};
+    if (part.ask->kind == "defined") {
+        const spec::Quantity* q = exactly_defined(solved, part);
+        if (!q)
+            return MistakeTable{&solved, &part, {}, {}};
+        return MistakeTable{&solved, &part, defined_explanations(solved, part, *q), defined_others(solved, part, *q)};
+    }
     return MistakeTable{&solved, &part, explanations(solved.problem, *part.ask, part.answer),
                         other_quantities(solved, *part.ask)};
 }
