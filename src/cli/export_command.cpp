@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <type_traits>
+#include <variant>
 
 namespace headcount::cli {
 
@@ -20,32 +22,20 @@ struct ExportArguments {
     generate::ExportRequest request;
 };
 
-/// Puts `use` on `command`, bound to its field of `request`.
+/// Puts `use` on `command`, bound to its field of `request`: a flag for an on/off field, else an option.
 void add_export_option(CLI::App& command, const generate::ExportOptionUse& use, generate::ExportRequest& request) {
     const generate::ExportOptionSpelling& spelling = generate::export_option_spelling(use.option);
     const std::string flag(spelling.flag), help(use.help);
-    CLI::Option* option = nullptr;
-    switch (use.option) {
-    case generate::ExportOption::seed:
-        option = command.add_option(flag, request.seed, help);
-        break;
-    case generate::ExportOption::roster:
-        option = command.add_option(flag, request.roster, help);
-        break;
-    case generate::ExportOption::variants:
-        option = command.add_option(flag, request.variants, help);
+    CLI::Option* option = std::visit(
+        [&]<class T>(T generate::ExportRequest::*field) {
+            if constexpr (std::is_same_v<T, bool>)
+                return command.add_flag(flag, request.*field, help);
+            else
+                return command.add_option(flag, request.*field, help);
+        },
+        spelling.field);
+    if (use.option == generate::ExportOption::variants)
         option->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
-        break;
-    case generate::ExportOption::solutions_in_bank:
-        option = command.add_flag(flag, request.solutions_in_bank, help);
-        break;
-    case generate::ExportOption::reveal:
-        option = command.add_flag(flag, request.reveal, help);
-        break;
-    case generate::ExportOption::binary:
-        option = command.add_option(flag, request.binary, help);
-        break;
-    }
     option->required(use.required);
 }
 

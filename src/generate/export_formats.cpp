@@ -159,12 +159,12 @@ Result<ExportOutput> write_gradescope(const ExportRequest& request) {
 }
 
 constexpr auto k_spellings = std::to_array<ExportOptionSpelling>({
-    {ExportOption::seed, "--seed", "SEED"},
-    {ExportOption::roster, "--roster", "CSV"},
-    {ExportOption::variants, "--variants", "N"},
-    {ExportOption::solutions_in_bank, "--solutions-in-bank", ""},
-    {ExportOption::reveal, "--reveal", ""},
-    {ExportOption::binary, "--binary", "FILE"},
+    {ExportOption::seed, "--seed", "SEED", &ExportRequest::seed},
+    {ExportOption::roster, "--roster", "CSV", &ExportRequest::roster},
+    {ExportOption::variants, "--variants", "N", &ExportRequest::variants},
+    {ExportOption::solutions_in_bank, "--solutions-in-bank", "", &ExportRequest::solutions_in_bank},
+    {ExportOption::reveal, "--reveal", "", &ExportRequest::reveal},
+    {ExportOption::binary, "--binary", "FILE", &ExportRequest::binary},
 });
 
 // Moodle and Canvas take the same bank options; Canvas alone can leave the solutions out.

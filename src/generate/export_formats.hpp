@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace headcount::generate {
@@ -20,13 +21,6 @@ namespace headcount::generate {
 /// An option some exports take. Each has one spelling (export_option_spelling); a format lists those it takes.
 /// Every format takes the specs, --out and --templates, which are not listed.
 enum class ExportOption { seed, roster, variants, solutions_in_bank, reveal, binary };
-
-/// How an option is written on the command line.
-struct ExportOptionSpelling {
-    ExportOption option;
-    std::string_view flag;  ///< "--seed"
-    std::string_view value; ///< what follows the flag in a synopsis ("SEED"); empty for an on/off flag
-};
 
 /// An option as one format uses it.
 struct ExportOptionUse {
@@ -48,6 +42,17 @@ struct ExportRequest {
     bool reveal = false;
     std::string binary;        ///< the headcount program to ship; empty: the one running (/proc/self/exe)
     std::string templates_dir; ///< the instructor's templates folder (--templates); empty: the built-in templates
+};
+
+/// The field of ExportRequest an option sets: text, a number, or on/off (a flag without a value).
+using ExportField = std::variant<std::string ExportRequest::*, std::size_t ExportRequest::*, bool ExportRequest::*>;
+
+/// How an option is written on the command line, and the request's field it sets.
+struct ExportOptionSpelling {
+    ExportOption option;
+    std::string_view flag;  ///< "--seed"
+    std::string_view value; ///< what follows the flag in a synopsis ("SEED"); empty for an on/off flag
+    ExportField field;
 };
 
 /// What an export writes, and what to tell the person who asked for it.

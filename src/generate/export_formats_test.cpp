@@ -46,6 +46,8 @@ TEST_CASE("every export option has one spelling, at its place, and some format t
         CHECK(&export_option_spelling(spellings[i].option) == &spellings[i]);
         CHECK(spellings[i].flag.starts_with("--"));
         CHECK(flags.insert(spellings[i].flag).second);
+        // A flag without a value sets an on/off field; every other option sets a field that takes its value.
+        CHECK(spellings[i].value.empty() == std::holds_alternative<bool ExportRequest::*>(spellings[i].field));
         CHECK_FALSE(flags.contains("--out"));
         CHECK_FALSE(flags.contains("--templates")); // every format takes these two, so no row lists them
         bool used = false;
