@@ -47,9 +47,8 @@ TEST_CASE("numbers too large or too small", "[answer]") {
 }
 
 TEST_CASE("garbage is refused with a reason that points at it", "[answer]") {
-    CHECK(reason("") == "empty answer");
-    CHECK(reason("   ") == "empty answer");
-    CHECK(reason("\t\n") == "empty answer");
+    for (const char* blank : {"", "   ", "\t\n"})
+        CHECK(reason(blank) == "empty answer");
     CHECK(reason("NaN") == "unexpected 'NaN' at position 1");
     CHECK(reason("inf") == "unexpected 'inf' at position 1");
     CHECK(reason("-inf") == "unexpected 'inf' at position 2");

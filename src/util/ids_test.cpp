@@ -1,8 +1,10 @@
 #include <util/ids.hpp>
 
+#include <fmt/format.h>
 #include <utf8proc.h>
 #include <util/test_catch.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include <string>
@@ -14,6 +16,21 @@ namespace {
 
 // The problem text, or "" for an accepted id, so a failing CHECK prints what was said.
 std::string problem(std::string_view id) { return student_id_problem(id).value_or(""); }
+
+// `cp` in UTF-8, encoded by utf8proc.
+std::string utf8(std::int32_t cp) {
+    utf8proc_uint8_t bytes[4];
+    const utf8proc_ssize_t length = utf8proc_encode_char(cp, bytes);
+    return std::string(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(length));
+}
+
+// ASCII letters in upper case, other bytes as they are.
+std::string ascii_upper(std::string text) {
+    for (char& c : text)
+        if (c >= 'a' && c <= 'z')
+            c = static_cast<char>(c - 'a' + 'A');
+    return text;
+}
 
 } // namespace
 
@@ -37,19 +54,25 @@ TEST_CASE("empty, over-long and invalid UTF-8 ids are rejected", "[ids]") {
 }
 
 TEST_CASE("control and invisible characters are rejected", "[ids]") {
-    CHECK(problem(std::string_view("a\0b", 3)) == "contains a control character (U+0000)");
-    CHECK(problem("a\tb") == "contains a control character (U+0009)");
-    CHECK(problem("a\rb") == "contains a control character (U+000D)");
-    CHECK(problem("a\nb") == "contains a control character (U+000A)");
-    CHECK(problem("a\x1b[31mb") == "contains a control character (U+001B)");
-    CHECK(problem("a\x7F") == "contains a control character (U+007F)");
-    CHECK(problem("a\xC2\x85") == "contains a control character (U+0085)");
+    // Every character of Unicode's Cc category (C0, DEL and C1), as utf8proc classifies them, named by its code point.
+    int controls = 0;
+    for (std::int32_t cp = 0; cp < 0x100; ++cp)
+        if (utf8proc_category(cp) == UTF8PROC_CATEGORY_CC) {
+            INFO("U+" << std::hex << cp);
+            CHECK(problem("a" + utf8(cp) + "b") == fmt::format("contains a control character (U+{:04X})", cp));
+            ++controls;
+        }
+    CHECK(controls == 65); // 32 + 1 + 32
+    // Characters that draw nothing or reorder what follows: the right-to-left override U+202E (which shows
+    // "evil<U+202E>gpj.exe" as "evilexe.jpg"), zero-width space U+200B, line separator U+2028, left-to-right isolate
+    // U+2066, BOM U+FEFF, soft hyphen U+00AD, zero-width joiner U+200D, the Hangul filler U+3164.
+    for (const std::int32_t cp : {0x202E, 0x200B, 0x2028, 0x2066, 0xFEFF, 0x00AD, 0x200D, 0x3164}) {
+        INFO("U+" << std::hex << cp);
+        CHECK(problem("al" + utf8(cp) + "ice") ==
+              fmt::format("contains an invisible formatting character (U+{:04X})", cp));
+    }
     CHECK(problem("evil\xE2\x80\xAE"
                   "gpj.exe") == "contains an invisible formatting character (U+202E)");
-    CHECK(problem("al\xE2\x80\x8B"
-                  "ice") == "contains an invisible formatting character (U+200B)");
-    CHECK(problem("a\xE2\x80\xA8") == "contains an invisible formatting character (U+2028)");
-    CHECK(problem("a\xE2\x81\xA6") == "contains an invisible formatting character (U+2066)");
     CHECK(problem("\xEF\xBB\xBF"
                   "alice") == "contains an invisible formatting character (U+FEFF)");
 }
@@ -65,8 +88,8 @@ TEST_CASE("characters that cannot be in a file name are rejected", "[ids]") {
 }
 
 TEST_CASE("dot names, leading dot/dash/space and trailing dot/space are rejected", "[ids]") {
-    CHECK(problem(".") == "is '.', which names a folder");
-    CHECK(problem("..") == "is '..', which names a folder");
+    for (const std::string dots : {".", ".."})
+        CHECK(problem(dots) == "is '" + dots + "', which names a folder");
     CHECK(problem(".alice") == "starts with '.'");
     CHECK(problem("-rf") == "starts with '-'");
     CHECK(problem(" alice") == "starts with a space");
@@ -75,28 +98,23 @@ TEST_CASE("dot names, leading dot/dash/space and trailing dot/space are rejected
 }
 
 TEST_CASE("Windows device names are rejected in any case and before an extension", "[ids]") {
-    for (const char* id : {"CON", "con", "PRN", "Aux", "nul", "COM1", "com9", "LPT1", "lpt9", "com0", "LPT0"})
-        CHECK(problem(id).starts_with("is the Windows device name "));
-    CHECK(problem("con") == "is the Windows device name CON");
+    // The message names the device in upper case; COM¹ (superscript one, C2 B9) is a device too.
+    for (const std::string id :
+         {"CON", "con", "PRN", "Aux", "nul", "COM1", "com9", "LPT1", "lpt9", "com0", "LPT0", "conout$", "COM\xC2\xB9"})
+        CHECK(problem(id) == "is the Windows device name " + ascii_upper(id));
+    // Windows opens the device whatever extension follows the name, after a space too.
     CHECK(problem("con.txt") == "is the Windows device name CON");
     CHECK(problem("Nul.tar.gz") == "is the Windows device name NUL");
     CHECK(problem("aux .md") == "is the Windows device name AUX");
-    CHECK(problem("COM\xC2\xB9") == "is the Windows device name COM\xC2\xB9");
-    CHECK(problem("conout$") == "is the Windows device name CONOUT$");
 }
 
 TEST_CASE("cells that a spreadsheet would run as a formula get a leading quote", "[ids]") {
-    CHECK(neutralise_cell("=HYPERLINK(\"http://x\")") == "'=HYPERLINK(\"http://x\")");
-    CHECK(neutralise_cell("+1+1") == "'+1+1");
-    CHECK(neutralise_cell("-2+3") == "'-2+3");
-    CHECK(neutralise_cell("-5") == "'-5"); // documented: untrusted text only
-    CHECK(neutralise_cell("@SUM(A1)") == "'@SUM(A1)");
-    CHECK(neutralise_cell("\t=1") == "'\t=1");
-    CHECK(neutralise_cell("\r=1") == "'\r=1");
-    CHECK(neutralise_cell("alice") == "alice");
-    CHECK(neutralise_cell("1,024") == "1,024");
-    CHECK(neutralise_cell("a=b") == "a=b");
-    CHECK(neutralise_cell("") == "");
+    // OWASP's list of characters that start a formula: '=', '+', '-', '@', tab and carriage return. "-5" is quoted
+    // too (documented: the function is for untrusted text only, never for a number headcount writes).
+    for (const std::string formula : {"=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "-5", "@SUM(A1)", "\t=1", "\r=1"})
+        CHECK(neutralise_cell(formula) == "'" + formula);
+    for (const std::string text : {"alice", "1,024", "a=b", ""})
+        CHECK(neutralise_cell(text) == text);
 }
 
 TEST_CASE("text quoted in a message is cut at 60 bytes, never inside a character", "[ids]") {
@@ -129,11 +147,6 @@ TEST_CASE("spaces that look like nothing or like a space are trimmed at the ends
           "contains a space that is not an ordinary one (U+00A0, e.g. a no-break space)");
     CHECK(problem("a\xE3\x80\x80"
                   "b") == "contains a space that is not an ordinary one (U+3000, e.g. a no-break space)");
-    // Soft hyphen U+00AD and zero-width joiner U+200D draw nothing; the Hangul filler U+3164 neither.
-    CHECK(problem("al\xC2\xAD"
-                  "ice") == "contains an invisible formatting character (U+00AD)");
-    CHECK(problem("al\xE2\x80\x8Dice") == "contains an invisible formatting character (U+200D)");
-    CHECK(problem("al\xE3\x85\xA4ice") == "contains an invisible formatting character (U+3164)");
 }
 
 TEST_CASE("ids that differ only in case or Unicode form share a key (defect 6)", "[ids][hostile]") {
@@ -141,13 +154,12 @@ TEST_CASE("ids that differ only in case or Unicode form share a key (defect 6)",
     // Before: alice, Alice, ALICE, NFC and NFD álice were five students with five feedback files, which
     // collide on macOS and Windows. Keys by Unicode's case folding (CaseFolding.txt) after canonical
     // composition:
-    CHECK(id_key("Alice") == "alice");
-    CHECK(id_key("ALICE") == "alice");
-    // á precomposed (U+00E1, C3 A1) and as a + combining acute (U+0301, CC 81): one key, the precomposed
-    // form.
-    CHECK(id_key("\xC3\xA1lice") == "\xC3\xA1lice");
-    CHECK(id_key("a\xCC\x81lice") == "\xC3\xA1lice");
-    CHECK(id_key("\xC3\x81LICE") == "\xC3\xA1lice"); // Á (U+00C1) folds to á
+    for (const char* id : {"alice", "Alice", "ALICE"})
+        CHECK(id_key(id) == "alice");
+    // á precomposed (U+00E1, C3 A1), as a + combining acute (U+0301, CC 81) and as Á (U+00C1, C3 81), which folds
+    // to á: one key, the precomposed form.
+    for (const char* id : {"\xC3\xA1lice", "a\xCC\x81lice", "\xC3\x81LICE"})
+        CHECK(id_key(id) == "\xC3\xA1lice");
     // Full folding: ß (U+00DF) is "ss" (CaseFolding.txt: 00DF; F; 0073 0073), so STRASSE and straße collide.
     CHECK(id_key("stra\xC3\x9F"
                  "e") == id_key("STRASSE"));
