@@ -3,7 +3,6 @@
 #include <command/problems.hpp>
 #include <generate/class_variants.hpp>
 
-#include <generate/roster.hpp>
 #include <grade/feedback.hpp>
 #include <grade/verdict_json.hpp>
 #include <spec/givens.hpp>
@@ -13,7 +12,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -73,26 +71,7 @@ Result<int> run_check(const CheckOptions& options) {
     const solve::SolvedProblem* chosen = &solved->front();
     std::optional<generate::ClassVariants> variants;
     if (!options.seed.empty()) {
-        // Without distinct: true a variant depends only on (seed, student, problem), so no roster is needed.
-        if (const auto why = student_id_problem(options.student))
-            return fail(fmt::format("student id '{}' {}", printable(options.student), *why));
-        std::vector<std::string> roster{options.student};
-        if (!options.roster.empty()) {
-            auto loaded = generate::load_roster(options.roster);
-            if (!loaded)
-                return std::unexpected(loaded.error());
-            roster = std::move(*loaded);
-        } else if (chosen->problem.distinct) {
-            return std::unexpected(Error{options.spec, 0, 0,
-                                         "this problem gives every student distinct numbers, "
-                                         "which depend on the whole class: pass --roster too"});
-        }
-        if (std::find(roster.begin(), roster.end(), options.student) == roster.end())
-            return std::unexpected(
-                Error{options.roster, 0, 0, fmt::format("student '{}' is not on the roster", options.student)});
-        // Only this student's variant is solved, whatever the roster's size (distinct: true assigns the class's
-        // variants, not solves them).
-        auto table = generate::ClassVariants::seeded(*solved, roster, options.seed);
+        auto table = generate::ClassVariants::for_student(*solved, options.student, options.roster, options.seed);
         if (!table)
             return std::unexpected(table.error());
         variants = std::move(*table);

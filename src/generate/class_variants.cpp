@@ -5,6 +5,7 @@
 #include <render/answers.hpp>
 #include <spec/givens.hpp>
 #include <util/csv.hpp>
+#include <util/ids.hpp>
 
 #include <fmt/format.h>
 
@@ -152,6 +153,31 @@ Result<ClassVariants> ClassVariants::seeded_for_roster_file(const std::vector<so
     if (!roster)
         return std::unexpected(roster.error());
     return seeded(problems, *roster, std::move(seed));
+}
+
+Result<ClassVariants> ClassVariants::for_student(const std::vector<solve::SolvedProblem>& problems,
+                                                 const std::string& student, const std::string& roster_file,
+                                                 std::string seed) {
+    if (const auto why = student_id_problem(student))
+        return fail(fmt::format("student id '{}' {}", printable(student), *why));
+    std::vector<std::string> roster{student};
+    if (!roster_file.empty()) {
+        auto loaded = load_roster(roster_file);
+        if (!loaded)
+            return std::unexpected(loaded.error());
+        roster = std::move(*loaded);
+    } else {
+        for (const solve::SolvedProblem& p : problems)
+            if (p.problem.distinct)
+                return std::unexpected(Error{p.problem.file, 0, 0,
+                                             "this problem gives every student distinct numbers, which depend on the "
+                                             "whole class: pass --roster too"});
+    }
+    if (std::find(roster.begin(), roster.end(), student) == roster.end())
+        return std::unexpected(Error{roster_file, 0, 0, fmt::format("student '{}' is not on the roster", student)});
+    // Only this student's variants are solved, whatever the roster's size (distinct: true assigns the class's
+    // variants, not solves them).
+    return seeded(problems, roster, std::move(seed));
 }
 
 Result<ClassVariants> ClassVariants::from_key_file(const std::vector<solve::SolvedProblem>& problems,

@@ -47,6 +47,14 @@ class ClassVariants {
     static Result<ClassVariants> seeded_for_roster_file(const std::vector<solve::SolvedProblem>& problems,
                                                         const std::string& roster_file, std::string seed);
 
+    /// The table one student checks against (`headcount check --seed`): `student`'s variants under `seed`, for the
+    /// class in the roster file `roster_file` or, when it is empty, for a class of that student alone, which draws
+    /// the same numbers unless a problem has distinct: true (its variants depend on the whole class). Errors: an id
+    /// no roster could hold, a distinct: true problem without a roster, a student not on the roster.
+    static Result<ClassVariants> for_student(const std::vector<solve::SolvedProblem>& problems,
+                                             const std::string& student, const std::string& roster_file,
+                                             std::string seed);
+
     /// `from_key` of the key.csv file `key_file`.
     static Result<ClassVariants> from_key_file(const std::vector<solve::SolvedProblem>& problems,
                                                const std::string& key_file);
