@@ -28,6 +28,15 @@ std::filesystem::path make_templates(const std::string& name, const std::map<std
 
 const View k_view{{"title", "MHA"}, {"total", "1,050,624"}, {"rows", View::array({View{{"name", "Q"}}})}};
 
+/// The error rendering "doc" from the templates in `dir` with k_view stops with (the test fails if it renders).
+Error render_error(const std::filesystem::path& dir) {
+    auto set = TemplateSet::load(dir);
+    REQUIRE(set.has_value());
+    auto out = set->render("doc", k_view);
+    REQUIRE_FALSE(out.has_value());
+    return out.error();
+}
+
 } // namespace
 
 TEST_CASE("templates render with partials and sections", "[render]") {
@@ -43,42 +52,34 @@ TEST_CASE("templates render with partials and sections", "[render]") {
 TEST_CASE("a template naming a value headcount does not provide is an error, not a blank", "[render]") {
     SECTION("a misspelt variable, with its line and column and a suggestion") {
         const auto dir = make_templates("typo", {{"doc.mustache", "# {{title}}\n\nTotal: **{{totl}}**\n"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().to_string() == (dir / "doc.mustache").string() +
-                                             ":3:10: unknown variable 'totl': headcount provides no such value (did "
-                                             "you mean 'total'?)");
+        CHECK(render_error(dir).to_string() ==
+              (dir / "doc.mustache").string() + ":3:10: unknown variable 'totl': headcount provides no such value (did "
+                                                "you mean 'total'?)");
     }
     SECTION("even inside a section that is not rendered") {
         const auto dir =
             make_templates("hidden", {{"doc.mustache", "{{#rows}}\n{{^name}}{{nmae}}{{/name}}\n{{/rows}}\n"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().line == 2);
-        CHECK(out.error().column == 10);
+        const Error error = render_error(dir);
+        CHECK(error.line == 2);
+        CHECK(error.column == 10);
     }
     SECTION("in a partial, the partial's file is named") {
         const auto dir = make_templates(
             "partial", {{"doc.mustache", "{{> row}}\n"}, {"partials/row.mustache", "ok\n  {{missing}}\n"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().to_string() == (dir / "partials/row.mustache").string() +
-                                             ":2:3: unknown variable 'missing': headcount provides no such value");
+        CHECK(render_error(dir).to_string() ==
+              (dir / "partials/row.mustache").string() +
+                  ":2:3: unknown variable 'missing': headcount provides no such value");
     }
     SECTION("an unknown partial") {
         const auto dir = make_templates("nopartial", {{"doc.mustache", "{{> rwo}}\n"}, {"partials/row.mustache", "x"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().to_string() ==
+        CHECK(render_error(dir).to_string() ==
               (dir / "doc.mustache").string() + ":1:1: unknown partial 'rwo' (did you mean 'row'?)");
     }
     SECTION("a value used outside the section that provides it") {
         const auto dir = make_templates("scope", {{"doc.mustache", "{{title}}\n{{name}}\n"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().to_string() == (dir / "doc.mustache").string() +
-                                             ":2:1: variable 'name' is not available at this point of the template "
-                                             "(it belongs to another section)");
+        CHECK(render_error(dir).to_string() ==
+              (dir / "doc.mustache").string() + ":2:1: variable 'name' is not available at this point of the template "
+                                                "(it belongs to another section)");
     }
     SECTION("names inside a section over an empty list are not required") {
         const View empty{{"title", "MHA"}, {"notes", View::array()}};
@@ -91,10 +92,9 @@ TEST_CASE("a template naming a value headcount does not provide is an error, not
     }
     SECTION("a Mustache syntax error names the template") {
         const auto dir = make_templates("syntax", {{"doc.mustache", "{{#rows}}unclosed\n"}});
-        auto out = TemplateSet::load(dir)->render("doc", k_view);
-        REQUIRE_FALSE(out.has_value());
-        CHECK(out.error().file == (dir / "doc.mustache").string());
-        CHECK(out.error().message.starts_with("Mustache syntax error: "));
+        const Error error = render_error(dir);
+        CHECK(error.file == (dir / "doc.mustache").string());
+        CHECK(error.message.starts_with("Mustache syntax error: "));
     }
     SECTION("a missing directory or template") {
         CHECK(TemplateSet::load("/nonexistent/templates").error().to_string() ==
@@ -120,19 +120,16 @@ TEST_CASE("a partial that changes delimiters is still a partial: recursion is bo
     // limit and the render recursed until the stack overflowed (SIGSEGV).
     const auto dir =
         make_templates("self", {{"doc.mustache", "{{> self}}"}, {"partials/self.mustache", "{{=<% %>=}}<%> self%>"}});
-    auto out = TemplateSet::load(dir)->render("doc", k_view);
-    REQUIRE_FALSE(out.has_value());
-    CHECK(out.error().to_string() == (dir / "partials/self.mustache").string() +
-                                         ":1:12: partials nest more than 16 deep (a partial includes itself?)");
+    CHECK(render_error(dir).to_string() == (dir / "partials/self.mustache").string() +
+                                               ":1:12: partials nest more than 16 deep (a partial includes itself?)");
     // Behind changed delimiters a misspelt name is found where it stands, and every delimiter form is read.
     const auto typo =
         make_templates("delimiters", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>{{{title}}} "
                                                        "{{=| |=}}|#rows||name||/rows| |totl|"}});
-    auto typo_out = TemplateSet::load(typo)->render("doc", k_view);
-    REQUIRE_FALSE(typo_out.has_value());
-    CHECK(typo_out.error().to_string() == (typo / "doc.mustache").string() +
-                                              ":2:54: unknown variable 'totl': headcount provides no such value (did "
-                                              "you mean 'total'?)");
+    const Error typo_error = render_error(typo);
+    CHECK(typo_error.to_string() == (typo / "doc.mustache").string() +
+                                        ":2:54: unknown variable 'totl': headcount provides no such value (did "
+                                        "you mean 'total'?)");
     const auto fixed = make_templates("delimiters-ok", {{"doc.mustache", "{{title}} {{=<% %>=}}<%title%>\n<%={{ }}=%>"
                                                                          "{{{title}}} {{=| |=}}|#rows||name||/rows| "
                                                                          "|total|"}});
@@ -150,15 +147,13 @@ TEST_CASE("partials that include each other many times are checked once each, an
             text += "{{> p" + std::to_string(i + 1) + "}}";
         files["partials/p" + std::to_string(i) + ".mustache"] = text;
     }
-    auto out = TemplateSet::load(make_templates("fanout", files))->render("doc", k_view);
-    REQUIRE_FALSE(out.has_value());
-    CHECK(out.error().message.starts_with("rendering stopped after "));
-    CHECK(out.error().message.ends_with(" steps: sections and partials repeat each other too often for this data"));
+    const Error error = render_error(make_templates("fanout", files));
+    CHECK(error.message.starts_with("rendering stopped after "));
+    CHECK(error.message.ends_with(" steps: sections and partials repeat each other too often for this data"));
     // The check alone is quick: a typo at the bottom is found without rendering anything.
     files["partials/p10.mustache"] = "{{titel}}";
-    auto typo = TemplateSet::load(make_templates("fanout-typo", files))->render("doc", k_view);
-    REQUIRE_FALSE(typo.has_value());
-    CHECK(typo.error().message == "unknown variable 'titel': headcount provides no such value (did you mean 'title'?)");
+    const Error typo_error = render_error(make_templates("fanout-typo", files));
+    CHECK(typo_error.message == "unknown variable 'titel': headcount provides no such value (did you mean 'title'?)");
 }
 
 TEST_CASE("template files are bounded in size and must be printable UTF-8", "[render][hostile]") {
@@ -166,10 +161,10 @@ TEST_CASE("template files are bounded in size and must be printable UTF-8", "[re
     CHECK(TemplateSet::load(big).error().to_string() ==
           (big / "doc.mustache").string() + ": the template is larger than 1 MiB, the most headcount reads");
     const auto bad = make_templates("utf8", {{"doc.mustache", "# {{title}}\nca\xE9"}});
-    CHECK(TemplateSet::load(bad)->render("doc", k_view).error().to_string() ==
+    CHECK(render_error(bad).to_string() ==
           (bad / "doc.mustache").string() + ":2:3: this template is not valid UTF-8 here");
     const auto esc = make_templates("esc", {{"doc.mustache", "# {{title}}\x1b[2J"}});
-    CHECK(TemplateSet::load(esc)->render("doc", k_view).error().to_string() ==
+    CHECK(render_error(esc).to_string() ==
           (esc / "doc.mustache").string() +
               ":1:12: this template contains a control character (U+001B); templates hold printable text");
 }
