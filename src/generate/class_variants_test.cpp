@@ -7,8 +7,12 @@
 
 #include <util/test_catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
+#include <string>
+#include <unistd.h>
 
 using namespace headcount;
 using namespace headcount::generate;
@@ -168,4 +172,43 @@ TEST_CASE("a key gives back the variants it was written from", "[generate]") {
         CHECK(read.h == 4);
     }
     CHECK(recovered->index(0, "gus").error() == "student 'gus' is not on the roster, so their numbers are unknown");
+}
+
+TEST_CASE("one student's table for a check: their own variants, a roster only where the class decides them",
+          "[generate]") {
+    const auto problems = one_problem(varied(k_week3_vary));
+    // Without distinct: true a variant depends on the seed, the student and the problem alone (the first test
+    // case), so a class of one gives bob the variant a class of three gives him.
+    auto alone = ClassVariants::for_student(problems, "bob", "", "fall-2026");
+    auto klass = ClassVariants::seeded(problems, std::vector<std::string>{"alice", "bob", "chen"}, "fall-2026");
+    REQUIRE(alone.has_value());
+    REQUIRE(klass.has_value());
+    CHECK(alone->students() == 1);
+    CHECK(alone->index(0, "bob") == klass->index(0, "bob"));
+    // An id no roster could hold is refused before anything is drawn.
+    CHECK(ClassVariants::for_student(problems, "../bob", "", "fall-2026").error().message ==
+          "student id '../bob' contains '/', which cannot be in a file name");
+
+    // With distinct: true the class's variants are assigned together: the roster is needed, and bob must be on it.
+    const auto distinct = one_problem(varied(k_week3_vary, true));
+    const auto no_roster = ClassVariants::for_student(distinct, "bob", "", "fall-2026");
+    REQUIRE_FALSE(no_roster.has_value());
+    CHECK(no_roster.error().message == "this problem gives every student distinct numbers, which depend on the "
+                                       "whole class: pass --roster too");
+    const auto dir = std::filesystem::temp_directory_path() / ("headcount-for-student-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string roster = (dir / "roster.csv").string();
+    std::ofstream(roster) << "student\nalice\nbob\nchen\n";
+    const std::string others = (dir / "others.csv").string();
+    std::ofstream(others) << "student\nalice\nchen\n";
+    const auto not_on = ClassVariants::for_student(distinct, "bob", others, "fall-2026");
+    REQUIRE_FALSE(not_on.has_value());
+    CHECK(not_on.error().file == others);
+    CHECK(not_on.error().message == "student 'bob' is not on the roster");
+    auto checked = ClassVariants::for_student(distinct, "bob", roster, "fall-2026");
+    auto assigned = ClassVariants::seeded(distinct, std::vector<std::string>{"alice", "bob", "chen"}, "fall-2026");
+    REQUIRE(checked.has_value());
+    REQUIRE(assigned.has_value());
+    CHECK(checked->index(0, "bob") == assigned->index(0, "bob"));
+    std::filesystem::remove_all(dir);
 }
