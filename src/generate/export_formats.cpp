@@ -36,10 +36,7 @@ std::optional<std::string> check_bank(const ExportRequest& request) {
 Result<std::vector<ProblemBank>> question_banks(const ExportRequest& request, std::vector<std::string>& notes) {
     std::optional<ClassVariants> handed_out;
     if (!request.roster.empty()) {
-        auto roster = load_roster(request.roster);
-        if (!roster)
-            return std::unexpected(roster.error());
-        auto table = ClassVariants::seeded(*request.problems, *roster, request.seed);
+        auto table = ClassVariants::seeded_for_roster_file(*request.problems, request.roster, request.seed);
         if (!table)
             return std::unexpected(table.error());
         handed_out.emplace(std::move(*table));
@@ -128,10 +125,8 @@ Result<ExportOutput> write_gradescope(const ExportRequest& request) {
     if (!request.seed.empty()) {
         // Every student's variants are drawn now, so that a roster or a vary: that cannot work fails here, not on
         // every student's submission.
-        auto roster = load_roster(request.roster);
-        if (!roster)
-            return std::unexpected(roster.error());
-        if (auto variants = ClassVariants::seeded(*request.problems, *roster, request.seed); !variants)
+        if (auto variants = ClassVariants::seeded_for_roster_file(*request.problems, request.roster, request.seed);
+            !variants)
             return std::unexpected(variants.error());
         auto bytes = read_file_capped(request.roster, k_max_roster_bytes, "the roster");
         if (!bytes)
