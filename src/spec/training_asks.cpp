@@ -2,6 +2,8 @@
 
 #include <spec/training_asks.hpp>
 
+#include <util/rows.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -63,6 +65,13 @@ constexpr auto k_rows = std::to_array<TrainingAsk>({
      "Megatron-LM's `num_active_parameters` (router and embeddings active); Mixtral-8x7B 12,879,925,248 of "
      "46,702,792,704"},
 });
+static_assert(ids_unique(k_rows), "two training asks have the same id");
+static_assert(std::all_of(k_rows.begin(), k_rows.end(),
+                          [](const TrainingAsk& row) {
+                              return !row.id.empty() && !row.what.empty() && !row.unit.empty() &&
+                                     !row.convention.empty();
+                          }),
+              "every training ask says what it asks for, its unit and the convention its solution states");
 
 } // namespace
 
