@@ -109,16 +109,15 @@ const ByteUnit* find_byte_unit(std::string_view ByteUnit::*spelling, std::string
     return it == k_byte_units.end() ? nullptr : &*it;
 }
 
-/// The unit of time spelt `lower`, or nullptr.
-const TimeUnit* find_time_unit(std::string_view lower) {
-    const auto it = std::find_if(k_time_units.begin(), k_time_units.end(), [&](const TimeUnit& u) {
-        return !lower.empty() && std::find(u.spellings.begin(), u.spellings.end(), lower) != u.spellings.end();
-    });
-    return it == k_time_units.end() ? nullptr : &*it;
-}
-
 template <std::size_t N> bool contains(const std::array<std::string_view, N>& words, std::string_view lower) {
     return std::find(words.begin(), words.end(), lower) != words.end();
+}
+
+/// The unit of time spelt `lower` (not empty: the rows pad their spellings with empty ones), or nullptr.
+const TimeUnit* find_time_unit(std::string_view lower) {
+    const auto it = std::find_if(k_time_units.begin(), k_time_units.end(),
+                                 [&](const TimeUnit& u) { return !lower.empty() && contains(u.spellings, lower); });
+    return it == k_time_units.end() ? nullptr : &*it;
 }
 
 std::string_view without_plural(std::string_view lower) {
