@@ -51,7 +51,7 @@ class Evaluator {
 
     static int cmpabs(const mpz_class& a, const mpz_class& b) { return mpz_cmpabs(a.get_mpz_t(), b.get_mpz_t()); }
 
-    /// The value of a node of one operand (-x, floor(x)).
+    /// The value of a node of one operand (-x, floor(x), abs(x)).
     std::expected<Number, Problem> only_child(const Node& node, int depth) {
         if (node.children.size() != 1)
             return std::unexpected(Problem{"malformed formula", node.column});
@@ -75,13 +75,26 @@ class Evaluator {
                 return inner;
             return Number(-*inner);
         }
-        case Node::Op::floor: {
-            auto inner = only_child(node, depth);
-            if (!inner)
-                return inner;
-            mpz_class whole;
-            mpz_fdiv_q(whole.get_mpz_t(), inner->get_num_mpz_t(), inner->get_den_mpz_t());
-            return Number(whole);
+        case Node::Op::call:
+            return call(node, depth);
+        case Node::Op::compare: {
+            if (node.children.size() != 2)
+                return std::unexpected(Problem{"malformed formula", node.column});
+            auto left = value(node.children[0], depth + 1);
+            if (!left)
+                return left;
+            auto right = value(node.children[1], depth + 1);
+            if (!right)
+                return right;
+            const int c = cmp(*left, *right);
+            const std::string& op = node.text;
+            const bool holds = op == "<"    ? c < 0
+                               : op == "<=" ? c <= 0
+                               : op == ">"  ? c > 0
+                               : op == ">=" ? c >= 0
+                               : op == "==" ? c == 0
+                                            : c != 0;
+            return Number(holds ? 1 : 0);
         }
         case Node::Op::sum:
         case Node::Op::product:
@@ -90,6 +103,45 @@ class Evaluator {
             return power(node, depth);
         }
         return std::unexpected(Problem{"malformed formula", node.column});
+    }
+
+    /// A function's value: if() evaluates its condition and then only the branch it takes.
+    std::expected<Number, Problem> call(const Node& node, int depth) {
+        const std::string& name = node.text;
+        if (node.children.empty())
+            return std::unexpected(Problem{"malformed formula", node.column});
+        if (name == "if") {
+            if (node.children.size() != 3)
+                return std::unexpected(Problem{"malformed formula", node.column});
+            auto condition = value(node.children[0], depth + 1);
+            if (!condition)
+                return condition;
+            return value(node.children[*condition != 0 ? 1 : 2], depth + 1);
+        }
+        if (name == "min" || name == "max") {
+            std::optional<Number> best;
+            for (const Node& argument : node.children) {
+                auto v = value(argument, depth + 1);
+                if (!v)
+                    return v;
+                if (!best || (name == "min" ? *v < *best : *v > *best))
+                    best = std::move(*v);
+            }
+            return *best;
+        }
+        auto inner = only_child(node, depth);
+        if (!inner)
+            return inner;
+        if (name == "abs")
+            return Number(abs(*inner));
+        mpz_class whole;
+        if (name == "floor")
+            mpz_fdiv_q(whole.get_mpz_t(), inner->get_num_mpz_t(), inner->get_den_mpz_t());
+        else if (name == "ceil")
+            mpz_cdiv_q(whole.get_mpz_t(), inner->get_num_mpz_t(), inner->get_den_mpz_t());
+        else
+            return std::unexpected(Problem{fmt::format("unknown function '{}'", name), node.column});
+        return Number(whole);
     }
 
     std::expected<Number, Problem> combine(const Node& node, int depth) {

@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <exception>
 #include <utility>
 
@@ -24,7 +27,7 @@ class Parser {
     Parser(std::string_view text, std::vector<Token> tokens) : m_text(text), m_tokens(std::move(tokens)) {}
 
     std::expected<Node, Problem> run() {
-        auto formula = expression();
+        auto formula = comparison();
         if (!formula)
             return formula;
         if (!at(Tok::end))
@@ -52,6 +55,8 @@ class Parser {
     std::optional<Problem> finish(Node& node, std::size_t first_token) {
         const Token& first = m_tokens[first_token];
         node.column = first.column;
+        node.begin = first.begin;
+        node.end = m_tokens[m_at - 1].end;
         node.source = std::string(m_text.substr(first.begin, m_tokens[m_at - 1].end - first.begin));
         if (++m_nodes > k_max_nodes)
             return Problem{fmt::format("the formula has more than {} parts", k_max_nodes), first.column};
@@ -64,11 +69,17 @@ class Parser {
         return std::nullopt;
     }
 
-    // What follows a complete expression that is neither an operator, ')' where one closes, nor the end.
+    // What follows a complete expression that is neither an operator, ')' or ',' where one belongs, nor the end.
     Problem after_expression() const {
         const Token& next = peek();
         if (next.kind == Tok::rparen)
             return {"unexpected ')' with no '(' before it", next.column};
+        if (next.kind == Tok::comma)
+            return {"unexpected ',' (write numbers without separators: 1000000 or 1e6)", next.column};
+        if (next.kind == Tok::compare)
+            return {fmt::format("a second comparison '{}': compare two values at a time, e.g. if(a < b, ...)",
+                                next.comparison),
+                    next.column};
         return {fmt::format("expected an operator between '{}' and '{}'", text_of(m_tokens[m_at - 1]), text_of(next)),
                 next.column};
     }
@@ -80,6 +91,22 @@ class Parser {
         (node.children.push_back(std::forward<Children>(children)), ...);
         if (auto problem = finish(node, first))
             return std::unexpected(*problem);
+        return node;
+    }
+
+    // One comparison of two sums, or the single sum: comparisons bind loosest, and do not chain (a < b < c).
+    Result comparison() {
+        const std::size_t first = m_at;
+        auto left = expression();
+        if (!left || !at(Tok::compare))
+            return left;
+        const std::string_view op = advance().comparison;
+        auto right = expression();
+        if (!right)
+            return right;
+        auto node = node_of(Node::Op::compare, first, std::move(*left), std::move(*right));
+        if (node)
+            node->text = std::string(op);
         return node;
     }
 
@@ -150,13 +177,8 @@ class Parser {
         Node node;
         switch (token.kind) {
         case Tok::name:
-            if (text_of(token) == "floor" && m_tokens[m_at + 1].kind == Tok::lparen) {
-                advance();
-                auto inner = parenthesized();
-                if (!inner)
-                    return inner;
-                return node_of(Node::Op::floor, first, std::move(*inner));
-            }
+            if (m_tokens[m_at + 1].kind == Tok::lparen)
+                return call();
             [[fallthrough]];
         case Tok::number:
             advance();
@@ -178,6 +200,57 @@ class Parser {
         }
     }
 
+    // name ( argument, ... ): a function of functions(), with as many arguments as it takes.
+    Result call() {
+        const std::size_t first = m_at;
+        const Token& name = advance();
+        const std::string_view called = text_of(name);
+        const auto all = functions();
+        const auto function = std::find_if(all.begin(), all.end(), [&](const Function& f) { return f.name == called; });
+        if (function == all.end()) {
+            std::string known;
+            for (const Function& f : all)
+                known += (known.empty() ? "" : ", ") + std::string(f.name);
+            return std::unexpected(
+                Problem{fmt::format("unknown function '{}'; a formula may call {}", called, known), name.column});
+        }
+        advance(); // '('
+        if (auto problem = deeper())
+            return std::unexpected(*problem);
+        Node node;
+        node.op = Node::Op::call;
+        node.text = std::string(called);
+        if (!at(Tok::rparen)) {
+            while (true) {
+                auto argument = comparison();
+                if (!argument)
+                    return argument;
+                node.children.push_back(std::move(*argument));
+                if (!at(Tok::comma))
+                    break;
+                advance();
+            }
+        }
+        if (at(Tok::end))
+            return std::unexpected(Problem{"missing ')'", peek().column});
+        if (!at(Tok::rparen))
+            return std::unexpected(after_expression());
+        advance();
+        --m_depth;
+        const std::size_t given = node.children.size();
+        if (given < function->min_arguments || given > function->max_arguments) {
+            const bool exact = function->min_arguments == function->max_arguments;
+            return std::unexpected(
+                Problem{fmt::format("{}() takes {}{} argument{} ({}), not {}", called, exact ? "" : "at least ",
+                                    function->min_arguments, function->min_arguments == 1 && exact ? "" : "s",
+                                    function->arguments, given),
+                        name.column});
+        }
+        if (auto problem = finish(node, first))
+            return std::unexpected(*problem);
+        return node;
+    }
+
     // ( expression ): its own node, marked parenthesized, its column the '(' and its source the text inside.
     Result parenthesized() {
         const Token& open = advance();
@@ -185,7 +258,7 @@ class Parser {
             return std::unexpected(*problem);
         if (at(Tok::rparen))
             return std::unexpected(Problem{"empty parentheses", open.column});
-        auto inner = expression();
+        auto inner = comparison();
         if (!inner)
             return inner;
         if (at(Tok::end))
@@ -196,6 +269,8 @@ class Parser {
         --m_depth;
         inner->parenthesized = true;
         inner->column = open.column;
+        inner->begin = open.begin;
+        inner->end = close.end;
         inner->source = std::string(m_text.substr(open.end, close.begin - open.end));
         const auto space = inner->source.find_first_not_of(" \t\r\n\f\v");
         inner->source.erase(0, space == std::string::npos ? inner->source.size() : space);
@@ -204,7 +279,18 @@ class Parser {
     }
 };
 
+constexpr auto k_functions = std::to_array<Function>({
+    {"if", 3, 3, "a condition, the value when it holds, the value otherwise"},
+    {"min", 2, SIZE_MAX, "the values to take the smallest of"},
+    {"max", 2, SIZE_MAX, "the values to take the largest of"},
+    {"ceil", 1, 1, "the value to round up to a whole number"},
+    {"floor", 1, 1, "the value to round down to a whole number"},
+    {"abs", 1, 1, "the value whose size it is"},
+});
+
 } // namespace
+
+std::span<const Function> functions() { return k_functions; }
 
 std::expected<Node, Problem> parse(std::string_view text) {
     try {

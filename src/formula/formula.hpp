@@ -11,6 +11,7 @@
 #include <expected>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,8 @@ struct Node {
         product, ///< `children` are the factors; `inverse[i]` marks a divided factor
         power,   ///< children[0] ^ children[1]
         negate,  ///< -children[0]
-        floor,   ///< floor(children[0]): the largest whole number at most it (a batch that fits, whole GPUs)
+        call,    ///< a function (`text`: if, min, max, ceil, floor, abs) of `children`, its arguments
+        compare, ///< children[0] `text` children[1], `text` one of < <= > >= == !=: 1 when it holds, else 0
     };
     Op op = Op::number;
     Number value;               ///< for a number
@@ -49,6 +51,8 @@ struct Node {
     bool parenthesized = false; ///< written in parentheses (kept so TeX can show what the instructor wrote)
     int column = 1;             ///< 1-based character column of the node's first character (its '(' if any)
     std::string source;         ///< the node's text as written, trimmed, inside its parentheses ("2 * d_model")
+    std::size_t begin = 0;      ///< byte offsets of the node's text in the formula, its parentheses included
+    std::size_t end = 0;
 };
 
 /// Why a formula could not be read or evaluated, with the 1-based character column it concerns (0: the whole).
@@ -57,20 +61,43 @@ struct Problem {
     int column = 0;
 };
 
+/// A function a formula may call, and how many arguments it takes.
+struct Function {
+    std::string_view name;
+    std::size_t min_arguments;
+    std::size_t max_arguments;  ///< at least min_arguments; SIZE_MAX for any number
+    std::string_view arguments; ///< what it takes, for errors ("a condition, the value when it holds, ...")
+};
+
+/// The functions of the formula language: if(condition, then, otherwise), min(a, b, ...), max(a, b, ...), ceil(x),
+/// floor(x), abs(x).
+std::span<const Function> functions();
+
 /// Reads a formula: integers and decimals (0.45, 1e9, 3.12e14; decimals are exact), names ([A-Za-z_][A-Za-z0-9_]*),
-/// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus, parentheses and floor(...). Fails on anything else,
-/// on more than k_max_formula_bytes, k_max_formula_depth or k_max_nodes, with a short message and a column.
+/// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus, parentheses, the functions of functions() and one
+/// comparison (< <= > >= == != = ≤ ≥ ≠, loosest of all: a + b > c compares a + b with c). Fails on anything else,
+/// on a function of the wrong arity, on more than k_max_formula_bytes, k_max_formula_depth or k_max_nodes, with a
+/// short message and a column.
 std::expected<Node, Problem> parse(std::string_view text);
 
 /// The names a formula uses, each once, in the order first met.
 std::vector<std::string> names(const Node& formula);
+
+/// Whether a condition has a value yet: true or false when it does, nullopt when it depends on what is not known.
+using Decide = std::function<std::optional<bool>(const Node& condition)>;
+
+/// The formula's text (`text`, the text `formula` was read from) with every if() whose condition `decide` settles
+/// written as the branch it takes, in parentheses where the branch needs them: for a problem's settings,
+/// "if(gated, 3, 2) * d_model * d_ff" is "3 * d_model * d_ff". The rest is the text as written.
+std::string resolved(const Node& formula, std::string_view text, const Decide& decide);
 
 /// The value of a name, or nullopt when there is none (evaluate then fails naming it).
 using Lookup = std::function<std::optional<Number>(std::string_view name)>;
 
 /// The formula's exact value. Fails on an unknown name, division by zero ("division by zero: (gpus - 1024) is 0"),
 /// a power whose exponent is not a whole number or whose result would pass k_max_digits (checked before it is
-/// computed, so a formula like 10^10^10 fails at once), each with the column of the node at fault.
+/// computed, so a formula like 10^10^10 fails at once), each with the column of the node at fault. if() evaluates
+/// only the branch its condition takes (nonzero: the first), so the other may divide by zero.
 std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup);
 
 /// How a name is written in TeX (e.g. \mathrm{n\_params} or a quantity's symbol).
@@ -81,7 +108,8 @@ using NumberTex = std::function<std::string(const Number& value)>;
 /// The formula in TeX: \cdot for products, \frac{…}{…} for a product with divided factors, ^{…}, parentheses
 /// only where precedence needs them; names through `name_tex`, literals as written.
 std::string tex(const Node& formula, const NameTex& name_tex);
-/// The same with every name replaced by its value (through `number_tex`, parenthesised when negative).
+/// The same with every name replaced by its value (through `number_tex`, parenthesised when negative), and every
+/// if() whose condition has a value written as the branch it takes.
 std::string tex_substituted(const Node& formula, const Lookup& lookup, const NumberTex& number_tex);
 
 /// One way a student could misread the formula's structure.

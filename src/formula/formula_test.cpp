@@ -150,7 +150,70 @@ TEST_CASE("floor rounds down to a whole number, and is written with floor bracke
           std::string::npos);
     // A name floor that is not called stays a name; floor with nothing to round is refused.
     CHECK(parsed("floor * 2").children.front().op == Node::Op::name);
-    CHECK_THAT(parse_problem("floor()").message, Contains("empty parentheses"));
+    CHECK(parse_problem("floor()").message ==
+          "floor() takes 1 argument (the value to round down to a whole number), not 0");
+}
+
+TEST_CASE("functions: if, min, max, ceil, floor and abs", "[formula]") {
+    CHECK(value_of("min(3, 1, 2)") == 1);
+    CHECK(value_of("max(2 / 3, 0.5)") == Number(2, 3)); // 2/3 > 1/2
+    CHECK(value_of("max(-1, -2)") == -1);
+    CHECK(value_of("ceil(7 / 2)") == 4);   // 3.5 up
+    CHECK(value_of("ceil(-7 / 2)") == -3); // -3.5 up, toward zero
+    CHECK(value_of("ceil(6 / 2)") == 3);   // already whole
+    CHECK(value_of("abs(-3 / 4)") == Number(3, 4));
+    CHECK(value_of("abs(5)") == 5);
+    // Fewest GPUs for 175e9 parameters at 16 bytes each in 80e9 bytes: 2.8e12 / 8e10 = 35 exactly, and one more
+    // byte needs a 36th.
+    CHECK(value_of("ceil(n_params * 16 / 80e9)") == 35);
+    CHECK(value_of("ceil((n_params * 16 + 1) / 80e9)") == 36);
+    CHECK(value_of("if(1, 2, 3)") == 2);
+    CHECK(value_of("if(0, 2, 3)") == 3);
+    CHECK(value_of("if(1 / 2, 2, 3)") == 2); // any nonzero value holds
+    CHECK(value_of("if(gpus > 1000, gpus, 1000)") == 1024);
+    // Only the branch taken is evaluated: the other may divide by zero.
+    CHECK(value_of("if(gpus == 1024, 5, 1 / 0)") == 5);
+    CHECK(value_of("if(gpus < 1024, 1 / (gpus - 1024), 7)") == 7);
+    // A name spelt like a function but not called is a name.
+    CHECK(parsed("max + 1").children.front().op == Node::Op::name);
+}
+
+TEST_CASE("comparisons are 1 when they hold and 0 when not, and bind loosest", "[formula]") {
+    CHECK(value_of("3 < 4") == 1);
+    CHECK(value_of("4 < 4") == 0);
+    CHECK(value_of("4 <= 4") == 1);
+    CHECK(value_of("5 > 4") == 1);
+    CHECK(value_of("4 >= 5") == 0);
+    CHECK(value_of("4 == 4") == 1);
+    CHECK(value_of("4 = 4") == 1); // one '=' compares too
+    CHECK(value_of("4 != 4") == 0);
+    CHECK(value_of("d_model \u2265 768") == 1); // ≥
+    CHECK(value_of("d_model \u2264 767") == 0); // ≤
+    CHECK(value_of("d_model \u2260 768") == 0); // ≠
+    CHECK(value_of("2 + 2 > 3") == 1);          // (2 + 2) > 3, not 2 + (2 > 3) = 2
+    CHECK(value_of("(2 > 1) + (3 > 1)") == 2);  // a comparison in parentheses is a value
+    CHECK(value_of("1 / 3 == 2 / 6") == 1);     // exact: no rounding makes 1/3 differ from 2/6
+}
+
+TEST_CASE("a function's arity and a second comparison are refused at their column", "[formula]") {
+    const Problem if_two = parse_problem("1 + if(a, 2)");
+    CHECK(if_two.message ==
+          "if() takes 3 arguments (a condition, the value when it holds, the value otherwise), not 2");
+    CHECK(if_two.column == 5);
+    CHECK(parse_problem("min(1)").message ==
+          "min() takes at least 2 arguments (the values to take the smallest of), not 1");
+    CHECK(parse_problem("abs(1, 2)").message == "abs() takes 1 argument (the value whose size it is), not 2");
+    const Problem unknown = parse_problem("2 * sqrt(x)");
+    CHECK(unknown.message == "unknown function 'sqrt'; a formula may call if, min, max, ceil, floor, abs");
+    CHECK(unknown.column == 5);
+    const Problem chained = parse_problem("1 < 2 < 3");
+    CHECK(chained.message == "a second comparison '<': compare two values at a time, e.g. if(a < b, ...)");
+    CHECK(chained.column == 7);
+    CHECK(parse_problem("max(1, 2").message == "missing ')'");
+    CHECK(parse_problem("max(1, )").column == 8);
+    CHECK_THAT(parse_problem("(1, 2)").message, Contains("separators"));
+    CHECK_THAT(parse_problem("1, 2").message, Contains("separators"));
+    CHECK(parse_problem("a ! b").message == "unexpected character '!'");
 }
 
 TEST_CASE("decimals are exact", "[formula]") {
@@ -276,6 +339,68 @@ TEST_CASE("TeX shows fractions, products and powers with only the parentheses ne
     CHECK(tex(parsed("n_params"), {}) == "\\mathrm{n\\_params}");
 }
 
+TEST_CASE("a formula's text with the conditions a problem settles applied", "[formula]") {
+    // Settings as a spec gives them: gated FFN, not sharded, LoRA on; x is not settled.
+    const auto decide = [](const Node& condition) -> std::optional<bool> {
+        auto value = evaluate(condition, [](std::string_view name) -> std::optional<Number> {
+            if (name == "gated" || name == "lora" || name == "k")
+                return Number(1);
+            if (name == "sharded" || name == "q")
+                return Number(0);
+            return std::nullopt;
+        });
+        return value ? std::optional<bool>(*value != 0) : std::nullopt;
+    };
+    const auto resolve = [&](std::string_view text) { return resolved(parsed(text), text, decide); };
+    CHECK(resolve("if(gated, 3, 2) * d_model * d_ff") == "3 * d_model * d_ff");
+    // A factor of 1 and a term of 0 that a condition leaves go, with their operator.
+    CHECK(resolve("2 * params / if(sharded, gpus, 1)") == "2 * params");
+    CHECK(resolve("2 * params / if(gated, gpus, 1)") == "2 * params / gpus");
+    CHECK(resolve("if(q, (d + d), 0) + if(k, (d + e), 0)") == "(d + e)");
+    CHECK(resolve("l * (if(q, a, 0) + if(k, b, 0) + if(q, c, 0))") == "l * (b)");
+    CHECK(resolve("if(q, 5, 0) + if(q, 6, 0)") == "0");
+    // A first factor of 1 before a division stays: 1 / y.
+    CHECK(resolve("if(gated, 1, 2) / y") == "1 / y");
+    // A branch that is a sum gets parentheses where it needs them, and keeps those it was written with.
+    CHECK(resolve("x * if(gated, a + b, a)") == "x * (a + b)");
+    CHECK(resolve("if(lora, (m + p), m) * 2") == "(m + p) * 2");
+    CHECK(resolve("x + if(gated, a + b, a)") == "x + a + b");
+    CHECK(resolve("x - if(gated, a + b, a)") == "x - (a + b)");
+    // Nested conditions, and one that is not settled, which stays as written.
+    CHECK(resolve("if(gated, if(lora, 1, 2), 3) + z") == "1 + z");
+    CHECK(resolve("if(x > 1, a, b)") == "if(x > 1, a, b)");
+    CHECK(resolve("if(gated, 2, 4) * if(x > 1, a,   b)") == "2 * if(x > 1, a,   b)");
+    // The result is a formula of the same value.
+    const std::string text = resolve("if(gated, 6, 4) * d_model + if(sharded, 0, ffn) * 2");
+    CHECK(text == "6 * d_model + ffn * 2");
+    CHECK(value_of(text) == 6 * 768 + 8 * 2);
+}
+
+TEST_CASE("TeX of functions and comparisons", "[formula]") {
+    CHECK(plain_names("max(a, b + 1)") == "\\max(a, b + 1)");
+    CHECK(plain_names("2 * min(a, b)") == "2 \\cdot \\min(a, b)");
+    CHECK(plain_names("ceil(x / 2)") == "\\left\\lceil \\frac{x}{2} \\right\\rceil");
+    CHECK(plain_names("abs(x - y)") == "\\left| x - y \\right|");
+    CHECK(plain_names("a <= b") == "a \\le b");
+    CHECK(plain_names("(a != b) + 1") == "(a \\ne b) + 1");
+    CHECK(plain_names("if(a > b, a, b)") ==
+          "\\begin{cases} a & \\text{if } a > b \\\\ b & \\text{otherwise} \\end{cases}");
+    // An if() in the last branch adds its rows to the same cases.
+    CHECK(plain_names("if(x, 1, if(y, 2, 3))") ==
+          "\\begin{cases} 1 & \\text{if } x \\\\ 2 & \\text{if } y \\\\ 3 & \\text{otherwise} \\end{cases}");
+    // With values, the branch taken is written alone: x = -3 is not above y = 0.5.
+    const auto values = [](std::string_view name) -> std::optional<Number> {
+        if (name == "x")
+            return Number(-3);
+        if (name == "y")
+            return Number(1, 2);
+        return std::nullopt;
+    };
+    CHECK(tex_substituted(parsed("2 * if(x > y, x, y)"), values, {}) == "2 \\cdot 0.5");
+    // A condition without a value (an unknown name) keeps every case.
+    CHECK(tex_substituted(parsed("if(w, x, y)"), values, {}).find("cases") != std::string::npos);
+}
+
 TEST_CASE("TeX with values substituted", "[formula]") {
     const auto values = [](std::string_view name) -> std::optional<Number> {
         if (name == "x")
@@ -364,6 +489,23 @@ TEST_CASE("a power's exponent dropped", "[formula]") {
     CHECK_FALSE(independent(dropped, find(all, "factor_left_out_d_model_2")));
     CHECK(independent(dropped, find(all, "factor_left_out_4")));
     CHECK(perturbations(parsed("a^1")).empty());
+}
+
+TEST_CASE("perturbations reach into a function's arguments, not into conditions", "[formula]") {
+    const Node formula = parsed("if(gpus > 1000, 2 * ffn + attention, ffn)");
+    const auto all = perturbations(formula);
+    std::vector<std::string> ids;
+    for (const Perturbation& p : all)
+        ids.push_back(p.id);
+    // The branch taken: its two terms, each left out or doubled, and the factors of 2 * ffn; nothing of gpus > 1000.
+    CHECK(ids == std::vector<std::string>{"term_left_out_2_ffn", "term_twice_2_ffn", "term_left_out_attention",
+                                          "term_twice_attention", "factor_left_out_2", "factor_inverted_2",
+                                          "factor_left_out_ffn", "factor_inverted_ffn"});
+    CHECK(value_of(formula) == 20);                                                 // 2 * 8 + 4
+    CHECK(value_of(apply(formula, {&find(all, "term_left_out_attention")})) == 16); // 2 * 8
+    CHECK(value_of(apply(formula, {&find(all, "factor_left_out_2")})) == 12);       // 8 + 4
+    CHECK(perturbations(parsed("max(a + b, c)")).size() == 4);
+    CHECK(perturbations(parsed("a + b > c")).empty());
 }
 
 TEST_CASE("identifiers from subjects", "[formula]") {

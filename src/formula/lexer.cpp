@@ -84,6 +84,9 @@ class Lexer {
                     ++length;
                 token.kind = Tok::name;
                 step(length);
+            } else if (auto comparison = comparison_at(); !comparison.empty()) {
+                token.kind = Tok::compare;
+                token.comparison = comparison;
             } else if (auto kind = symbol(c)) {
                 const bool double_star = c == '*' && m_at + 1 < m_text.size() && m_text[m_at + 1] == '*';
                 token.kind = double_star ? Tok::power : *kind;
@@ -96,10 +99,12 @@ class Lexer {
                     step(length);
                     continue;
                 }
-                token.kind = code == 0x2212                 ? Tok::minus
-                             : code == 0xD7 || code == 0xB7 ? Tok::times
-                             : code == 0xF7                 ? Tok::divide
-                                                            : Tok::end;
+                token.kind = code == 0x2212                                       ? Tok::minus
+                             : code == 0xD7 || code == 0xB7                       ? Tok::times
+                             : code == 0xF7                                       ? Tok::divide
+                             : code == 0x2264 || code == 0x2265 || code == 0x2260 ? Tok::compare
+                                                                                  : Tok::end;
+                token.comparison = code == 0x2264 ? "<=" : code == 0x2265 ? ">=" : code == 0x2260 ? "!=" : "";
                 if (token.kind == Tok::end)
                     return std::unexpected(Problem{unexpected_character(code, length), m_column});
                 step(length);
@@ -138,14 +143,33 @@ class Lexer {
             return Tok::lparen;
         case ')':
             return Tok::rparen;
+        case ',':
+            return Tok::comma;
         default:
             return std::nullopt;
         }
     }
 
+    /// A comparison operator at the current position, read and stepped over: < <= > >= == != and = for ==; "" when
+    /// there is none. A lone '!' is no operator.
+    std::string_view comparison_at() {
+        const char c = m_text[m_at];
+        const bool equals_next = m_at + 1 < m_text.size() && m_text[m_at + 1] == '=';
+        std::string_view found;
+        if (c == '<')
+            found = equals_next ? "<=" : "<";
+        else if (c == '>')
+            found = equals_next ? ">=" : ">";
+        else if (c == '=')
+            found = "==";
+        else if (c == '!' && equals_next)
+            found = "!=";
+        if (!found.empty())
+            step(equals_next ? 2 : 1);
+        return found;
+    }
+
     std::string unexpected_character(char32_t code, std::size_t length) const {
-        if (code == ',')
-            return "unexpected ',' (write numbers without separators: 1000000 or 1e6)";
         if (code >= 0x20 && code != 0x7F)
             return fmt::format("unexpected character '{}'", m_text.substr(m_at, length));
         return fmt::format("unexpected character U+{:04X}", static_cast<unsigned>(code));

@@ -8,14 +8,28 @@
 
 namespace headcount::formula::detail {
 
-enum class Tok { number, name, plus, minus, times, divide, power, lparen, rparen, end };
+enum class Tok {
+    number,
+    name,
+    plus,
+    minus,
+    times,
+    divide,
+    power,
+    lparen,
+    rparen,
+    comma,
+    compare, ///< < <= > >= == != (and = ≤ ≥ ≠): the token's `comparison` says which
+    end
+};
 
 struct Token {
     Tok kind = Tok::end;
     std::size_t begin = 0; ///< byte offsets into the formula
     std::size_t end = 0;
-    int column = 1; ///< 1-based, in code points
-    Number value;   ///< for a number
+    int column = 1;              ///< 1-based, in code points
+    Number value;                ///< for a number
+    std::string_view comparison; ///< for Tok::compare: "<", "<=", ">", ">=", "==" or "!="
 };
 
 /// The formula's tokens, the last one Tok::end (at the column after the text); fails on a character that is no

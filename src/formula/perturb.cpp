@@ -52,7 +52,11 @@ class Walker {
         } else if (node.op == Node::Op::power && count == 2 && !is_literal(node.children[1], 1)) {
             add(Kind::exponent_dropped, 0, node.source);
         }
+        if (node.op == Node::Op::compare)
+            return; // a comparison decides; a slip changes what is compared, not how
         for (std::size_t i = 0; i < count; ++i) {
+            if (node.op == Node::Op::call && node.text == "if" && i == 0)
+                continue; // an if()'s condition, likewise
             const bool divided = node.op == Node::Op::product && inverse_at(node, i);
             m_path.push_back(i);
             walk(node.children[i], divisions + (divided ? 1 : 0), depth + 1);

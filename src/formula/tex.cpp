@@ -5,6 +5,9 @@
 
 #include <formula/formula.hpp>
 
+#include <optional>
+#include <utility>
+
 namespace headcount::formula {
 
 namespace {
@@ -60,9 +63,16 @@ bool has_division(const Node& node) {
     return false;
 }
 
+/// Which branch an if() takes, when its condition has a value (substituted TeX); nullopt to write every case.
+using Choose = std::function<std::optional<bool>(const Node& condition)>;
+
+std::string_view comparison_tex(std::string_view op) {
+    return op == "<=" ? "\\le" : op == ">=" ? "\\ge" : op == "==" ? "=" : op == "!=" ? "\\ne" : op;
+}
+
 class Writer {
   public:
-    explicit Writer(const Leaf& leaf) : m_leaf(leaf) {}
+    explicit Writer(const Leaf& leaf, Choose choose = {}) : m_leaf(leaf), m_choose(std::move(choose)) {}
 
     std::string write(const Node& node, int depth) {
         if (depth > k_max_tex_depth)
@@ -73,9 +83,20 @@ class Writer {
             return m_leaf(node, false);
         case Node::Op::negate:
             return node.children.empty() ? "-" : "-" + signed_operand(node.children[0], depth);
-        case Node::Op::floor:
-            return "\\left\\lfloor " + (node.children.empty() ? "" : write(node.children[0], depth + 1)) +
-                   " \\right\\rfloor";
+        case Node::Op::call:
+            return call(node, depth);
+        case Node::Op::compare:
+            if (node.children.size() != 2)
+                return "";
+            {
+                // Parenthesised inside an expression, (a > b) + 1, but not as a whole formula or an if()'s condition.
+                const bool bare = depth == 0 || m_bare;
+                m_bare = false;
+                const std::string text = write(node.children[0], depth + 1) + " " +
+                                         std::string(comparison_tex(node.text)) + " " +
+                                         write(node.children[1], depth + 1);
+                return bare ? text : wrapped(text);
+            }
         case Node::Op::sum:
             return sum(node, depth);
         case Node::Op::product:
@@ -88,6 +109,51 @@ class Writer {
 
   private:
     const Leaf& m_leaf;
+    Choose m_choose;
+    bool m_bare = false; ///< the node written next is an if()'s condition: a comparison needs no parentheses
+
+    std::string condition(const Node& node, int depth) {
+        m_bare = true;
+        std::string text = write(node, depth);
+        m_bare = false;
+        return text;
+    }
+
+    std::string call(const Node& node, int depth) {
+        const std::string& name = node.text;
+        if (name == "if")
+            return conditional(node, depth);
+        std::string arguments;
+        for (const Node& argument : node.children)
+            arguments += (arguments.empty() ? "" : ", ") + write(argument, depth + 1);
+        if (name == "floor")
+            return "\\left\\lfloor " + arguments + " \\right\\rfloor";
+        if (name == "ceil")
+            return "\\left\\lceil " + arguments + " \\right\\rceil";
+        if (name == "abs")
+            return "\\left| " + arguments + " \\right|";
+        return "\\" + name + "(" + arguments + ")";
+    }
+
+    // if(c, a, b): the branch taken when the condition has a value, else cases, an if() in the last branch adding
+    // its own rows: a if c, b if d, e otherwise.
+    std::string conditional(const Node& node, int depth) {
+        if (node.children.size() != 3)
+            return "";
+        if (m_choose)
+            if (const auto taken = m_choose(node.children[0]))
+                return write(node.children[*taken ? 1 : 2], depth + 1);
+        std::string rows;
+        const Node* at = &node;
+        for (int level = 0;
+             at->op == Node::Op::call && at->text == "if" && at->children.size() == 3 && level < k_max_tex_depth;
+             ++level) {
+            rows += write(at->children[1], depth + 1) + " & \\text{if } " + condition(at->children[0], depth + 1) +
+                    " \\\\ ";
+            at = &at->children[2];
+        }
+        return "\\begin{cases} " + rows + write(*at, depth + 1) + " & \\text{otherwise} \\end{cases}";
+    }
 
     /// One factor of a product's numerator or denominator: a sum there needs parentheses when it has company.
     struct Factor {
@@ -173,9 +239,9 @@ std::string literal_leaf(const Node& node, bool power_base) {
 }
 
 /// The formula written with `leaf` for its names and literals, or its source text if writing it fails.
-std::string write_or_source(const Node& formula, const Leaf& leaf) {
+std::string write_or_source(const Node& formula, const Leaf& leaf, Choose choose = {}) {
     try {
-        return Writer(leaf).write(formula, 0);
+        return Writer(leaf, std::move(choose)).write(formula, 0);
     } catch (const std::exception&) {
         return formula.source;
     }
@@ -192,17 +258,23 @@ std::string tex(const Node& formula, const NameTex& name_tex) {
 }
 
 std::string tex_substituted(const Node& formula, const Lookup& lookup, const NumberTex& number_tex) {
-    return write_or_source(formula, [&](const Node& node, bool power_base) {
-        if (node.op == Node::Op::name) {
-            const std::optional<Number> value = lookup ? lookup(node.text) : std::nullopt;
-            if (!value)
-                return default_name_tex(node.text);
-            const std::string text = number_tex ? number_tex(*value) : default_number_tex(*value);
-            const bool plain_integer = value->get_den() == 1 && *value >= 0;
-            return *value < 0 || (power_base && !plain_integer) ? wrapped(text) : text;
-        }
-        return literal_leaf(node, power_base);
-    });
+    return write_or_source(
+        formula,
+        [&](const Node& node, bool power_base) {
+            if (node.op == Node::Op::name) {
+                const std::optional<Number> value = lookup ? lookup(node.text) : std::nullopt;
+                if (!value)
+                    return default_name_tex(node.text);
+                const std::string text = number_tex ? number_tex(*value) : default_number_tex(*value);
+                const bool plain_integer = value->get_den() == 1 && *value >= 0;
+                return *value < 0 || (power_base && !plain_integer) ? wrapped(text) : text;
+            }
+            return literal_leaf(node, power_base);
+        },
+        [&](const Node& condition) -> std::optional<bool> {
+            auto value = evaluate(condition, lookup);
+            return value ? std::optional<bool>(*value != 0) : std::nullopt;
+        });
 }
 
 } // namespace headcount::formula
