@@ -3,6 +3,7 @@
 // A new ask is one row in asks.cpp, the solver function its row reads, and its templates: the worked solution
 // (templates/<kind>/<ask>.mustache) and the question (templates/partials/question_<ask>.mustache).
 
+#include <solve/catalogue.hpp>
 #include <solve/flops.hpp>
 #include <solve/memory.hpp>
 #include <solve/mha.hpp>
@@ -36,12 +37,6 @@ struct Answer {
     std::optional<formula::Number> exact;
     bool operator==(const Answer& other) const;
     std::strong_ordering operator<=>(const Answer& other) const;
-};
-
-/// One word a choice ask may be answered with, and other words a student may use for it.
-struct Choice {
-    std::string_view word;     ///< as printed in solutions and keys
-    std::string_view synonyms; ///< space-separated, lower case: words and short phrases joined by '_'
 };
 
 /// The groups of Ask::group, in the order templates' earlier.<group> lists them: parameter counts whose solutions

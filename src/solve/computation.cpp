@@ -1,0 +1,227 @@
+#include <solve/computation.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+namespace headcount::solve {
+
+namespace {
+
+Number flag(bool on) { return Number(on ? 1 : 0); }
+Number count(Count value) { return formula::to_number(value); }
+
+/// The parsed catalogue formulas, by their text: each parsed once per process, shared by every computation.
+struct FormulaCache {
+    std::mutex mutex;
+    std::unordered_map<std::string_view, std::shared_ptr<const formula::Node>> parsed;
+};
+
+FormulaCache& formula_cache() {
+    static FormulaCache cache;
+    return cache;
+}
+
+} // namespace
+
+std::string_view interned(std::string text) {
+    static std::mutex mutex;
+    static std::set<std::string, std::less<>> texts; // a set never moves what it holds
+    const std::lock_guard lock(mutex);
+    return *texts.insert(std::move(text)).first;
+}
+
+std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text) {
+    FormulaCache& cache = formula_cache();
+    const std::lock_guard lock(cache.mutex);
+    if (const auto it = cache.parsed.find(text); it != cache.parsed.end())
+        return it->second;
+    auto parsed = formula::parse(text);
+    // cmake/catalogue_gen.cpp parsed every formula when the program was built: this cannot fail.
+    auto node = std::make_shared<const formula::Node>(parsed ? std::move(*parsed) : formula::Node{});
+    cache.parsed.emplace(text, node);
+    return node;
+}
+
+const CatalogueEntry* find_entry(std::string_view name) {
+    static const std::map<std::string_view, const CatalogueEntry*, std::less<>> index = [] {
+        std::map<std::string_view, const CatalogueEntry*, std::less<>> out;
+        for (const CatalogueEntry& e : catalogue_entries())
+            out.emplace(e.name, &e);
+        return out;
+    }();
+    const auto it = index.find(name);
+    return it == index.end() ? nullptr : it->second;
+}
+
+GivenValues given_values(const spec::Problem& problem) {
+    GivenValues out;
+    if (problem.kind != "quantities") {
+        const spec::MhaGivens& g = problem.given;
+        out["d_model"] = count(g.d_model);
+        out["h"] = count(g.h);
+        for (const auto& [name, value] : {std::pair{"d_k", g.d_k},
+                                          {"d_v", g.d_v},
+                                          {"kdim", g.kdim},
+                                          {"vdim", g.vdim},
+                                          {"n_kv_heads", g.n_kv_heads}})
+            if (value)
+                out[name] = count(*value);
+        out["bias_q"] = flag(g.bias.q);
+        out["bias_k"] = flag(g.bias.k);
+        out["bias_v"] = flag(g.bias.v);
+        out["bias_o"] = flag(g.bias.o);
+        out["add_bias_kv"] = flag(g.add_bias_kv);
+        out["bias"] = flag(g.bias.q); // the one flag vary sets for all four
+        out["is_model"] = flag(problem.model.has_value());
+    }
+    if (const auto& m = problem.model) {
+        using M = spec::ModelGivens;
+        for (const auto& [name, value] : {std::pair{"d_ff", m->d_ff},
+                                          {"layers", m->layers},
+                                          {"encoder_layers", m->encoder_layers},
+                                          {"decoder_layers", m->decoder_layers},
+                                          {"vocab", m->vocab},
+                                          {"max_positions", m->max_positions},
+                                          {"type_vocab", m->type_vocab},
+                                          {"experts", m->experts},
+                                          {"top_k", m->top_k}})
+            out[name] = count(value);
+        out["layernorm"] = flag(m->norm == M::Norm::layernorm);
+        out["norm_bias"] = flag(m->norm == M::Norm::layernorm && m->norm_bias);
+        out["gated"] = flag(m->ffn == M::Ffn::gated);
+        out["ffn_bias"] = flag(m->ffn_bias);
+        out["embedding_norm"] = flag(m->embedding_norm);
+        out["final_norm"] = flag(m->final_norm);
+        out["pooler"] = flag(m->pooler);
+        out["lm_head_linear"] = flag(m->lm_head == M::Head::linear);
+        out["lm_head_mlm"] = flag(m->lm_head == M::Head::mlm);
+        out["lm_head_bias"] = flag(m->lm_head_bias);
+        out["tied_embeddings"] = flag(m->tied_embeddings);
+    }
+    if (const auto& w = problem.workload) {
+        out["batch"] = count(w->batch);
+        out["seq_len"] = count(w->seq_len);
+        if (w->seq_len_kv)
+            out["seq_len_kv"] = count(*w->seq_len_kv);
+        out["seq_len_kv_given"] = flag(w->seq_len_kv.has_value());
+        out["macs"] = flag(w->macs);
+        out["count_softmax"] = flag(w->softmax);
+        out["count_biases"] = flag(w->biases);
+        out["causal"] = flag(w->causal);
+    }
+    if (const auto& p = problem.precision)
+        out["bits"] = count(p->bits);
+    for (const auto& [name, value] : problem.values)
+        out.insert_or_assign(name, value.value);
+    return out;
+}
+
+std::optional<Number> Computation::evaluate(int index, const formula::Node& node, const Overlay* overlay) const {
+    const Slot& s = slot(index);
+    auto result = formula::evaluate(node, [&](std::string_view name) -> std::optional<Number> {
+        int used = -1;
+        for (std::size_t i = 0; i < s.names.size(); ++i)
+            if (s.names[i] == name) {
+                used = s.uses[i];
+                break;
+            }
+        if (used < 0) // a name only a mistake's formula uses
+            used = s.entry && !s.quantity ? find(name) : find_visible(name);
+        if (used < 0 || !available(used))
+            return std::nullopt;
+        if (overlay)
+            if (const Number* changed = overlay->find(used))
+                return *changed;
+        return value(used);
+    });
+    if (!result)
+        return std::nullopt;
+    return std::move(*result);
+}
+
+int Computation::find(std::string_view name) const {
+    const auto it = m_catalogue_names.find(name);
+    return it == m_catalogue_names.end() ? -1 : it->second;
+}
+
+int Computation::find_visible(std::string_view name) const {
+    const auto it = m_visible_names.find(name);
+    return it == m_visible_names.end() ? -1 : it->second;
+}
+
+const Number* Computation::value(std::string_view name) const {
+    const int index = find(name);
+    return available(index) ? &value(index) : nullptr;
+}
+
+std::map<std::string, Number, std::less<>> Computation::visible_values() const {
+    std::map<std::string, Number, std::less<>> out;
+    for (const auto& [name, index] : m_visible_names)
+        if (available(index) && slot(index).axes.empty())
+            out.emplace(name, value(index));
+    return out;
+}
+
+std::vector<std::string_view> Computation::axis_symbols(int index) const {
+    std::vector<std::string_view> out;
+    const Slot& s = slot(index);
+    if (!s.entry)
+        return out;
+    for (const AxisSymbol& axis : s.entry->axes) {
+        if (axis.when.empty()) {
+            out.push_back(axis.text);
+            continue;
+        }
+        const auto holds = evaluate(index, *catalogue_formula(axis.when), nullptr);
+        out.push_back(holds && *holds != 0 ? axis.text : axis.otherwise);
+    }
+    const int batch_axis = find("batch_axis");
+    const int heads_first = find("heads_before_seq");
+    if (s.entry->per_head && available(heads_first) && value(heads_first) == 0 && out.size() >= 3)
+        std::swap(out[1], out[2]);
+    if (available(batch_axis) && value(batch_axis) == 0 && !out.empty())
+        out.erase(out.begin());
+    return out;
+}
+
+std::optional<Computation::Change> Computation::combine(const Change& a, const Change& b) {
+    Change out = a;
+    for (const auto& [slot, node] : b.formulas) {
+        const auto same = std::find_if(out.formulas.begin(), out.formulas.end(),
+                                       [&](const auto& entry) { return entry.first == slot; });
+        if (same == out.formulas.end())
+            out.formulas.emplace_back(slot, node);
+        else if (same->second->source != node->source)
+            return std::nullopt;
+    }
+    return out;
+}
+
+bool Computation::reaches(int target, const Change& change) const {
+    std::vector<char> down(m_slots.size(), 0);
+    std::vector<int> pending;
+    for (const auto& [slot, node] : change.formulas)
+        if (!down[static_cast<std::size_t>(slot)]) {
+            down[static_cast<std::size_t>(slot)] = 1;
+            pending.push_back(slot);
+        }
+    while (!pending.empty()) {
+        const int at = pending.back();
+        pending.pop_back();
+        if (at == target)
+            return true;
+        for (const int user : m_users[static_cast<std::size_t>(at)])
+            if (!down[static_cast<std::size_t>(user)]) {
+                down[static_cast<std::size_t>(user)] = 1;
+                pending.push_back(user);
+            }
+    }
+    return false;
+}
+
+} // namespace headcount::solve

@@ -1,0 +1,140 @@
+#pragma once
+// The one engine: every quantity of a problem is a formula, built-in (an entry of the catalogue, catalogue/*.yaml)
+// or the spec's own (`quantities:`), evaluated exactly over the problem's givens; and every mistake is a change to
+// some of those formulas, followed through every quantity that uses them, however deep.
+
+#include <solve/catalogue.hpp>
+#include <spec/problem.hpp>
+#include <util/error.hpp>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headcount::solve {
+
+using formula::Number;
+
+/// A tensor's shape, outermost axis first.
+using Shape = std::vector<Count>;
+
+/// The givens of a problem by the names the catalogue's formulas use (d_model, bias_q, seq_len, bits, ...) and its
+/// own values (gpus, tokens, ...), each exact.
+using GivenValues = std::map<std::string, Number, std::less<>>;
+
+/// The givens of `problem`: its architecture, workload and dtype as the catalogue names them, flags as 1 or 0, and
+/// its values. Defaults (d_k = d_model / h) are the catalogue's, filled in by the computation.
+GivenValues given_values(const spec::Problem& problem);
+
+/// Every quantity of one problem (one variant), evaluated.
+class Computation {
+  public:
+    /// One quantity: a given, a catalogue entry, or the spec's own.
+    struct Slot {
+        std::string name;
+        const CatalogueEntry* entry = nullptr;    ///< the catalogue's entry, or nullptr for the spec's own
+        const spec::Quantity* quantity = nullptr; ///< the spec's definition, in place of the entry's when both are set
+        bool given = false;
+        bool visible = false; ///< a name the spec's formulas may use: a given, an ask's, the spec's own
+        std::shared_ptr<const formula::Node> formula; ///< for this problem, conditions applied; null for a given
+        std::string text;                             ///< that formula as text
+        std::vector<std::shared_ptr<const formula::Node>> axes; ///< a shape's axes
+        std::vector<std::string> names;                         ///< the names its formula (or axes) use, once each
+        std::vector<int> uses;                                  ///< the slot of each name
+        std::string unavailable; ///< why it has no value here (a given the problem lacks), or ""
+    };
+
+    /// The computation of `problem`: the catalogue's entries for its givens and its own quantities, a quantity of
+    /// the spec redefining the built-in of its name. Fails on a cycle, a value that cannot be computed (a division
+    /// by zero in this variant), or a second method that disagrees (a bug, reported rather than hidden).
+    static Result<std::shared_ptr<const Computation>> build(const spec::Problem& problem);
+
+    /// The slot named `name` as the catalogue's formulas see it, or -1.
+    [[nodiscard]] int find(std::string_view name) const;
+    /// The slot named `name` as the spec's formulas see it (givens, asks, its own quantities), or -1.
+    [[nodiscard]] int find_visible(std::string_view name) const;
+    [[nodiscard]] const Slot& slot(int index) const { return m_slots[static_cast<std::size_t>(index)]; }
+    [[nodiscard]] std::size_t size() const { return m_slots.size(); }
+    /// Whether slot `index` has a value here.
+    [[nodiscard]] bool available(int index) const { return index >= 0 && slot(index).unavailable.empty(); }
+    /// The right value of slot `index` (a shape's: its elements), which must be available.
+    [[nodiscard]] const Number& value(int index) const { return m_values[static_cast<std::size_t>(index)]; }
+    /// The right value of the quantity named `name` (as the catalogue names it), or nullptr.
+    [[nodiscard]] const Number* value(std::string_view name) const;
+    /// The right shape of a shape slot.
+    [[nodiscard]] const Shape& shape(int index) const { return m_shapes[static_cast<std::size_t>(index)]; }
+    /// The symbols of a shape slot's axes as a solution writes them, in the order of shape().
+    [[nodiscard]] std::vector<std::string_view> axis_symbols(int index) const;
+
+    /// A change to the computation: slots given other formulas (a mistake).
+    struct Change {
+        std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> formulas;
+        [[nodiscard]] bool empty() const { return formulas.empty(); }
+    };
+    /// `a` and `b` made together, or nullopt when they give one slot two different formulas.
+    static std::optional<Change> combine(const Change& a, const Change& b);
+
+    /// What slot `target` comes to under `change`, or nullopt when it cannot be computed that way (a cycle, a
+    /// division by zero, a value past the formulas' bounds). A change that `target` does not depend on leaves it.
+    [[nodiscard]] std::optional<Number> value_under(int target, const Change& change) const;
+    /// The same for a shape slot: its axes under the change.
+    [[nodiscard]] std::optional<Shape> shape_under(int target, const Change& change) const;
+    /// Whether `change` reaches `target`: it changes a slot that `target` uses, directly or not.
+    [[nodiscard]] bool reaches(int target, const Change& change) const;
+
+    /// The names the spec's formulas may use, with their values here (givens, asks' quantities, its own).
+    [[nodiscard]] std::map<std::string, Number, std::less<>> visible_values() const;
+
+  private:
+    std::vector<Slot> m_slots;
+    std::vector<Number> m_values;
+    std::vector<Shape> m_shapes;
+    std::vector<int> m_order;              ///< available slots, each after those it uses
+    std::vector<std::vector<int>> m_users; ///< for each slot, the slots that use it
+    std::map<std::string, int, std::less<>> m_catalogue_names;
+    std::map<std::string, int, std::less<>> m_visible_names;
+
+    /// The values a change computes anew, over the computation's right ones.
+    class Overlay {
+      public:
+        explicit Overlay(std::size_t slots) : m_position(slots, -1) {}
+        [[nodiscard]] const Number* find(int slot) const {
+            const int at = m_position[static_cast<std::size_t>(slot)];
+            return at < 0 ? nullptr : &m_values[static_cast<std::size_t>(at)];
+        }
+        void set(int slot, Number value) {
+            int& at = m_position[static_cast<std::size_t>(slot)];
+            if (at < 0) {
+                at = static_cast<int>(m_values.size());
+                m_values.push_back(std::move(value));
+            } else {
+                m_values[static_cast<std::size_t>(at)] = std::move(value);
+            }
+        }
+
+      private:
+        std::vector<int> m_position;
+        std::deque<Number> m_values; // a deque never moves what it holds: find()'s pointers stay valid
+    };
+    std::optional<Number> evaluate(int index, const formula::Node& formula, const Overlay* overlay) const;
+    /// A shape's axes as laid out under `overlay`'s batch_axis and heads_before_seq (the right ones without).
+    Shape laid_out(int index, Shape shape, const Overlay* overlay) const;
+    /// The slots `change` computes anew for `target`, each after those it uses, into `overlay`; false when they
+    /// cannot be computed (a cycle, a division by zero).
+    bool recompute(int target, const Change& change, Overlay& overlay) const;
+};
+
+/// `text` kept for the life of the program (a formula resolved for a problem's settings), for catalogue_formula().
+std::string_view interned(std::string text);
+
+/// The catalogue's entry named `name`, or nullptr.
+const CatalogueEntry* find_entry(std::string_view name);
+
+/// The parsed formula of a catalogue text (an entry's formula, an axis, a mistake's replacement), parsed once.
+std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text);
+
+} // namespace headcount::solve

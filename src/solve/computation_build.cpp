@@ -1,0 +1,253 @@
+// Building a problem's computation: a slot for every catalogue entry and every quantity of the spec, each formula
+// with the conditions the problem's givens settle applied, the names it uses found in its scope, the slots put in
+// an order where each comes after those it uses, and every value computed once.
+
+#include <solve/computation.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace headcount::solve {
+
+namespace {
+
+/// Why `problem` has no value for the given `name`, as part of a sentence.
+std::string missing_given(std::string_view name) { return fmt::format("the problem gives no {}", name); }
+
+} // namespace
+
+Result<std::shared_ptr<const Computation>> Computation::build(const spec::Problem& problem) {
+    auto out = std::make_shared<Computation>();
+    Computation& c = *out;
+    const GivenValues givens = given_values(problem);
+    const auto add = [&](Slot slot) {
+        c.m_slots.push_back(std::move(slot));
+        return static_cast<int>(c.m_slots.size() - 1);
+    };
+
+    // The catalogue's entries, for a problem with an architecture (a spec of formulas alone has none).
+    if (problem.kind != "quantities")
+        for (const CatalogueEntry& e : catalogue_entries()) {
+            Slot s;
+            s.name = std::string(e.name);
+            s.entry = &e;
+            s.given = e.given;
+            s.visible = e.given || !e.ask.empty();
+            const int index = add(std::move(s));
+            c.m_catalogue_names.emplace(e.name, index);
+            if (c.m_slots.back().visible)
+                c.m_visible_names.emplace(e.name, index);
+        }
+    // The spec's values the catalogue does not name (gpus, tokens of its own formulas).
+    for (const auto& [name, value] : problem.values) {
+        const int known = c.find_visible(name);
+        if (known >= 0 && c.slot(known).given)
+            continue;
+        Slot s;
+        s.name = name;
+        s.given = true;
+        s.visible = true;
+        c.m_visible_names.insert_or_assign(name, add(std::move(s)));
+    }
+    // The spec's quantities: one of an ask's name redefines that built-in, for every formula that uses it.
+    if (problem.quantities)
+        for (const spec::Quantity& q : *problem.quantities) {
+            const int known = c.find_visible(q.name);
+            if (known >= 0 && !c.slot(known).given && c.slot(known).entry) {
+                c.m_slots[static_cast<std::size_t>(known)].quantity = &q;
+                continue;
+            }
+            Slot s;
+            s.name = q.name;
+            s.quantity = &q;
+            s.visible = true;
+            c.m_visible_names.insert_or_assign(q.name, add(std::move(s)));
+        }
+    const std::size_t count = c.m_slots.size();
+    c.m_values.assign(count, Number(0));
+    c.m_shapes.assign(count, Shape{});
+
+    // Givens first: a value the problem states, else the default (d_k = d_model / h), which uses givens alone.
+    std::vector<char> known(count, 0);
+    for (std::size_t i = 0; i < count; ++i) {
+        Slot& s = c.m_slots[i];
+        if (!s.given)
+            continue;
+        if (const auto it = givens.find(s.name); it != givens.end()) {
+            c.m_values[i] = it->second;
+            known[i] = 1;
+        } else if (!s.entry || s.entry->formula.empty()) {
+            s.unavailable = missing_given(s.name);
+        }
+    }
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t i = 0; i < count; ++i) {
+            Slot& s = c.m_slots[i];
+            if (!s.given || known[i] || !s.unavailable.empty())
+                continue;
+            auto value = formula::evaluate(*catalogue_formula(s.entry->formula), [&](std::string_view name) {
+                const int used = c.find(name);
+                return used >= 0 && known[static_cast<std::size_t>(used)]
+                           ? std::optional<Number>(c.m_values[static_cast<std::size_t>(used)])
+                           : std::nullopt;
+            });
+            if (value) {
+                c.m_values[i] = std::move(*value);
+                known[i] = 1;
+                progress = true;
+            }
+        }
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        if (c.m_slots[i].given && !known[i] && c.m_slots[i].unavailable.empty())
+            c.m_slots[i].unavailable = missing_given(c.m_slots[i].name);
+
+    // Every formula for this problem: an if() whose condition the givens settle is written as its branch.
+    const formula::Decide decide = [&](const formula::Node& condition) -> std::optional<bool> {
+        auto value = formula::evaluate(condition, [&](std::string_view name) -> std::optional<Number> {
+            const int used = c.find(name);
+            if (used < 0 || !c.m_slots[static_cast<std::size_t>(used)].given || !known[static_cast<std::size_t>(used)])
+                return std::nullopt;
+            return c.m_values[static_cast<std::size_t>(used)];
+        });
+        return value ? std::optional<bool>(*value != 0) : std::nullopt;
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+        Slot& s = c.m_slots[i];
+        if (s.given)
+            continue;
+        if (s.quantity) {
+            s.formula = std::shared_ptr<const formula::Node>(problem.quantities, &s.quantity->formula);
+            s.text = s.quantity->formula_text;
+        } else if (!s.entry->shape.empty()) {
+            for (std::string_view axis : s.entry->shape)
+                s.axes.push_back(catalogue_formula(axis));
+            s.names = {"batch_axis"};
+            if (s.entry->per_head)
+                s.names.emplace_back("heads_before_seq");
+        } else {
+            const auto written = catalogue_formula(s.entry->formula);
+            s.text = formula::resolved(*written, s.entry->formula, decide);
+            s.formula = s.text == s.entry->formula ? written : catalogue_formula(interned(std::move(s.text)));
+            s.text = std::string(s.formula->source);
+        }
+        const auto add_names = [&](const formula::Node& node) {
+            for (std::string& name : formula::names(node))
+                if (std::find(s.names.begin(), s.names.end(), name) == s.names.end())
+                    s.names.push_back(std::move(name));
+        };
+        if (s.formula)
+            add_names(*s.formula);
+        for (const auto& axis : s.axes)
+            add_names(*axis);
+        const bool catalogue_scope = s.entry && !s.quantity;
+        for (const std::string& name : s.names) {
+            const int used = catalogue_scope ? c.find(name) : c.find_visible(name);
+            s.uses.push_back(used);
+            if (used < 0 && s.unavailable.empty())
+                s.unavailable = fmt::format("{} is not a quantity of this problem", name);
+        }
+    }
+
+    // An order where each slot comes after those it uses; a cycle (a spec's quantity redefining a built-in in terms
+    // of what uses it) is refused.
+    c.m_users.assign(count, {});
+    std::vector<int> state(count, 0); // 0 unseen, 1 on the path, 2 done
+    std::vector<int> path;
+    std::optional<Error> cycle;
+    std::function<void(int)> visit = [&](int i) {
+        state[static_cast<std::size_t>(i)] = 1;
+        path.push_back(i);
+        Slot& s = c.m_slots[static_cast<std::size_t>(i)];
+        for (const int used : s.uses) {
+            if (used < 0 || cycle)
+                continue;
+            if (state[static_cast<std::size_t>(used)] == 1) {
+                std::string names;
+                for (auto at = std::find(path.begin(), path.end(), used); at != path.end(); ++at)
+                    names += c.slot(*at).name + " → ";
+                cycle = Error{problem.file, s.quantity ? s.quantity->formula_mark.line : 0,
+                              s.quantity ? s.quantity->formula_mark.column : 0,
+                              fmt::format("quantities depend on each other in a cycle: {}{}; a formula may use only "
+                                          "quantities that do not use it",
+                                          names, c.slot(used).name)};
+                return;
+            }
+            if (state[static_cast<std::size_t>(used)] == 0)
+                visit(used);
+        }
+        for (const int used : s.uses)
+            if (used >= 0) {
+                c.m_users[static_cast<std::size_t>(used)].push_back(i);
+                if (s.unavailable.empty() && !c.slot(used).unavailable.empty())
+                    s.unavailable = c.slot(used).unavailable;
+            }
+        state[static_cast<std::size_t>(i)] = 2;
+        path.pop_back();
+        c.m_order.push_back(i);
+    };
+    for (std::size_t i = 0; i < count && !cycle; ++i)
+        if (state[i] == 0)
+            visit(static_cast<int>(i));
+    if (cycle)
+        return std::unexpected(*cycle);
+
+    // The values, each once, in that order.
+    for (const int i : c.m_order) {
+        Slot& s = c.m_slots[static_cast<std::size_t>(i)];
+        if (s.given || !s.unavailable.empty())
+            continue;
+        if (!s.axes.empty()) {
+            Shape shape;
+            for (const auto& axis : s.axes) {
+                auto value = c.evaluate(i, *axis, nullptr);
+                if (!value || value->get_den() != 1) {
+                    s.unavailable = fmt::format("an axis of {} is not a whole number here", s.name);
+                    break;
+                }
+                shape.push_back(static_cast<Count>(value->get_num().get_si()));
+            }
+            if (!s.unavailable.empty())
+                continue;
+            c.m_shapes[static_cast<std::size_t>(i)] = c.laid_out(i, std::move(shape), nullptr);
+            Number elements = 1;
+            for (const Count axis : c.m_shapes[static_cast<std::size_t>(i)])
+                elements *= formula::to_number(axis);
+            c.m_values[static_cast<std::size_t>(i)] = elements;
+            continue;
+        }
+        auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> std::optional<Number> {
+            for (std::size_t k = 0; k < s.names.size(); ++k)
+                if (s.names[k] == name)
+                    return c.m_values[static_cast<std::size_t>(s.uses[k])];
+            return std::nullopt;
+        });
+        if (!value) {
+            if (s.quantity)
+                return std::unexpected(Error{problem.file, s.quantity->formula_mark.line,
+                                             s.quantity->formula_mark.column + std::max(value.error().column, 1) - 1,
+                                             fmt::format("formula of {}: {}", s.name, value.error().message)});
+            s.unavailable = fmt::format("{} cannot be computed here: {}", s.name, value.error().message);
+            continue;
+        }
+        c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
+    }
+
+    // The second methods agree with the first (a disagreement is a bug in the catalogue, reported, not hidden).
+    for (const int i : c.m_order) {
+        const Slot& s = c.slot(i);
+        if (!s.entry || s.quantity || s.entry->check.empty() || !s.unavailable.empty())
+            continue;
+        const auto holds = c.evaluate(i, *catalogue_formula(s.entry->check), nullptr);
+        if (holds && *holds == 0)
+            return std::unexpected(
+                Error{problem.file, 0, 0,
+                      fmt::format("internal check failed: {} ({}, {})", s.entry->check, s.entry->file, s.entry->line)});
+    }
+    return std::shared_ptr<const Computation>(std::move(out));
+}
+
+} // namespace headcount::solve

@@ -1,0 +1,148 @@
+// A mistake's effect: the slots a change gives other formulas, and every slot that uses them, computed anew for
+// one target (only those the target depends on, each after those it uses under the change), over the right values.
+
+#include <solve/computation.hpp>
+
+#include <functional>
+
+namespace headcount::solve {
+
+Shape Computation::laid_out(int index, Shape shape, const Overlay* overlay) const {
+    const auto flag = [&](std::string_view name) {
+        const int at = find(name);
+        if (!available(at))
+            return true;
+        if (overlay)
+            if (const Number* changed = overlay->find(at))
+                return *changed != 0;
+        return value(at) != 0;
+    };
+    if (slot(index).entry && slot(index).entry->per_head && !flag("heads_before_seq") && shape.size() >= 3)
+        std::swap(shape[1], shape[2]);
+    if (!flag("batch_axis") && !shape.empty())
+        shape.erase(shape.begin());
+    return shape;
+}
+
+bool Computation::recompute(int target, const Change& change, Overlay& overlay) const {
+    const std::size_t count = m_slots.size();
+    // What the change can alter: the slots it replaces and everything that uses them.
+    std::vector<char> down(count, 0);
+    std::vector<int> pending;
+    for (const auto& [index, node] : change.formulas) {
+        if (!available(index)) // what the problem does not have, no mistake changes
+            continue;
+        if (!down[static_cast<std::size_t>(index)]) {
+            down[static_cast<std::size_t>(index)] = 1;
+            pending.push_back(index);
+        }
+    }
+    while (!pending.empty()) {
+        const int at = pending.back();
+        pending.pop_back();
+        for (const int user : m_users[static_cast<std::size_t>(at)])
+            if (!down[static_cast<std::size_t>(user)]) {
+                down[static_cast<std::size_t>(user)] = 1;
+                pending.push_back(user);
+            }
+    }
+    if (!down[static_cast<std::size_t>(target)])
+        return true; // the target does not use what changed
+    const auto replaced = [&](int index) -> const formula::Node* {
+        for (const auto& [at, node] : change.formulas)
+            if (at == index && available(at))
+                return node.get();
+        return nullptr;
+    };
+    // The slots a replaced formula uses: its own names, in the scope of the slot it replaces.
+    const auto uses_of = [&](int index) {
+        if (const formula::Node* node = replaced(index)) {
+            std::vector<int> uses;
+            const Slot& s = slot(index);
+            for (const std::string& name : formula::names(*node))
+                uses.push_back(s.entry && !s.quantity ? find(name) : find_visible(name));
+            return uses;
+        }
+        return slot(index).uses;
+    };
+    // Those of them the target uses under the change, each after those it uses; a cycle is no mistake.
+    std::vector<int> state(count, 0);
+    std::vector<int> order;
+    bool ok = true;
+    std::function<void(int)> visit = [&](int i) {
+        state[static_cast<std::size_t>(i)] = 1;
+        for (const int used : uses_of(i)) {
+            if (used < 0) {
+                ok = false;
+                continue;
+            }
+            if (!down[static_cast<std::size_t>(used)])
+                continue;
+            if (state[static_cast<std::size_t>(used)] == 1)
+                ok = false;
+            else if (state[static_cast<std::size_t>(used)] == 0)
+                visit(used);
+        }
+        state[static_cast<std::size_t>(i)] = 2;
+        order.push_back(i);
+    };
+    visit(target);
+    if (!ok)
+        return false;
+    for (const int i : order) {
+        const Slot& s = slot(i);
+        if (!s.axes.empty()) {
+            Number elements = 1;
+            Shape shape;
+            for (const auto& axis : s.axes) {
+                auto value = evaluate(i, *axis, &overlay);
+                if (!value || value->get_den() != 1 || !value->get_num().fits_slong_p())
+                    return false;
+                shape.push_back(value->get_num().get_si());
+            }
+            for (const Count axis : laid_out(i, std::move(shape), &overlay))
+                elements *= formula::to_number(axis);
+            overlay.set(i, std::move(elements));
+            continue;
+        }
+        const formula::Node* node = replaced(i);
+        auto value = evaluate(i, node ? *node : *s.formula, &overlay);
+        if (!value)
+            return false;
+        overlay.set(i, std::move(*value));
+    }
+    return true;
+}
+
+std::optional<Number> Computation::value_under(int target, const Change& change) const {
+    if (!available(target))
+        return std::nullopt;
+    if (change.empty())
+        return value(target);
+    Overlay overlay(m_slots.size());
+    if (!recompute(target, change, overlay))
+        return std::nullopt;
+    if (const Number* changed = overlay.find(target))
+        return *changed;
+    return value(target);
+}
+
+std::optional<Shape> Computation::shape_under(int target, const Change& change) const {
+    if (!available(target) || slot(target).axes.empty())
+        return std::nullopt;
+    if (change.empty())
+        return shape(target);
+    Overlay overlay(m_slots.size());
+    if (!recompute(target, change, overlay))
+        return std::nullopt;
+    Shape shape;
+    for (const auto& axis : slot(target).axes) {
+        auto value = evaluate(target, *axis, &overlay);
+        if (!value || value->get_den() != 1 || !value->get_num().fits_slong_p())
+            return std::nullopt;
+        shape.push_back(value->get_num().get_si());
+    }
+    return laid_out(target, std::move(shape), &overlay);
+}
+
+} // namespace headcount::solve
