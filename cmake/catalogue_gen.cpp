@@ -121,6 +121,7 @@ struct Entry {
     bool given = false, per_head = false, derive = false;
     std::string formula, title, title_when, title_otherwise, check, explanation, available_when, unavailable;
     std::string workload = "none", what, convention;
+    std::vector<std::string> uses; ///< the names its formula (or its axes) use, each once, in the order first met
     std::vector<std::string> shape;
     struct Axis {
         std::string text, when, otherwise;
@@ -204,6 +205,12 @@ class Reader {
                     out << "{" << literal(a.text) << ", " << literal(a.when) << ", " << literal(a.otherwise) << "}, ";
                 out << "};\n";
             }
+            if (!e.uses.empty()) {
+                out << "constexpr std::string_view k_uses_" << i << "[] = {";
+                for (const std::string& name : e.uses)
+                    out << literal(name) << ", ";
+                out << "};\n";
+            }
             if (!e.choices.empty()) {
                 out << "constexpr Choice k_choices_" << i << "[] = {";
                 for (const auto& [word, synonyms] : e.choices)
@@ -229,6 +236,9 @@ class Reader {
                 << ", .available_when = " << literal(e.available_when) << ", .unavailable = " << literal(e.unavailable);
             if (!e.shape.empty())
                 out << ", .shape = k_shape_" << i << ", .axes = k_axes_" << i;
+            if (!e.uses.empty())
+                out << ", .uses = k_uses_" << i;
+            out << ", .conditional = " << (e.formula.find("if(") != std::string::npos ? "true" : "false");
             out << ", .per_head = " << (e.per_head ? "true" : "false") << ", .check = " << literal(e.check)
                 << ",\n     .ask = " << literal(e.ask) << ", .unit = " << literal(e.unit)
                 << ", .noun = " << literal(e.noun) << ", .kind = " << literal(e.kind)
@@ -313,12 +323,14 @@ class Reader {
                     fail(file, body["default"], "a default is a given's; a quantity has a formula");
                 m_formulas.push_back(formula(file, body["default"], fmt::format("default of {}", e.name)));
                 e.formula = m_formulas.back().text;
+                e.uses = m_formulas.back().names;
             }
             if (body["formula"]) {
                 if (e.given)
                     fail(file, body["formula"], "a given has no formula (give it a default)");
                 m_formulas.push_back(formula(file, body["formula"], fmt::format("formula of {}", e.name)));
                 e.formula = m_formulas.back().text;
+                e.uses = m_formulas.back().names;
             }
             if (body["shape"]) {
                 const YAML::Node shape = body["shape"];
@@ -327,6 +339,9 @@ class Reader {
                 for (const YAML::Node& axis : shape) {
                     m_formulas.push_back(formula(file, axis, fmt::format("an axis of {}", e.name)));
                     e.shape.push_back(m_formulas.back().text);
+                    for (const std::string& name : m_formulas.back().names)
+                        if (std::find(e.uses.begin(), e.uses.end(), name) == e.uses.end())
+                            e.uses.push_back(name);
                 }
                 const YAML::Node axes = body["axes"];
                 if (!axes || !axes.IsSequence() || axes.size() != shape.size())

@@ -27,9 +27,7 @@ std::string quoted(const Node& node) { return node.parenthesized ? "(" + node.so
 
 class Evaluator {
   public:
-    explicit Evaluator(const Lookup& lookup) : m_lookup(lookup) {
-        mpz_ui_pow_ui(m_limit.get_mpz_t(), 10, k_max_digits);
-    }
+    explicit Evaluator(const Lookup& lookup) : m_lookup(lookup), m_limit(limit()) {}
 
     std::expected<Number, Problem> value(const Node& node, int depth) {
         if (depth > 4 * k_max_formula_depth + 16)
@@ -43,7 +41,17 @@ class Evaluator {
 
   private:
     const Lookup& m_lookup;
-    mpz_class m_limit; // 10^k_max_digits
+    const mpz_class& m_limit; // 10^k_max_digits
+
+    /// 10^k_max_digits, computed once: every evaluation checks against it, and a catalogue is thousands of them.
+    static const mpz_class& limit() {
+        static const mpz_class value = [] {
+            mpz_class out;
+            mpz_ui_pow_ui(out.get_mpz_t(), 10, k_max_digits);
+            return out;
+        }();
+        return value;
+    }
 
     bool too_large(const Number& v) const {
         return cmpabs(v.get_num(), m_limit) >= 0 || cmpabs(v.get_den(), m_limit) >= 0;
@@ -63,10 +71,9 @@ class Evaluator {
         case Node::Op::number:
             return node.value;
         case Node::Op::name: {
-            std::optional<Number> found = m_lookup ? m_lookup(node.text) : std::nullopt;
+            const Number* found = m_lookup ? m_lookup(node.text) : nullptr;
             if (!found)
                 return std::unexpected(Problem{fmt::format("unknown name '{}'", node.text), node.column});
-            found->canonicalize();
             return *found;
         }
         case Node::Op::negate: {
@@ -144,24 +151,46 @@ class Evaluator {
         return Number(whole);
     }
 
+    /// The value of an operand where it lies: a literal's own, or a name's in the lookup (no copy: a catalogue is
+    /// evaluated thousands of times a check), else computed into `scratch`.
+    std::expected<const Number*, Problem> operand(const Node& node, int depth, Number& scratch) {
+        if (node.op == Node::Op::number)
+            return &node.value;
+        if (node.op == Node::Op::name) {
+            const Number* found = m_lookup ? m_lookup(node.text) : nullptr;
+            if (!found)
+                return std::unexpected(Problem{fmt::format("unknown name '{}'", node.text), node.column});
+            return found;
+        }
+        auto computed = value(node, depth);
+        if (!computed)
+            return std::unexpected(computed.error());
+        scratch = std::move(*computed);
+        return &scratch;
+    }
+
     std::expected<Number, Problem> combine(const Node& node, int depth) {
         const bool sum = node.op == Node::Op::sum;
         Number total = sum ? 0 : 1;
+        Number scratch;
         for (std::size_t i = 0; i < node.children.size(); ++i) {
             const Node& child = node.children[i];
-            auto part = value(child, depth + 1);
+            auto part = operand(child, depth + 1, scratch);
             if (!part)
-                return part;
+                return std::unexpected(part.error());
             const bool inverse = i < node.inverse.size() && node.inverse[i];
-            if (sum)
-                total = inverse ? Number(total - *part) : Number(total + *part);
+            const Number& term = **part;
+            if (sum && inverse)
+                total -= term;
+            else if (sum)
+                total += term;
             else if (!inverse)
-                total *= *part;
-            else if (*part == 0)
+                total *= term;
+            else if (term == 0)
                 return std::unexpected(
                     Problem{fmt::format("division by zero: {} is 0 here", quoted(child)), child.column});
             else
-                total /= *part;
+                total /= term;
             if (too_large(total))
                 return std::unexpected(
                     Problem{fmt::format("{} has more than {} digits", quoted(node), k_max_digits), node.column});
@@ -226,6 +255,7 @@ std::vector<std::string> names(const Node& formula) {
 }
 
 std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup) {
+    use_small_block_memory();
     try {
         return Evaluator(lookup).value(formula, 0);
     } catch (const std::exception& error) {

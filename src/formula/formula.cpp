@@ -293,6 +293,7 @@ constexpr auto k_functions = std::to_array<Function>({
 std::span<const Function> functions() { return k_functions; }
 
 std::expected<Node, Problem> parse(std::string_view text) {
+    use_small_block_memory();
     try {
         if (text.size() > k_max_formula_bytes)
             return std::unexpected(Problem{fmt::format("the formula is longer than {} bytes", k_max_formula_bytes), 0});

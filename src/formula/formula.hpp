@@ -21,6 +21,10 @@ namespace headcount::formula {
 /// An exact value: a rational in lowest terms with a positive denominator, of any size.
 using Number = mpq_class;
 
+/// Has GMP keep the blocks of small values in lists of free blocks (formula/memory.cpp), instead of malloc and free
+/// for each: called by parse() and evaluate(), and safe to call at any time from any thread.
+void use_small_block_memory();
+
 /// Longest formula read, in bytes.
 inline constexpr std::size_t k_max_formula_bytes = 2000;
 /// Deepest nesting of parentheses, signs and powers.
@@ -53,6 +57,16 @@ struct Node {
     std::string source;         ///< the node's text as written, trimmed, inside its parentheses ("2 * d_model")
     std::size_t begin = 0;      ///< byte offsets of the node's text in the formula, its parentheses included
     std::size_t end = 0;
+
+    // gmpxx's move of a rational is not noexcept (it may allocate the moved-from value anew), so without these a
+    // vector of nodes copies every subtree each time it grows: a third of the parser's time. A failed allocation
+    // there ends the program, as it would anywhere else in GMP.
+    Node() = default;
+    Node(const Node&) = default;
+    Node(Node&&) noexcept = default;
+    Node& operator=(const Node&) = default;
+    Node& operator=(Node&&) noexcept = default;
+    ~Node() = default;
 };
 
 /// Why a formula could not be read or evaluated, with the 1-based character column it concerns (0: the whole).
@@ -91,8 +105,10 @@ using Decide = std::function<std::optional<bool>(const Node& condition)>;
 /// "if(gated, 3, 2) * d_model * d_ff" is "3 * d_model * d_ff". The rest is the text as written.
 std::string resolved(const Node& formula, std::string_view text, const Decide& decide);
 
-/// The value of a name, or nullopt when there is none (evaluate then fails naming it).
-using Lookup = std::function<std::optional<Number>(std::string_view name)>;
+/// The value of a name, or nullptr when there is none (evaluate then fails naming it). The value is read where it
+/// lies, not copied: it must stay put while the formula is evaluated, and be in lowest terms (any value GMP computes
+/// or a formula reads is).
+using Lookup = std::function<const Number*(std::string_view name)>;
 
 /// The formula's exact value. Fails on an unknown name, division by zero ("division by zero: (gpus - 1024) is 0"),
 /// a power whose exponent is not a whole number or whose result would pass k_max_digits (checked before it is

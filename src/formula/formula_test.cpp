@@ -48,11 +48,15 @@ const std::map<std::string, Number, std::less<>>& givens() {
     return values;
 }
 
-std::optional<Number> lookup(std::string_view name) {
+const Number* lookup(std::string_view name) {
     const auto found = givens().find(name);
-    if (found == givens().end())
-        return std::nullopt;
-    return found->second;
+    return found == givens().end() ? nullptr : &found->second;
+}
+
+/// x = -3, y = 1/2, z = 12, for TeX with values.
+const Number* xyz(std::string_view name) {
+    static const Number x(-3), y(1, 2), z(12);
+    return name == "x" ? &x : name == "y" ? &y : name == "z" ? &z : nullptr;
 }
 
 Number value_of(const Node& formula) {
@@ -312,7 +316,10 @@ TEST_CASE("no input makes reading or evaluating throw or hang", "[formula]") {
         auto formula = parse(text);
         if (!formula)
             continue;
-        const auto small = [](std::string_view) { return std::optional<Number>(Number(3, 7)); };
+        const auto small = [](std::string_view) -> const Number* {
+            static const Number three_sevenths(3, 7);
+            return &three_sevenths;
+        };
         (void)evaluate(*formula, small);
         (void)tex(*formula, [](std::string_view name) { return std::string(name); });
         for (const Perturbation& p : perturbations(*formula))
@@ -342,12 +349,13 @@ TEST_CASE("TeX shows fractions, products and powers with only the parentheses ne
 TEST_CASE("a formula's text with the conditions a problem settles applied", "[formula]") {
     // Settings as a spec gives them: gated FFN, not sharded, LoRA on; x is not settled.
     const auto decide = [](const Node& condition) -> std::optional<bool> {
-        auto value = evaluate(condition, [](std::string_view name) -> std::optional<Number> {
+        auto value = evaluate(condition, [](std::string_view name) -> const Number* {
+            static const Number one(1), zero(0);
             if (name == "gated" || name == "lora" || name == "k")
-                return Number(1);
+                return &one;
             if (name == "sharded" || name == "q")
-                return Number(0);
-            return std::nullopt;
+                return &zero;
+            return nullptr;
         });
         return value ? std::optional<bool>(*value != 0) : std::nullopt;
     };
@@ -389,30 +397,14 @@ TEST_CASE("TeX of functions and comparisons", "[formula]") {
     CHECK(plain_names("if(x, 1, if(y, 2, 3))") ==
           "\\begin{cases} 1 & \\text{if } x \\\\ 2 & \\text{if } y \\\\ 3 & \\text{otherwise} \\end{cases}");
     // With values, the branch taken is written alone: x = -3 is not above y = 0.5.
-    const auto values = [](std::string_view name) -> std::optional<Number> {
-        if (name == "x")
-            return Number(-3);
-        if (name == "y")
-            return Number(1, 2);
-        return std::nullopt;
-    };
-    CHECK(tex_substituted(parsed("2 * if(x > y, x, y)"), values, {}) == "2 \\cdot 0.5");
+    CHECK(tex_substituted(parsed("2 * if(x > y, x, y)"), xyz, {}) == "2 \\cdot 0.5");
     // A condition without a value (an unknown name) keeps every case.
-    CHECK(tex_substituted(parsed("if(w, x, y)"), values, {}).find("cases") != std::string::npos);
+    CHECK(tex_substituted(parsed("if(w, x, y)"), xyz, {}).find("cases") != std::string::npos);
 }
 
 TEST_CASE("TeX with values substituted", "[formula]") {
-    const auto values = [](std::string_view name) -> std::optional<Number> {
-        if (name == "x")
-            return Number(-3);
-        if (name == "y")
-            return Number(1, 2);
-        if (name == "z")
-            return Number(12);
-        return std::nullopt;
-    };
-    CHECK(tex_substituted(parsed("x^2 + y^2 + z^2"), values, {}) == "(-3)^{2} + (0.5)^{2} + 12^{2}");
-    CHECK(tex_substituted(parsed("y * x / z"), values, {}) == "\\frac{0.5 \\cdot (-3)}{12}");
+    CHECK(tex_substituted(parsed("x^2 + y^2 + z^2"), xyz, {}) == "(-3)^{2} + (0.5)^{2} + 12^{2}");
+    CHECK(tex_substituted(parsed("y * x / z"), xyz, {}) == "\\frac{0.5 \\cdot (-3)}{12}");
     const auto grouped = [](const Number& v) { return v == 1024 ? std::string("1{,}024") : v.get_str(); };
     CHECK(tex_substituted(parsed("gpus * 2"), lookup, grouped) == "1{,}024 \\cdot 2");
 }

@@ -71,7 +71,8 @@ class Lexer {
                 step(1);
                 continue;
             }
-            Token token{.kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}};
+            Token token{
+                .kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}, .comparison = {}};
             if (is_digit(c)) {
                 auto value = number();
                 if (!value)
@@ -112,7 +113,8 @@ class Lexer {
             token.end = m_at;
             tokens.push_back(std::move(token));
         }
-        tokens.push_back(Token{.kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}});
+        tokens.push_back(
+            Token{.kind = Tok::end, .begin = m_at, .end = m_at, .column = m_column, .value = {}, .comparison = {}});
         return tokens;
     }
 

@@ -262,7 +262,7 @@ std::string tex_substituted(const Node& formula, const Lookup& lookup, const Num
         formula,
         [&](const Node& node, bool power_base) {
             if (node.op == Node::Op::name) {
-                const std::optional<Number> value = lookup ? lookup(node.text) : std::nullopt;
+                const Number* value = lookup ? lookup(node.text) : nullptr;
                 if (!value)
                     return default_name_tex(node.text);
                 const std::string text = number_tex ? number_tex(*value) : default_number_tex(*value);

@@ -29,7 +29,7 @@ View when(bool allowed, View item) {
 }
 
 /// What a mistake does to this part's answer, its value and, for a count, how far that is from the right one:
-/// from the explanation that names it alone, else from its recipe.
+/// from the explanation that names it alone, else from its change.
 View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict,
                     const Mistake& mistake) {
     std::optional<solve::Answer> value;
@@ -37,7 +37,7 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
         if (e.mistakes.size() == 1 && e.mistakes.front() == &mistake)
             value = e.value;
     if (!value)
-        value = value_under(solved.problem, *part.ask, mistake.recipe).value_or(part.answer);
+        value = value_under(solved, part, mistake).value_or(part.answer);
     const bool count = part.ask->type() == solve::Ask::Type::count;
     if (part.answer.exact && value->exact) { // a defined quantity: exact, of any size
         const formula::Number gap = abs(formula::Number(*value->exact - *part.answer.exact));

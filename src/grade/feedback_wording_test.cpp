@@ -245,6 +245,12 @@ std::string seams_in_every_text(const char* yaml) {
                 REQUIRE(question.has_value());
                 audit(fmt::format("{}: the question", part.ask->id), *question);
                 const grade::MistakeTable table = grade::mistake_table(solved, part);
+                // A formula's mistakes (advertised_size, derived ones) bring their words as templates do.
+                for (const grade::Explanation& e : table.explanations)
+                    for (const grade::Mistake* m : e.mistakes) {
+                        add_words(vocabulary, m->title);
+                        add_words(vocabulary, m->feedback);
+                    }
                 for (const std::string& answer : answers_for(table)) {
                     const grade::Verdict verdict = grade::grade_answer(table, answer);
                     add_words(vocabulary, verdict.unreadable_reason);

@@ -1,12 +1,11 @@
-// Grading one answer to one part: read it in the part's unit, compare it at the part's tolerance, and find the
-// mistakes that explain it (built-in recipes, listed and derived ones, another quantity's value, a rounding). Just
-// over 400 lines: counts, defined quantities, and shapes and words share the rounding, matching and scoring steps
-// that keep them in one file.
+// Grading one answer to one part, the one way for every ask, built-in or the spec's own: read it in the part's
+// unit, compare it exactly at the part's tolerance, and find the mistakes that explain it (grade/mistakes.hpp: the
+// catalogue's, listed and derived ones, another quantity's value, a rounding). Shapes and words are compared
+// whole.
 
 #include <grade/grader.hpp>
 #include <util/enum_names.hpp>
 
-#include <grade/defined_mistakes.hpp>
 #include <solve/defined.hpp>
 
 #include <algorithm>
@@ -53,59 +52,6 @@ double resolution_of(const ParsedAnswer& answer) {
     return place > 1 ? place : 0;
 }
 
-/// `resolution` (a place value of at least 1) as a whole number: a power of ten when it is one to a double's
-/// precision (the double nearest 10^23 is not 10^23), else the double's own value.
-Count whole_place(double resolution) {
-    Count ten = 1;
-    while (static_cast<double>(ten) < resolution / 2)
-        ten *= 10;
-    for (const Count power : {ten / 10, ten})
-        if (power > 0 && std::abs(static_cast<double>(power) - resolution) <= resolution * 1e-12)
-            return power;
-    return static_cast<Count>(resolution);
-}
-
-/// Whether the answer, written to `figures` or more significant figures, is `value` rounded at its last digit.
-/// Past 2^53 a double cannot tell the last digits apart (3.6117099072668565e19 is 36,117,099,072,668,565,504 and
-/// 36,117,099,072,668,565,000 alike), so a whole answer is compared exactly there.
-bool rounds_at(const ParsedAnswer& answer, Count value, int figures) {
-    const double resolution = resolution_of(answer);
-    if (resolution <= 0 || written_figures(answer) < figures)
-        return false;
-    constexpr Count k_exact_in_double = Count{1} << 53;
-    if (answer.integer && resolution >= 1 &&
-        (wide_abs(value) > k_exact_in_double || wide_abs(*answer.integer) > k_exact_in_double))
-        return 2 * wide_abs(*answer.integer - value) <= whole_place(resolution);
-    return std::abs(answer.value - static_cast<double>(value)) <= resolution / 2;
-}
-
-/// Whether `answer` is `value` written as a rounded number. A mantissa with a point or a scale (1.1M, 1.1e6) or an
-/// answer marked approximate says "rounded" by itself and needs two figures; trailing zeros alone (1,050,000)
-/// could as well be a wrong count, so they need three (130 is not 128 rounded); one figure (1M) is never enough.
-bool rounds_to(const ParsedAnswer& answer, Count value) {
-    const bool says_rounded = answer.significant_figures > 0 || answer.approximate;
-    return rounds_at(answer, value, says_rounded ? 2 : 3);
-}
-
-/// Whether `answer` is `value` under the part's tolerance.
-bool within_tolerance(const ParsedAnswer& answer, Count value, const spec::Tolerance& tolerance) {
-    const double v = static_cast<double>(value);
-    switch (tolerance.kind) {
-    case spec::Tolerance::Kind::exact:
-        return answer.integer && *answer.integer == value;
-    case spec::Tolerance::Kind::relative:
-        return std::abs(answer.value - v) <= tolerance.relative * std::abs(v);
-    case spec::Tolerance::Kind::sigfigs: {
-        if (value == 0)
-            return answer.value == 0;
-        // Both round to the same figures at the expected value's magnitude: 1,054,999 and 1,050,624 are 1.05M.
-        const double place = std::pow(10.0, std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1);
-        return std::round(answer.value / place) == std::round(v / place);
-    }
-    }
-    return false;
-}
-
 /// One mistake explains an answer more simply than two: keeps pairs only when no single mistake matches.
 void keep_simplest(Verdict& verdict) {
     if (std::any_of(verdict.matches.begin(), verdict.matches.end(),
@@ -150,33 +96,21 @@ double credit_for(const spec::Part& part, const Mistake& mistake) {
 
 namespace {
 
-/// A bytes answer whose decimal unit was meant as binary or the other way round (16 MB for 16 MiB), read the
-/// other way; nullopt when it has no such unit.
-std::optional<ParsedAnswer> other_unit_base(const ParsedAnswer& answer) {
+/// For a bytes answer written with a decimal unit meant as binary, or the other way round (16 MB for 16 MiB): the
+/// factor that reads it the other way (1.024^level for a decimal unit, its inverse for a binary one); nullopt when
+/// it has no such unit.
+std::optional<formula::Number> other_unit_factor(const ParsedAnswer& answer) {
     constexpr std::array<std::pair<std::string_view, std::string_view>, 4> k_pairs{
         {{"KB", "KiB"}, {"MB", "MiB"}, {"GB", "GiB"}, {"TB", "TiB"}}};
-    for (std::size_t level = 0; level < k_pairs.size(); ++level) {
-        const auto [decimal, binary] = k_pairs[level];
-        if (answer.unit != decimal && answer.unit != binary)
-            continue;
-        const double power = static_cast<double>(level + 1);
-        const double ratio = std::pow(1024.0, power) / std::pow(1000.0, power);
-        const double factor = answer.unit == decimal ? ratio : 1 / ratio;
-        ParsedAnswer other = answer;
-        other.unit = answer.unit == decimal ? binary : decimal;
-        other.value = answer.value * factor;
-        other.resolution = answer.resolution * factor;
-        other.integer.reset();
-        if (std::abs(other.value) < 9.0e15 && other.value == std::floor(other.value))
-            other.integer = static_cast<Count>(other.value);
-        return other;
+    formula::Number ratio = 1;
+    for (const auto& [decimal, binary] : k_pairs) {
+        ratio *= formula::Number(1024, 1000);
+        if (answer.unit == decimal)
+            return ratio;
+        if (answer.unit == binary)
+            return 1 / ratio;
     }
     return std::nullopt;
-}
-
-/// Whether a bytes answer written with a unit (16.8 MB, 16 MiB) is `value` to the figures it gives.
-bool in_units(const solve::Ask& ask, const ParsedAnswer& answer, Count value) {
-    return ask.in_bytes() && !answer.unit.empty() && answer.unit != "B" && rounds_at(answer, value, 3);
 }
 
 /// Adds the other quantities whose right answer the student gave, when no catalogued mistake already explains it
@@ -214,12 +148,33 @@ Number from_fraction(const answer::Fraction& f) {
     return n;
 }
 
-/// A defined quantity's answer typed in its unit (or another of the same dimension), graded against the exact
-/// value. The verdict's `parsed` holds the answer converted to the question's unit.
-Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
+/// The ids of the mistakes listed with the quantity `part` asks for: the spec's, or the catalogue entry's.
+std::vector<std::string_view> listed_ids(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    std::vector<std::string_view> ids;
+    const solve::Computation& c = *solved.computation;
+    const int slot = slot_of(solved, part);
+    if (!c.available(slot))
+        return ids;
+    const solve::Computation::Slot& s = c.slot(slot);
+    if (s.quantity)
+        for (const spec::ListedMistake& m : s.quantity->mistakes)
+            ids.push_back(m.id);
+    else if (s.entry)
+        for (const solve::EntryMistake& m : s.entry->mistakes)
+            ids.push_back(m.id);
+    return ids;
+}
+
+/// The exact value of an answer (a count's, a defined quantity's).
+Number exact_of(const solve::Answer& answer) { return answer.exact ? *answer.exact : formula::to_number(answer.count); }
+
+/// An answer to a count ask (parameters, FLOPs, bytes, a time, any unit of the spec's own) typed in its unit or
+/// another of the same dimension, graded against the exact value. The verdict's `parsed` holds the answer
+/// converted to the question's unit.
+Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     const solve::SolvedPart& part = *table.part;
     const spec::Quantity* quantity = solve::defined_quantity(table.solved->problem, *part.ask);
-    const solve::UnitInfo unit = solve::unit_info(quantity ? quantity->unit : std::string_view());
+    const solve::UnitInfo unit = solve::unit_info(quantity ? std::string_view(quantity->unit) : part.ask->unit);
     using D = solve::UnitInfo::Dimension;
     const AnswerUnit mode = unit.dimension == D::bytes   ? AnswerUnit::bytes
                             : unit.dimension == D::time  ? AnswerUnit::time
@@ -244,7 +199,7 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
     if (typed)
         verdict.read = solve::exact_answer(*typed);
 
-    const Number& right = *part.answer.exact;
+    const Number right = exact_of(part.answer);
     const spec::Tolerance tolerance = solve::tolerance_of(part);
     const auto within = [&](const Number& value) {
         const double v = formula::to_double(value);
@@ -271,12 +226,15 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
             return cmp(abs(Number(*typed - value)), Number(resolution) / 2) <= 0;
         return std::abs(parsed->value - formula::to_double(value)) <= resolution / 2;
     };
-    if (within(right)) {
+    // Bytes written with a prefixed unit (16.8 MB, 16 MiB) are right to the figures they give, three at least.
+    const bool in_units = unit.dimension == solve::UnitInfo::Dimension::bytes && !parsed->unit.empty() &&
+                          parsed->unit != "B" && written_figures(*parsed) >= 3 && rounds(right);
+    if (within(right) || in_units) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return verdict;
     }
-    const auto is_exactly = [&](const Explanation& e) { return typed && e.value.exact && *typed == *e.value.exact; };
+    const auto is_exactly = [&](const Explanation& e) { return typed && *typed == exact_of(e.value); };
     const bool is_a_mistake = std::any_of(table.explanations.begin(), table.explanations.end(), is_exactly) ||
                               std::any_of(table.others.begin(), table.others.end(), is_exactly);
     if (!is_a_mistake && rounds(right)) {
@@ -285,8 +243,19 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
         return verdict;
     }
     verdict.status = Status::incorrect;
+    if (const auto factor = unit.dimension == D::bytes ? other_unit_factor(*parsed) : std::nullopt; factor && typed) {
+        // GB written for GiB (or the other way round): the number read in the other family's unit is right, to
+        // three figures, as a right answer in units is (17 MiB is too coarse to tell 16.78 MB from 17.8 MB).
+        const Number other = *typed * *factor;
+        const double resolution = resolution_of(*parsed) * formula::to_double(*factor);
+        const bool exact = tolerance.kind == spec::Tolerance::Kind::exact && other == right;
+        if (exact || (resolution > 0 && written_figures(*parsed) >= 3 &&
+                      cmp(abs(Number(other - right)), Number(resolution) / 2) <= 0))
+            verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
+    }
     const auto matches = [&](const solve::Answer& value) {
-        return value.exact && (within(*value.exact) || rounds(*value.exact));
+        const Number exact = exact_of(value);
+        return within(exact) || rounds(exact);
     };
     for (const Explanation& e : table.explanations)
         if (matches(e.value))
@@ -295,11 +264,10 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
     keep_simplest(verdict);
     // A listed mistake wins over the others that only come near its value: 46.7B for Mixtral's active parameters
     // is all experts counted, not also each small factor of the idle experts' term left out, which rounds alike.
-    if (quantity) {
+    const std::vector<std::string_view> own = listed_ids(*table.solved, part);
+    if (!own.empty()) {
         const auto listed = [&](const Explanation& e) {
-            return e.mistakes.size() == 1 &&
-                   std::any_of(quantity->mistakes.begin(), quantity->mistakes.end(),
-                               [&](const spec::ListedMistake& m) { return m.id == e.mistakes[0]->id; });
+            return e.mistakes.size() == 1 && std::find(own.begin(), own.end(), e.mistakes[0]->id) != own.end();
         };
         if (std::any_of(verdict.matches.begin(), verdict.matches.end(), listed))
             std::erase_if(verdict.matches, [&](const Explanation& e) { return !listed(e) && !is_exactly(e); });
@@ -317,14 +285,7 @@ Verdict grade_defined(const MistakeTable& table, Verdict verdict) {
 } // namespace
 
 MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    if (part.ask->kind == "defined") {
-        const spec::Quantity* q = exactly_defined(solved, part);
-        if (!q)
-            return MistakeTable{&solved, &part, {}, {}};
-        return MistakeTable{&solved, &part, defined_explanations(solved, part, *q), defined_others(solved, part, *q)};
-    }
-    return MistakeTable{&solved, &part, explanations(solved.problem, *part.ask, part.answer),
-                        other_quantities(solved, *part.ask)};
+    return MistakeTable{&solved, &part, explanations(solved, part), other_quantities(solved, part)};
 }
 
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {
@@ -338,84 +299,32 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     verdict.expected = part.answer;
     verdict.points = part.part.points;
     const solve::Ask& ask = *part.ask;
-    if (ask.kind == "defined")
-        return grade_defined(table, std::move(verdict));
-
-    if (ask.type() != solve::Ask::Type::count) {
-        if (ask.type() == solve::Ask::Type::shape) {
-            auto shape = parse_shape(answer);
-            if (shape) {
-                Count elements = 1;
-                CheckedArithmetic math;
-                for (Count axis : *shape)
-                    elements = math.mul(elements, axis, "the shape's elements");
-                verdict.read = solve::Answer{math.ok() ? elements : 0, *shape, {}};
-            } else
-                verdict.unreadable_reason = shape.error();
-        } else {
-            auto choice = parse_choice(answer, ask.choices);
-            if (choice)
-                verdict.read = solve::Answer{static_cast<Count>(*choice), {}, {}};
-            else
-                verdict.unreadable_reason = choice.error();
-        }
-        if (!verdict.read) {
-            verdict.status = Status::unreadable;
-            return verdict;
-        }
-        grade_exact(table, verdict);
-        keep_simplest(verdict);
-        score_matches(part, verdict);
-        return verdict;
+    if (ask.type() == solve::Ask::Type::count)
+        return grade_count(table, std::move(verdict));
+    if (ask.type() == solve::Ask::Type::shape) {
+        auto shape = parse_shape(answer);
+        if (shape) {
+            Count elements = 1;
+            CheckedArithmetic math;
+            for (Count axis : *shape)
+                elements = math.mul(elements, axis, "the shape's elements");
+            verdict.read = solve::Answer{math.ok() ? elements : 0, *shape, {}};
+        } else
+            verdict.unreadable_reason = shape.error();
+    } else {
+        auto choice = parse_choice(answer, ask.choices);
+        if (choice)
+            verdict.read = solve::Answer{static_cast<Count>(*choice), {}, {}};
+        else
+            verdict.unreadable_reason = choice.error();
     }
-
-    const Count right = part.answer.count;
-    auto parsed = parse_answer(answer, ask.in_bytes() ? AnswerUnit::bytes : AnswerUnit::count);
-    if (!parsed) {
+    if (!verdict.read) {
         verdict.status = Status::unreadable;
-        verdict.unreadable_reason = parsed.error();
         return verdict;
     }
-    verdict.parsed = *parsed;
-    if (parsed->integer)
-        verdict.read = solve::Answer{*parsed->integer, {}, {}};
-    const spec::Tolerance tolerance = part.part.tolerance.value_or(spec::Tolerance{});
-
-    if (within_tolerance(*parsed, right, tolerance) || in_units(ask, *parsed, right)) {
-        verdict.status = Status::correct;
-        verdict.score = verdict.points;
-        return verdict;
-    }
-    const auto& candidates = table.explanations;
-    const auto is_exactly = [&](const Explanation& e) { return parsed->integer && *parsed->integer == e.value.count; };
-    const auto& others = table.others;
-    const bool is_a_mistake = std::any_of(candidates.begin(), candidates.end(), is_exactly) ||
-                              std::any_of(others.begin(), others.end(), is_exactly);
-    if (!is_a_mistake && rounds_to(*parsed, right)) {
-        verdict.status = Status::rounded;
-        verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
-        return verdict;
-    }
-
-    verdict.status = Status::incorrect;
-    if (const auto other = other_unit_base(*parsed);
-        // Three figures, as for a right answer in units: 17 MiB is too coarse to tell 16.78 MB from 17.8 MB.
-        other && (within_tolerance(*other, right, tolerance) || rounds_at(*other, right, 3)))
-        verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
-    const auto matches = [&](const solve::Answer& value) {
-        return within_tolerance(*parsed, value.count, tolerance) || rounds_to(*parsed, value.count);
-    };
-    for (const Explanation& e : candidates)
-        if (matches(e.value))
-            verdict.matches.push_back(e);
-    add_other_quantities(table, verdict, matches);
+    grade_exact(table, verdict);
     keep_simplest(verdict);
     score_matches(part, verdict);
-    if (verdict.matches.empty() && right != 0) {
-        const double off = (parsed->value - static_cast<double>(right)) / static_cast<double>(right);
-        if (std::abs(off) <= 0.05)
-            verdict.near_miss = off;
-    }
     return verdict;
 }
 

@@ -189,7 +189,7 @@ TEST_CASE("shapes: grouped-query K heads counted with h heads", "[grader][shape]
     CHECK(v.status == Status::incorrect);
     CHECK(named(v) == Ids{"kv_heads_ignored"});
     // Every explanation offered for a shape is a mistake whose feedback is written for shapes.
-    for (const Explanation& e : explanations(solved.problem, *solved.parts[0].ask, solved.parts[0].answer))
+    for (const Explanation& e : explanations(solved, solved.parts[0]))
         for (const Mistake* m : e.mistakes) {
             INFO(m->id);
             CHECK(m->answers.find("shapes") != std::string_view::npos);
@@ -241,12 +241,11 @@ TEST_CASE("a parameter-count mistake is never offered for a choice or a shape", 
     // would tie: a count mistake that does change this answer, so its absence below is the type filter at
     // work.
     const auto solved = one_part("d_model: 512, h: 8, seq_len: 1024, flop_biases: true", "flops.dominant");
-    const solve::Ask& ask = *solved.parts[0].ask;
     const Mistake* missing_biases = find_mistake("missing_biases");
     REQUIRE(missing_biases != nullptr);
     CHECK(missing_biases->answers.find("choices") == std::string_view::npos);
     CHECK(missing_biases->answers.find("shapes") == std::string_view::npos);
-    const auto under_mistake = value_under(solved.problem, ask, missing_biases->recipe);
+    const auto under_mistake = value_under(solved, solved.parts[0], *missing_biases);
     REQUIRE(under_mistake.has_value());
     REQUIRE(solved.parts[0].answer.count == 0); // projections
     REQUIRE(under_mistake->count == 2);         // equal
@@ -256,14 +255,14 @@ TEST_CASE("a parameter-count mistake is never offered for a choice or a shape", 
     // Likewise one_projection_only (a FLOP-count mistake) makes attention dominate here, but is not offered;
     // "attention" is the rule of thumb's answer (n > d) and only that.
     CHECK(named(verdict_of(solved, "attention")) == Ids{"n_versus_d_rule_of_thumb"});
-    for (const Explanation& e : explanations(solved.problem, ask, solved.parts[0].answer))
+    for (const Explanation& e : explanations(solved, solved.parts[0]))
         for (const Mistake* m : e.mistakes) {
             INFO(m->id);
             CHECK(m->answers.find("choices") != std::string_view::npos);
         }
     // Shapes: a shape ask is offered only mistakes written for shapes (kv_heads_ignored is both).
     const auto shape = one_part(k_lesson, "shape.q");
-    for (const Explanation& e : explanations(shape.problem, *shape.parts[0].ask, shape.parts[0].answer))
+    for (const Explanation& e : explanations(shape, shape.parts[0]))
         for (const Mistake* m : e.mistakes) {
             INFO(m->id);
             CHECK(m->answers.find("shapes") != std::string_view::npos);

@@ -1,14 +1,11 @@
 #include <grade/mistakes.hpp>
 
-#include <grade/defined_mistakes.hpp>
+#include <grade/formula_mistakes.hpp>
 #include <solve/defined.hpp>
-
-#include <util/rows.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <optional>
 #include <string_view>
 
@@ -16,205 +13,76 @@ namespace headcount::grade {
 
 namespace {
 
-using solve::BiasRule;
-using solve::Recipe;
+using solve::Computation;
 
-constexpr Recipe with(bool Recipe::*field) {
-    Recipe r;
-    r.*field = true;
-    return r;
+/// The catalogue's mistakes, read from its rows (catalogue/mistakes.yaml), in their order.
+const std::vector<Mistake>& catalogue() {
+    static const std::vector<Mistake> rows = [] {
+        std::vector<Mistake> out;
+        for (const solve::CatalogueMistake& m : solve::catalogue_mistakes())
+            out.push_back(Mistake{.id = m.id,
+                                  .title = m.title,
+                                  .credit = m.credit,
+                                  .whole_block = m.whole_block,
+                                  .answers = m.answers,
+                                  .row = m.change.empty() ? nullptr : &m});
+        return out;
+    }();
+    return rows;
 }
 
-constexpr Recipe with_bias_rule(BiasRule rule) {
-    Recipe r;
-    r.bias_rule = rule;
-    return r;
-}
-
-constexpr std::optional<Recipe> alternative_bias_rule(BiasRule rule) {
-    return rule == BiasRule::per_projection ? std::nullopt : std::optional(with_bias_rule(rule));
-}
-
-constexpr auto k_catalogue = std::to_array<Mistake>({
-#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) {#id, title, with(&Recipe::flag), 0, false, answers},
-#define HEADCOUNT_BIAS_MISTAKE(id, rule, alternative, whole_block, title)                                              \
-    {#id,                                                                                                              \
-     title,                                                                                                            \
-     with_bias_rule(BiasRule::rule),                                                                                   \
-     0,                                                                                                                \
-     whole_block,                                                                                                      \
-     "counts",                                                                                                         \
-     alternative_bias_rule(BiasRule::alternative)},
-#define HEADCOUNT_ANSWER_MISTAKE(id, credit, answers, title) {#id, title, Recipe{}, credit, false, answers},
-#include <solve/mistakes.def>
-});
-
-static_assert(k_catalogue[k_catalogue.size() - 3].id == k_rounded &&
-                  k_catalogue[k_catalogue.size() - 2].id == k_unit_base && k_catalogue.back().id == k_other_quantity,
-              "mistakes.hpp names the three mistakes that are not recipes, last in the catalogue");
-
-/// Whether a row says what it is: a title, and only the types of answer explains() knows.
-constexpr bool complete(const Mistake& m) {
-    std::string_view words = m.answers;
-    while (!words.empty()) {
-        const std::string_view word = words.substr(0, words.find(' '));
-        if (word != "counts" && word != "bytes" && word != "shapes" && word != "choices")
-            return false;
-        words.remove_prefix(std::min(words.size(), word.size() + 1));
-    }
-    return !m.title.empty() && !m.answers.empty();
-}
-static_assert(std::all_of(k_catalogue.begin(), k_catalogue.end(), complete),
-              "every mistake has a title and names its answers from: counts bytes shapes choices");
-
-static_assert(ids_unique(k_catalogue), "two rows of mistakes.def have the same id");
-
-/// A flag of the recipe and the part of the count it changes (its aspect in mistakes.def). Two mistakes about the
-/// same part cannot both be made (a count cannot be both per head and single-head), so only mistakes about
-/// different parts pair up. The bias rule's aspect is a missing b_O's: both are about biases.
-struct Field {
-    bool Recipe::*flag;
-    std::string_view aspect;
-};
-
-constexpr auto k_fields = std::to_array<Field>({
-#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) {&Recipe::flag, #aspect},
-#include <solve/mistakes.def>
-});
-constexpr std::string_view k_bias_rule_aspect = "output_bias";
-
-// Recipe's flags are declared from mistakes.def; a field declared by hand would have no row here, and combine()
-// would silently drop it from every pair.
-static_assert(field_count<Recipe>() == k_fields.size() + 1,
-              "every Recipe field but bias_rule is a row of mistakes.def");
-
-/// The parts of the count a recipe changes.
-std::vector<std::string_view> aspects_of(const Recipe& r) {
-    const Recipe none;
-    std::vector<std::string_view> out;
-    for (const Field& f : k_fields)
-        if (r.*(f.flag) != none.*(f.flag))
-            out.push_back(f.aspect);
-    if (r.bias_rule != none.bias_rule)
-        out.push_back(k_bias_rule_aspect);
-    return out;
-}
-
-/// The two recipes made together, or nullopt when they change a common part of the count.
-std::optional<Recipe> combine(const Recipe& a, const Recipe& b) {
-    const std::vector<std::string_view> of_a = aspects_of(a);
-    for (std::string_view aspect : aspects_of(b))
-        if (std::find(of_a.begin(), of_a.end(), aspect) != of_a.end())
-            return std::nullopt;
-    const Recipe none;
-    Recipe out = a;
-    for (const Field& f : k_fields)
-        if (b.*(f.flag) != none.*(f.flag))
-            out.*(f.flag) = b.*(f.flag);
-    if (b.bias_rule != none.bias_rule)
-        out.bias_rule = b.bias_rule;
-    return out;
-}
-
-/// Whether the mistake's feedback speaks to this ask's type of answer.
+/// Whether the mistake's feedback speaks to this ask's type of answer: a count (parameters, FLOPs, bytes, any unit
+/// of a formula over the counts: a slip in a count carries into everything made of it), a shape or a choice.
 bool explains(const Mistake& mistake, const solve::Ask& ask) {
-    if (ask.kind == "defined") // a formula over built-in counts: any slip in them carries into it, in any unit
-        return mistake.answers.find("counts") != std::string_view::npos ||
-               mistake.answers.find("bytes") != std::string_view::npos;
-    std::string_view type = ask.in_bytes() ? "bytes" : "counts";
-    if (ask.type() == solve::Ask::Type::shape)
-        type = "shapes";
-    else if (ask.type() == solve::Ask::Type::choice)
-        type = "choices";
-    return mistake.answers.find(type) != std::string_view::npos;
+    switch (ask.type()) {
+    case solve::Ask::Type::shape:
+        return mistake.answers.find("shapes") != std::string_view::npos;
+    case solve::Ask::Type::choice:
+        return mistake.answers.find("choices") != std::string_view::npos;
+    case solve::Ask::Type::count:
+        break;
+    }
+    return mistake.answers.find("counts") != std::string_view::npos ||
+           mistake.answers.find("bytes") != std::string_view::npos;
 }
 
-} // namespace
-
-std::span<const Mistake> mistake_catalogue() { return k_catalogue; }
-
-std::optional<solve::Answer> value_under(const spec::Problem& problem, const solve::Ask& ask, const Recipe& recipe) {
-    if (ask.kind == "defined" && problem.kind == "quantities")
-        return std::nullopt; // no architecture for a recipe to change
-    auto solved = solve::solve_problem(problem, recipe);
-    if (!solved)
-        return std::nullopt;
-    if (ask.kind == "defined") {
-        const spec::Quantity* q = solve::find_quantity(problem, ask.id);
-        const auto it = q ? solved->values.find(q->name) : solved->values.end();
-        if (it == solved->values.end())
+/// What `part` comes to under `change`, as its answer: a shape for a shape ask.
+std::optional<solve::Answer> answer_under(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                          const Computation::Change& change) {
+    const Computation& c = *solved.computation;
+    const int target = slot_of(solved, part);
+    if (part.ask->type() == solve::Ask::Type::shape) {
+        const auto shape = c.shape_under(target, change);
+        const auto elements = c.value_under(target, change);
+        if (!shape || !elements)
             return std::nullopt;
-        return solve::exact_answer(it->second);
+        return solve::Answer{formula::to_count(*elements).value_or(0), *shape, {}};
     }
-    if (solve::cannot_answer(ask, *solved)) // a slip whose count overflows is not a value a student could type
+    const auto value = c.value_under(target, change);
+    if (!value)
         return std::nullopt;
-    return ask.evaluate(*solved);
+    return answer_of(solved, part, *value);
 }
 
-const Mistake* find_mistake(std::string_view id) {
-    const auto it = std::find_if(k_catalogue.begin(), k_catalogue.end(), [&](const Mistake& m) { return m.id == id; });
-    return it == k_catalogue.end() ? find_defined_mistake(id) : &*it;
-}
-
-std::string mistake_template(const Mistake& mistake) {
-    return mistake.feedback.empty() ? "mistakes/" + std::string(mistake.id) : std::string("defined/mistake");
-}
-
-std::string mistakes_markdown() {
-    std::string out = "| mistake | what the student did | answers | credit | template |\n|---|---|---|---|---|\n";
-    for (const Mistake& m : k_catalogue)
-        out +=
-            fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit, mistake_template(m));
-    return out;
-}
-
-std::vector<std::string_view> mistake_ids() {
-    std::vector<std::string_view> ids;
-    for (const Mistake& m : k_catalogue)
-        ids.push_back(m.id);
-    return ids;
-}
-
-std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, const solve::Ask& ask) {
-    std::vector<Explanation> out;
-    const Mistake* other = find_mistake(k_other_quantity);
-    const solve::Answer right = ask.evaluate(solved);
-    for (const solve::Ask& candidate : solve::asks()) {
-        if (&candidate == &ask || candidate.unit != ask.unit || candidate.type() != ask.type() ||
-            solve::cannot_answer(candidate, solved))
-            continue;
-        const solve::Answer value = candidate.evaluate(solved);
-        if (value == right)
-            continue;
-        const auto same = std::find_if(out.begin(), out.end(), [&](const Explanation& e) { return e.value == value; });
-        if (same != out.end())
-            same->others.push_back(&candidate);
-        else
-            out.push_back({{other}, value, {&candidate}});
-    }
-    return out;
-}
-
-std::vector<Explanation> explanations(const spec::Problem& problem, const solve::Ask& ask,
-                                      const solve::Answer& right_answer) {
+/// The catalogue's mistakes that reach `part`, singles then pairs of mistakes about different aspects of the count.
+std::vector<Explanation> catalogue_explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const Computation& c = *solved.computation;
     std::vector<Explanation> singles;
-    if (ask.kind == "defined" && problem.kind == "quantities")
-        return singles;
-    std::vector<Recipe> recipes; // singles[i] counted this way
-    for (const Mistake& mistake : k_catalogue) {
-        if (mistake.recipe == Recipe{} || !explains(mistake, ask) ||
-            (mistake.whole_block && ask.projections.size() < 2))
+    std::vector<Computation::Change> changes; // singles[i] made this way
+    for (const Mistake& mistake : catalogue()) {
+        if (!mistake.row || !explains(mistake, *part.ask) || (mistake.whole_block && part.ask->projections.size() < 2))
             continue;
         const std::size_t first = singles.size();
-        for (const auto& recipe : {std::optional<Recipe>(mistake.recipe), mistake.alternative}) {
-            if (!recipe)
+        for (const bool alternative : {false, true}) {
+            if (alternative && mistake.row->alternative.empty())
                 continue;
-            const auto value = value_under(problem, ask, *recipe);
+            Computation::Change change = change_of(c, mistake, alternative);
+            const auto value = answer_under(solved, part, change);
             const bool seen = std::any_of(singles.begin() + static_cast<std::ptrdiff_t>(first), singles.end(),
                                           [&](const Explanation& e) { return value && e.value == *value; });
-            if (value && *value != right_answer && !seen) {
+            if (value && *value != part.answer && !seen) {
                 singles.push_back({{&mistake}, *value, {}});
-                recipes.push_back(*recipe);
+                changes.push_back(std::move(change));
             }
         }
     }
@@ -223,13 +91,13 @@ std::vector<Explanation> explanations(const spec::Problem& problem, const solve:
         for (std::size_t j = i + 1; j < singles.size(); ++j) {
             const Mistake& a = *singles[i].mistakes[0];
             const Mistake& b = *singles[j].mistakes[0];
-            if (&a == &b)
+            if (&a == &b || a.row->aspect == b.row->aspect)
+                continue; // a count cannot be both per head and single-head
+            const auto both = c.combine(changes[i], changes[j]);
+            if (!both)
                 continue;
-            const auto recipe = combine(recipes[i], recipes[j]);
-            if (!recipe)
-                continue;
-            const auto value = value_under(problem, ask, *recipe);
-            if (value && *value != right_answer && *value != singles[i].value && *value != singles[j].value &&
+            const auto value = answer_under(solved, part, *both);
+            if (value && *value != part.answer && *value != singles[i].value && *value != singles[j].value &&
                 std::none_of(out.begin() + static_cast<std::ptrdiff_t>(singles.size()), out.end(),
                              [&](const Explanation& e) {
                                  return e.value == *value && e.mistakes[0] == &a && e.mistakes[1] == &b;
@@ -237,6 +105,126 @@ std::vector<Explanation> explanations(const spec::Problem& problem, const solve:
                 out.push_back({{&a, &b}, *value, {}});
         }
     }
+    return out;
+}
+
+} // namespace
+
+std::span<const Mistake> mistake_catalogue() { return catalogue(); }
+
+const Mistake* find_mistake(std::string_view id) {
+    const auto& rows = catalogue();
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const Mistake& m) { return m.id == id; });
+    return it == rows.end() ? find_defined_mistake(id) : &*it;
+}
+
+std::string mistake_template(const Mistake& mistake) {
+    return mistake.feedback.empty() ? "mistakes/" + std::string(mistake.id) : std::string("defined/mistake");
+}
+
+std::string mistakes_markdown() {
+    std::string out = "| mistake | what the student did | answers | credit | template |\n|---|---|---|---|---|\n";
+    for (const Mistake& m : catalogue())
+        out +=
+            fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit, mistake_template(m));
+    return out;
+}
+
+std::vector<std::string_view> mistake_ids() {
+    std::vector<std::string_view> ids;
+    for (const Mistake& m : catalogue())
+        ids.push_back(m.id);
+    return ids;
+}
+
+int slot_of(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const Computation& c = *solved.computation;
+    return part.ask->kind == "defined" ? c.find_visible(part.ask->name) : c.find(part.ask->name);
+}
+
+solve::Answer answer_of(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                        const formula::Number& value) {
+    if (part.answer.exact || value.get_den() != 1 || !formula::to_count(value))
+        return solve::exact_answer(value);
+    (void)solved;
+    return solve::Answer{*formula::to_count(value), {}, {}};
+}
+
+Computation::Change change_of(const Computation& computation, const Mistake& mistake, bool alternative) {
+    Computation::Change change;
+    if (!mistake.row)
+        return change;
+    for (const solve::Replacement& r : alternative ? mistake.row->alternative : mistake.row->change)
+        change.formulas.emplace_back(computation.find(r.name), solve::catalogue_formula(r.formula));
+    std::erase_if(change.formulas, [](const auto& entry) { return entry.first < 0; });
+    return change;
+}
+
+std::optional<solve::Answer> value_under(const solve::SolvedProblem& solved, const solve::SolvedPart& part,
+                                         const Mistake& mistake) {
+    if (!mistake.row)
+        return std::nullopt;
+    return answer_under(solved, part, change_of(*solved.computation, mistake));
+}
+
+std::vector<Explanation> explanations(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    if (!solved.computation || !solved.computation->available(slot_of(solved, part)))
+        return {};
+    std::vector<Explanation> from_catalogue = catalogue_explanations(solved, part);
+    std::vector<std::string_view> taken;
+    for (const Explanation& e : from_catalogue)
+        if (e.mistakes.size() == 1)
+            taken.push_back(e.mistakes[0]->id);
+    // The part's own formula's mistakes first (an instructor's words for their own quantity), then the catalogue's.
+    std::vector<Explanation> out = formula_explanations(solved, part, taken);
+    out.insert(out.end(), std::make_move_iterator(from_catalogue.begin()),
+               std::make_move_iterator(from_catalogue.end()));
+    return out;
+}
+
+std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    std::vector<Explanation> out;
+    const Mistake* other = find_mistake(k_other_quantity);
+    const solve::Ask& ask = *part.ask;
+    const solve::UnitInfo unit = solve::unit_info(ask.unit);
+    // Another quantity in the part's unit: a count of the same things, bytes, a time (in the part's unit).
+    const auto comparable = [&](const solve::Ask& candidate) -> std::optional<formula::Number> {
+        if (&candidate == &ask || candidate.type() != ask.type() || solve::cannot_answer(candidate, solved))
+            return std::nullopt;
+        const solve::UnitInfo its = solve::unit_info(candidate.unit);
+        if (its.dimension != unit.dimension ||
+            (unit.dimension == solve::UnitInfo::Dimension::count && candidate.unit != ask.unit))
+            return std::nullopt;
+        return its.scale / unit.scale;
+    };
+    const auto add = [&](const solve::Ask& candidate, solve::Answer value) {
+        if (value == part.answer)
+            return;
+        const auto same = std::find_if(out.begin(), out.end(), [&](const Explanation& e) { return e.value == value; });
+        if (same != out.end())
+            same->others.push_back(&candidate);
+        else
+            out.push_back({{other}, std::move(value), {&candidate}});
+    };
+    for (const solve::Ask& candidate : solve::asks())
+        if (const auto scale = comparable(candidate)) {
+            solve::Answer value = candidate.evaluate(solved);
+            if (part.answer.exact || *scale != 1) {
+                const formula::Number exact = value.exact ? *value.exact : formula::to_number(value.count);
+                value = answer_of(solved, part, exact * *scale);
+            }
+            add(candidate, std::move(value));
+        }
+    if (solved.problem.quantities)
+        for (const spec::Quantity& q : *solved.problem.quantities) {
+            if (solve::find_ask(q.ask)) // a built-in it redefines: counted above
+                continue;
+            const solve::Ask* candidate = solve::quantity_ask(q);
+            if (const auto scale = comparable(*candidate)) {
+                const solve::Answer value = candidate->evaluate(solved);
+                add(*candidate, answer_of(solved, part, *value.exact * *scale));
+            }
+        }
     return out;
 }
 

@@ -35,7 +35,7 @@ std::set<std::set<std::string>> explained_by(const spec::Problem& p, Count value
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     std::set<std::set<std::string>> out;
-    for (const Explanation& e : explanations(p, *solved->parts[0].ask, solved->parts[0].answer))
+    for (const Explanation& e : explanations(*solved, solved->parts[0]))
         if (e.value.count == value) {
             std::set<std::string> ids;
             for (const Mistake* m : e.mistakes)
@@ -99,7 +99,7 @@ TEST_CASE("W_O sizing and grouped-query mistakes show only where they change the
     CHECK(explained_by(problem(dk_dv(), "o_params"), 262'656) == Ids{{"output_projection_square"}});
     // In config A, h d_v = d_model: the mistake gives the right number, so it is never offered.
     auto solved = solve::solve_problem(k_a);
-    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, solve::Answer{1'050'624, {}, {}}))
+    for (const Explanation& e : explanations(*solved, solved->parts[0]))
         for (const Mistake* m : e.mistakes)
             CHECK(m->id != "output_projection_square");
 
@@ -331,7 +331,7 @@ TEST_CASE("the article's bias count is named on a part about Q, K and V too", "[
     auto solved = solve::solve_problem(k_a);
     REQUIRE(solved.has_value());
     std::size_t named = 0;
-    for (const Explanation& e : explanations(k_a, *solved->parts[0].ask, solved->parts[0].answer))
+    for (const Explanation& e : explanations(*solved, solved->parts[0]))
         named += e.mistakes.size() == 1 && e.mistakes[0]->id == "bias_formula_per_head" ? 1 : 0;
     CHECK(named == 1);
     CHECK(explained_by(k_a, 1'051'136) == Ids{{"bias_formula_per_head"}});

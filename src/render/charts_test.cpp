@@ -3,6 +3,7 @@
 
 #include <spec/test_givens.hpp>
 
+#include <solve/test_solve.hpp>
 #include <util/test_catch.hpp>
 
 #include <regex>
@@ -99,14 +100,11 @@ TEST_CASE("mistake bars are shares of the answers", "[charts]") {
 
 TEST_CASE("the shapes diagram shows every tensor with its shape", "[charts][diagram]") {
     // The lesson's example: b = 32, n = 128, d_model = 512, h = 8, so d_k = 64.
-    auto block = solve::solve_mha(testing::mha(512, 8));
-    REQUIRE(block.has_value());
     spec::Workload w;
     w.batch = 32;
     w.seq_len = 128;
-    auto shapes = solve::solve_shapes(*block, w);
-    REQUIRE(shapes.has_value());
-    const std::string svg = render::shapes_diagram_svg(*shapes, *block, false);
+    const auto solved = testing::solved_of(testing::mha(512, 8), {}, w);
+    const std::string svg = render::shapes_diagram_svg(*solved.shapes, solved.mha, false);
     CHECK(balanced(svg));
     CHECK(attribute_of(svg, "rect", "stroke=\"#0b5cad\"", "width").size() == 12); // X, Q, K, V, 3 split, 5 more
     for (const char* shown : {"(32, 128, 512)", "(32, 8, 128, 64)", "(32, 8, 128, 128)", "(b, h, n, d_k)", "Q = X W_Q",
@@ -116,12 +114,9 @@ TEST_CASE("the shapes diagram shows every tensor with its shape", "[charts][diag
     // Cross-attention: K and V come from a source of m = 256 positions, 384 wide (given by hand).
     spec::MhaGivens cross = testing::mha(512, 8);
     cross.kdim = cross.vdim = 384;
-    auto cross_block = solve::solve_mha(cross);
-    REQUIRE(cross_block.has_value());
     w.seq_len_kv = 256;
-    auto cross_shapes = solve::solve_shapes(*cross_block, w);
-    REQUIRE(cross_shapes.has_value());
-    const std::string cross_svg = render::shapes_diagram_svg(*cross_shapes, *cross_block, true);
+    const auto cross_solved = testing::solved_of(cross, {}, w);
+    const std::string cross_svg = render::shapes_diagram_svg(*cross_solved.shapes, cross_solved.mha, true);
     CHECK(balanced(cross_svg));
     CHECK(attribute_of(cross_svg, "rect", "stroke=\"#0b5cad\"", "width").size() == 13);
     CHECK(cross_svg.find("K = S W_K") != std::string::npos);

@@ -29,9 +29,9 @@ std::string substituted_tex(const Number& value) {
 
 View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
     const Number& value = solved.values.find(q.name)->second;
-    const auto lookup = [&](std::string_view name) -> std::optional<Number> {
+    const auto lookup = [&](std::string_view name) -> const Number* {
         const auto it = solved.values.find(name);
-        return it == solved.values.end() ? std::nullopt : std::optional(it->second);
+        return it == solved.values.end() ? nullptr : &it->second;
     };
     const bool whole = value.get_den() == 1;
     const auto decimal = formula::exact_decimal(value, 12);

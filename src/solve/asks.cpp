@@ -1,8 +1,7 @@
 #include <solve/asks.hpp>
 
 #include <solve/defined.hpp>
-
-#include <util/rows.hpp>
+#include <solve/solutions.hpp>
 
 #include <fmt/format.h>
 
@@ -13,107 +12,31 @@ namespace headcount::solve {
 
 namespace {
 
-const ModelSolution& model(const SolvedProblem& s) { return *s.model; }
-const FlopsSolution& flops(const SolvedProblem& s) { return *s.flops; }
-const ShapeSolution& shapes(const SolvedProblem& s) { return *s.shapes; }
-const MemorySolution& memory(const SolvedProblem& s) { return *s.memory; }
-const ModelFlopsSolution& model_flops(const SolvedProblem& s) { return *s.model_flops; }
-
-// One ask per line, so that a row reads (and diffs) as a row.
-// clang-format off
-/// The row of a shape ask: the tensor's elements as the count, its axes as the shape.
-template <Tensor ShapeSolution::*member>
-constexpr Ask shape_ask(std::string_view id, std::string_view noun) {
-    return Ask{id,
-               "shape",
-               noun,
-               [](const SolvedProblem& s) { return (shapes(s).*member).elements; },
-               "",
-               "mha",
-               "shapes",
-               Ask::workload,
-               [](const SolvedProblem& s) { return (shapes(s).*member).shape; }};
+/// The built-in asks: every catalogue entry with an ask's columns, in the catalogue's order.
+const std::vector<Ask>& built_in() {
+    static const std::vector<Ask> rows = [] {
+        std::vector<Ask> out;
+        for (const CatalogueEntry& e : catalogue_entries())
+            if (!e.ask.empty())
+                out.push_back(Ask{.id = e.ask,
+                                  .unit = e.unit,
+                                  .noun = e.noun,
+                                  .projections = e.projections,
+                                  .kind = e.kind,
+                                  .group = e.group,
+                                  .needs = e.needs,
+                                  .choices = e.choices,
+                                  .shaped = !e.shape.empty(),
+                                  .name = e.name,
+                                  .entry = &e});
+        return out;
+    }();
+    return rows;
 }
-
-constexpr auto k_dominant_terms = std::to_array<Choice>({
-    {"projections", "projection linear linear_layers the_linear_layers qkv_projections"},
-    {"attention", "scores attention_matmuls qk_t quadratic self_attention"},
-    {"equal", "neither tie tied same equally"},
-});
-
-constexpr auto k_asks = std::to_array<Ask>({
-    {"q_params", "parameters", "the query projection alone", [](const SolvedProblem& s) { return s.mha.q().total; }, "Q", "mha", "heads"},
-    {"k_params", "parameters", "the key projection alone", [](const SolvedProblem& s) { return s.mha.k().total; }, "K", "mha", "heads"},
-    {"v_params", "parameters", "the value projection alone", [](const SolvedProblem& s) { return s.mha.v().total; }, "V", "mha", "heads"},
-    {"o_params", "parameters", "the output projection alone", [](const SolvedProblem& s) { return s.mha.o().total; }, "O", "mha", "heads"},
-    {"qkv_params", "parameters", "the query, key and value projections together, without $W_O$", [](const SolvedProblem& s) { return s.mha.qkv; }, "QKV", "mha", "heads"},
-    {"weight_params", "parameters", "the weight matrices alone, without the biases", [](const SolvedProblem& s) { return s.mha.weights; }, "QKVO", "mha", "heads"},
-    {"bias_params", "parameters", "the biases alone", [](const SolvedProblem& s) { return s.mha.biases; }, "QKVO", "mha", ""},
-    {"total_params", "parameters", "the whole block, $W_O$ and every bias included", [](const SolvedProblem& s) { return s.mha.total; }, "QKVO", "mha", "heads"},
-    {"d_k", "dimensions", "the query/key width of one head, $d_k$", [](const SolvedProblem& s) { return s.mha.d_k; }, "", "mha", ""},
-    {"d_v", "dimensions", "the value width of one head, $d_v$", [](const SolvedProblem& s) { return s.mha.d_v; }, "", "mha", ""},
-    {"embedding_params", "parameters", "the embeddings alone", [](const SolvedProblem& s) { return model(s).embedding; }, "", "transformer", ""},
-    {"attention_params", "parameters", "one layer's self-attention alone", [](const SolvedProblem& s) { return model(s).attention.total; }, "QKVO",
-     "transformer", "heads"},
-    {"ffn_params", "parameters", "one layer's feed-forward network alone", [](const SolvedProblem& s) { return model(s).ffn; }, "", "transformer", ""},
-    {"norm_params", "parameters", "the normalisation layers alone", [](const SolvedProblem& s) { return model(s).norms; }, "", "transformer", ""},
-    {"layer_params", "parameters", "one whole layer", [](const SolvedProblem& s) { return model(s).layer; }, "QKVO", "transformer", "heads"},
-    {"decoder_layer_params", "parameters", "one decoder layer, cross-attention included", [](const SolvedProblem& s) { return model(s).decoder_layer; }, "QKVO",
-     "transformer", "", Ask::Needs::encoder_decoder},
-    {"model_params", "parameters", "the whole model", [](const SolvedProblem& s) { return model(s).total; }, "QKVO", "transformer", "heads"},
-    {"flops.projections", "FLOPs", "the query, key and value projections alone", [](const SolvedProblem& s) { return flops(s).projections; }, "QKV", "mha", "flops", Ask::Needs::workload},
-    {"flops.scores", "FLOPs", "the scores $Q K^\\top$ alone", [](const SolvedProblem& s) { return flops(s).scores; }, "", "mha", "flops", Ask::Needs::workload},
-    {"flops.weighted_sum", "FLOPs", "the weighted sum $A V$ alone", [](const SolvedProblem& s) { return flops(s).weighted_sum; }, "", "mha", "flops", Ask::Needs::workload},
-    {"flops.output", "FLOPs", "the output projection alone", [](const SolvedProblem& s) { return flops(s).output; }, "O", "mha", "flops", Ask::Needs::workload},
-    {"flops.total", "FLOPs", "the whole block", [](const SolvedProblem& s) { return flops(s).total; }, "QKVO", "mha", "flops", Ask::Needs::workload},
-    {"flops.dominant", "term", "which term dominates", [](const SolvedProblem& s) { return flops(s).dominant; }, "QKVO", "mha", "flops", Ask::workload,
-     nullptr, k_dominant_terms},
-    shape_ask<&ShapeSolution::input>("shape.input", "the input $X$"),
-    shape_ask<&ShapeSolution::q>("shape.q", "$Q$ before the heads are split"),
-    shape_ask<&ShapeSolution::k>("shape.k", "$K$ before the heads are split"),
-    shape_ask<&ShapeSolution::v>("shape.v", "$V$ before the heads are split"),
-    shape_ask<&ShapeSolution::q_heads>("shape.q_heads", "the queries split into heads"),
-    shape_ask<&ShapeSolution::k_heads>("shape.k_heads", "the keys split into heads"),
-    shape_ask<&ShapeSolution::v_heads>("shape.v_heads", "the values split into heads"),
-    shape_ask<&ShapeSolution::scores>("shape.scores", "the scores"),
-    shape_ask<&ShapeSolution::weights>("shape.attention_weights", "the attention weights"),
-    shape_ask<&ShapeSolution::head_output>("shape.head_output", "the heads' outputs before they are concatenated"),
-    shape_ask<&ShapeSolution::concat>("shape.concat", "the concatenated heads, before $W_O$"),
-    shape_ask<&ShapeSolution::output>("shape.output", "the block's output"),
-    {"memory.attention_weights", "bytes", "the attention weights", [](const SolvedProblem& s) { return memory(s).attention_weights; }, "",
-     "mha", "memory", Ask::workload | Ask::dtype},
-    {"memory.qkv_activations", "bytes", "the projected $Q$, $K$ and $V$ together", [](const SolvedProblem& s) { return memory(s).qkv_activations; }, "QKV",
-     "mha", "memory", Ask::workload | Ask::dtype},
-    {"memory.kv_cache", "bytes", "the KV cache", [](const SolvedProblem& s) { return memory(s).kv_cache; }, "", "mha", "memory",
-     Ask::workload | Ask::dtype | Ask::one_stack},
-    {"memory.parameters", "bytes", "the parameters", [](const SolvedProblem& s) { return memory(s).parameters; }, "QKVO", "mha", "memory",
-     Ask::dtype},
-    {"flops.model_forward", "FLOPs", "one forward pass of the whole model",
-     [](const SolvedProblem& s) { return model_flops(s).forward; }, "QKVO", "transformer", "flops",
-     Ask::workload | Ask::one_stack | Ask::self_attention},
-    {"flops.training", "FLOPs", "one training step of the whole model, forward and backward",
-     [](const SolvedProblem& s) { return model_flops(s).training; }, "QKVO", "transformer", "flops",
-     Ask::workload | Ask::one_stack | Ask::self_attention},
-});
-// clang-format on
-
-static_assert(ids_unique(k_asks), "two asks have the same id");
-
-/// Whether a row is whole: a unit, a noun for feedback, a solver function, a kind that names its template folder,
-/// a group from k_ask_groups (or none), and the columns its type needs.
-constexpr bool complete(const Ask& ask) {
-    const bool known_group =
-        ask.group.empty() || std::find(k_ask_groups.begin(), k_ask_groups.end(), ask.group) != k_ask_groups.end();
-    const bool typed = ask.type() != Ask::Type::shape || ask.unit == "shape";
-    return !ask.id.empty() && !ask.unit.empty() && !ask.noun.empty() && ask.answer != nullptr &&
-           (ask.kind == "mha" || ask.kind == "transformer") && known_group && typed;
-}
-static_assert(std::all_of(k_asks.begin(), k_asks.end(), complete),
-              "every ask has a unit, a noun, an answer, a kind (mha, transformer) and a known group");
 
 } // namespace
 
-std::span<const Ask> asks() { return k_asks; }
+std::span<const Ask> asks() { return built_in(); }
 
 bool Answer::operator==(const Answer& other) const {
     return count == other.count && shape == other.shape && exact.has_value() == other.exact.has_value() &&
@@ -134,17 +57,28 @@ std::strong_ordering Answer::operator<=>(const Answer& other) const {
 }
 
 Answer Ask::evaluate(const SolvedProblem& solved) const {
-    return Answer{answer(solved), shape ? shape(solved) : Shape{}, {}};
+    const Computation& c = *solved.computation;
+    const int index = kind == "defined" ? c.find_visible(name) : c.find(name);
+    if (!c.available(index))
+        return Answer{};
+    if (shaped)
+        return Answer{formula::to_count(c.value(index)).value_or(0), c.shape(index), {}};
+    const Number& value = c.value(index);
+    // A spec's own formula (or one redefining a built-in) may come to any value; the catalogue's counts are whole.
+    if (kind == "defined" || c.slot(index).quantity || value.get_den() != 1 || !formula::to_count(value))
+        return exact_answer(value);
+    return Answer{*formula::to_count(value), {}, {}};
 }
 
 const Ask* find_ask(std::string_view id) {
-    const auto it = std::find_if(k_asks.begin(), k_asks.end(), [&](const Ask& a) { return a.id == id; });
-    return it == k_asks.end() ? nullptr : &*it;
+    const auto rows = asks();
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const Ask& a) { return a.id == id; });
+    return it == rows.end() ? nullptr : &*it;
 }
 
 std::vector<std::string_view> ask_ids() {
     std::vector<std::string_view> ids;
-    for (const Ask& a : k_asks)
+    for (const Ask& a : asks())
         ids.push_back(a.id);
     return ids;
 }
@@ -172,23 +106,60 @@ std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& probl
 std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& solved) {
     if (auto why = cannot_ask(ask, solved.problem))
         return why;
-    if (solved.too_large.empty())
-        return std::nullopt;
-    const std::string_view source = ask.group == "flops" && ask.kind == "transformer" ? "model_flops" : ask.group;
-    if (const auto it = solved.too_large.find(source); it != solved.too_large.end())
-        return fmt::format("ask '{}': {}; give a smaller batch or seq_len, or write it as a formula of the givens "
-                           "under quantities:, which is exact at any size",
-                           ask.id, it->second);
+    const Computation& c = *solved.computation;
+    const int index = ask.kind == "defined" ? c.find_visible(ask.name) : c.find(ask.name);
+    if (index < 0)
+        return fmt::format("ask '{}' has no value in this problem", ask.id);
+    if (!c.available(index))
+        return fmt::format("ask '{}': {}", ask.id, c.slot(index).unavailable);
     return std::nullopt;
 }
 
 namespace {
 
-/// Evaluates the spec's own quantities, then answers every part of `solved`, whose built-in solutions are set.
+/// The spec's quantities that cannot be computed here because a built-in they use has no value in this problem,
+/// as an error at the formula: the built-in's own reason, in the ask's words.
+std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
+    const Computation& c = *solved.computation;
+    const spec::Problem& problem = solved.problem;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        const Computation::Slot& s = c.slot(static_cast<int>(i));
+        if (!s.quantity || s.unavailable.empty())
+            continue;
+        std::string message = s.unavailable;
+        int column = 1;
+        for (std::size_t k = 0; k < s.names.size(); ++k) {
+            if (c.available(s.uses[k]))
+                continue;
+            const Ask* ask = nullptr;
+            for (const Ask& a : asks())
+                if (a.name == s.names[k])
+                    ask = &a;
+            const auto why = ask ? cannot_ask(*ask, problem) : std::nullopt;
+            if (why && s.quantity->builtin)
+                message = *why;
+            else if (why)
+                message = fmt::format("{} is not a quantity of this problem: {}", s.names[k], *why);
+            else
+                message = fmt::format("{} has no value in this problem: {}", s.names[k],
+                                      s.uses[k] >= 0 ? c.slot(s.uses[k]).unavailable : "it is no quantity of it");
+            break;
+        }
+        const spec::Quantity& q = *s.quantity;
+        if (q.builtin) // headcount's own formula: its reason, at the part that asks for it
+            for (const spec::Part& part : problem.parts)
+                if (part.ask == q.ask)
+                    return Error{problem.file, part.ask_mark.line, part.ask_mark.column,
+                                 fmt::format("{}: {}", q.title, message)};
+        return Error{problem.file, q.formula_mark.line, q.formula_mark.column + column - 1,
+                     fmt::format("formula of {}: {}", q.name, message)};
+    }
+    return std::nullopt;
+}
+
+/// Answers every part of `solved`, whose computation is built.
 Result<SolvedProblem> solve_parts(SolvedProblem solved) {
     const spec::Problem& problem = solved.problem;
-    if (auto ok = solve_quantities(solved); !ok)
-        return std::unexpected(ok.error());
     for (const spec::Part& part : problem.parts) {
         const Error at_ask{problem.file, part.ask_mark.line, part.ask_mark.column, ""};
         const Ask* ask = find_ask(part.ask);
@@ -196,90 +167,68 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
             ask = quantity_ask(*q);
         if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});
-        if (ask->kind == "defined") {
-            const formula::Number& value = solved.values.find(find_quantity(problem, ask->id)->name)->second;
-            if (const auto why = untypable(value))
-                return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column,
-                                             fmt::format("part '{}' asks for {}, {}", part.id, ask->id, *why)});
-            solved.parts.push_back({part, ask, exact_answer(value)});
-            continue;
-        }
         if (const auto why = cannot_answer(*ask, solved))
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, *why});
-        solved.parts.push_back({part, ask, ask->evaluate(solved)});
+        Answer answer = ask->evaluate(solved);
+        const Number value = answer.exact ? *answer.exact : formula::to_number(answer.count);
+        // A built-in count is typed in its own unit, read exactly up to 10^36; a spec's quantity may be typed in
+        // another (untypable() leaves room for it). A count that large comes from the givens: smaller ones are the
+        // way out.
+        const bool built_in = ask->kind != "defined" && !(answer.exact && value.get_den() != 1);
+        std::optional<std::string> why;
+        if (ask->type() == Ask::Type::count && built_in && abs(value) > formula::to_number(k_count_limit))
+            why = fmt::format("which comes to about {} here: past 10^36, more than an answer can be typed as; give "
+                              "smaller sizes",
+                              formula::rounded(value, 3));
+        else if (ask->type() == Ask::Type::count && !built_in)
+            why = untypable(value);
+        if (why)
+            return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column,
+                                         fmt::format("part '{}' asks for {}, {}", part.id, ask->id, *why)});
+        solved.parts.push_back({part, ask, std::move(answer)});
     }
     return solved;
 }
 
 } // namespace
 
-Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& recipe) {
-    auto located = [&](Error e) {
+Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
+    auto built = Computation::build(problem);
+    if (!built) {
+        Error e = built.error();
         e.file = problem.file;
         return std::unexpected(std::move(e));
-    };
-    // A count past k_count_limit in a solution the parts may not need: kept as the reason those asks cannot be
-    // answered (cannot_answer), so an absurd batch's FLOPs do not stop its model_params from being solved.
-    SolvedProblem solved; // its solutions set below, each when the problem gives what it needs
+    }
+    SolvedProblem solved;
     solved.problem = problem;
-    if (problem.kind == "quantities") // formulas alone: no architecture to solve
+    solved.computation = *built;
+    const Computation& c = **built;
+    if (const auto error = unanswerable_quantity(solved))
+        return std::unexpected(*error);
+    if (problem.quantities)
+        solved.values = c.visible_values();
+    if (problem.kind == "quantities") // formulas alone: no architecture to read
         return solve_parts(std::move(solved));
-    auto mha = solve_mha(problem.given, recipe);
-    if (!mha)
-        return located(mha.error());
-    solved.mha = *mha;
-    // Sets a solution, or keeps its overflow as the reason the asks reading it (under `key`) cannot be answered.
-    const auto keep = [&](auto result, auto& slot, const char* key) -> std::optional<Error> {
-        if (result)
-            slot = std::move(*result);
-        else if (is_overflow(result.error()))
-            solved.too_large.emplace(key, result.error().message);
-        else
-            return result.error();
-        return std::nullopt;
-    };
-    if (mha->square && !problem.model && recipe == Recipe{}) {
-        spec::MhaGivens doubled = problem.given;
-        doubled.d_k = doubled.d_v = doubled.kdim = doubled.vdim = std::nullopt;
-        // A width that overflows when doubled gets no scaling remark; it is not an error.
-        if (auto width = checked_mul(doubled.d_model, 2, "d_model")) {
-            doubled.d_model = *width;
-            if (auto twice = solve_mha(doubled))
-                solved.doubled_width = *twice;
-        }
-    }
-    if (problem.workload) {
-        // A mask assumed where none applies is a whole model's slip (decoder LMs are causal); for one block's
-        // products it would only shadow MACs for FLOPs, which halves the same terms.
-        Recipe block_recipe = recipe;
-        block_recipe.causal_mask_assumed = false;
-        auto flops = solve_flops(*mha, *problem.workload, block_recipe);
-        if (auto error = keep(std::move(flops), solved.flops, "flops"))
-            return located(*error);
-    }
-    if (problem.workload) {
-        auto shapes = solve_shapes(*mha, *problem.workload, recipe);
-        if (auto error = keep(std::move(shapes), solved.shapes, "shapes"))
-            return located(*error);
-    }
-    if (problem.model) {
-        auto model = solve_model(problem.given, *problem.model, recipe);
-        if (!model)
-            return located(model.error());
-        solved.model = std::move(*model);
-    }
+    solved.mha = read_mha(c, problem.given);
+    if (problem.model)
+        solved.model = read_model(c, *problem.model, solved.mha);
     const auto& w = problem.workload;
-    if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0) {
-        auto flops = solve_model_flops(*mha, *solved.model, *problem.model, *w, recipe);
-        if (auto error = keep(std::move(flops), solved.model_flops, "model_flops"))
-            return located(*error);
+    if (w) {
+        solved.flops = read_flops(c);
+        solved.shapes = read_shapes(c);
     }
-    if (problem.precision) {
-        auto memory =
-            solve_memory(*mha, solved.model ? &*solved.model : nullptr, problem.model ? &*problem.model : nullptr,
-                         problem.workload ? &*problem.workload : nullptr, *problem.precision, recipe);
-        if (auto error = keep(std::move(memory), solved.memory, "memory"))
-            return located(*error);
+    if (solved.model && w && !w->seq_len_kv && problem.model->decoder_layers == 0)
+        solved.model_flops = read_model_flops(c);
+    if (problem.precision)
+        solved.memory = read_memory(c);
+    if (solved.mha.square && !problem.model) {
+        // The same block at twice the width, for how the count scales (the closed form of a square block).
+        if (const Number* twice = c.value("doubled_total"); twice && formula::to_count(*twice)) {
+            MhaSolution doubled;
+            doubled.d_model = 2 * solved.mha.d_model;
+            doubled.total = *formula::to_count(*twice);
+            solved.doubled_width = doubled;
+        }
     }
     return solve_parts(std::move(solved));
 }

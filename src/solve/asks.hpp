@@ -1,9 +1,10 @@
 #pragma once
-// The catalogue of asks: what a part may ask for, its unit, and how its answer is read off a solution.
-// A new ask is one row in asks.cpp, the solver function its row reads, and its templates: the worked solution
-// (templates/<kind>/<ask>.mustache) and the question (templates/partials/question_<ask>.mustache).
+// The asks: the quantities a part may ask for. A built-in ask is an entry of the catalogue (catalogue/*.yaml) with
+// its ask's columns; a quantity the spec defines is one too (kind "defined"). Either is read off the problem's one
+// computation (solve/computation.hpp) by its formula's name.
 
 #include <solve/catalogue.hpp>
+#include <solve/computation.hpp>
 #include <solve/flops.hpp>
 #include <solve/memory.hpp>
 #include <solve/mha.hpp>
@@ -14,6 +15,7 @@
 #include <array>
 #include <compare>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,9 +25,6 @@
 namespace headcount::solve {
 
 struct SolvedProblem;
-
-/// A tensor's shape, outermost axis first.
-using Shape = std::vector<Count>;
 
 /// An ask's answer. For a count ask, `count` is the number; for a shape ask, `shape` holds the axes (and `count`
 /// their product, the tensor's elements); for a choice ask, `count` is the index of the word in Ask::choices.
@@ -51,37 +50,31 @@ struct Ask {
     /// What it asks for, to follow "the answer for" in feedback ("the whole block, $W_O$ included"): a student whose
     /// number is another ask's answer is told which quantity they computed.
     std::string_view noun;
-    Count (*answer)(const SolvedProblem&); ///< the count; for a shape, its elements; for a choice, the index
     std::string_view projections; ///< which of Q, K, V, O the answer counts ("QKVO", "QKV", "Q", "" for widths)
     std::string_view kind;        ///< "mha": any problem (for a transformer, one layer's attention);
-                                  ///< "transformer": only kind: transformer. Its solution's template is
-                                  ///< <kind>/<id>, its question's partials/question_<id>
+                                  ///< "transformer": only kind: transformer; "defined": a spec's own quantity.
+                                  ///< Its solution's template is <kind>/<id>, its question's partials/question_<id>
     /// The asks whose solutions share one explanation, given in full only in the first part of the group a problem
     /// asks (templates see it as earlier.<group>): one of k_ask_groups, or "" for none.
     std::string_view group;
-    /// What the problem must give for this ask to have an answer; flags, combined with |.
-    enum Needs : unsigned {
-        nothing = 0,
-        workload = 1,
-        encoder_decoder = 2,
-        dtype = 4,
-        one_stack = 8,
-        self_attention = 16
-    };
-    /// workload: seq_len (compute, shapes); encoder_decoder: decoder layers; dtype; one_stack: not an
-    /// encoder-decoder (a decoder's KV cache also holds the cross-attention's keys, which is not modelled);
-    /// self_attention: no seq_len_kv (a model's forward pass attends over its own sequence)
-    unsigned needs = nothing;
-    Shape (*shape)(const SolvedProblem&) = nullptr; ///< set for a shape ask: the tensor's axes
-    std::span<const Choice> choices = {};           ///< set for a choice ask: the words it is answered with
+    /// What the problem must give for this ask to have an answer (Needs of catalogue.hpp, combined with |).
+    unsigned needs = needs_nothing;
+    std::span<const Choice> choices = {};  ///< set for a choice ask: the words it is answered with
+    bool shaped = false;                   ///< a shape ask: its answer is a tensor's axes
+    std::string_view name;                 ///< its formula's name: what the computation calls it
+    const CatalogueEntry* entry = nullptr; ///< the catalogue's entry; nullptr for a spec's own quantity
+
+    static constexpr unsigned nothing = needs_nothing, workload = needs_workload,
+                              encoder_decoder = needs_encoder_decoder, dtype = needs_dtype, one_stack = needs_one_stack,
+                              self_attention = needs_self_attention;
 
     enum class Type { count, shape, choice };
     [[nodiscard]] constexpr Type type() const {
-        return shape ? Type::shape : (choices.empty() ? Type::count : Type::choice);
+        return shaped ? Type::shape : (choices.empty() ? Type::count : Type::choice);
     }
     /// Whether the answer is a number of bytes, which students may write with units (16 MiB).
     [[nodiscard]] constexpr bool in_bytes() const { return unit == "bytes"; }
-    /// This ask's answer for a solved problem.
+    /// This ask's answer for a solved problem (which can answer it).
     [[nodiscard]] Answer evaluate(const SolvedProblem& solved) const;
 };
 
@@ -89,13 +82,13 @@ struct Ask {
 /// or nullopt when it can.
 std::optional<std::string> cannot_ask(const Ask& ask, const spec::Problem& problem);
 
-/// Why `ask` has no answer in `solved`: cannot_ask's reasons, or the count it reads overflowed (too_large).
+/// Why `ask` has no answer in `solved`: cannot_ask's reasons, or what its formula lacks here.
 std::optional<std::string> cannot_answer(const Ask& ask, const SolvedProblem& solved);
 
-/// Every ask of every kind, mha first.
+/// Every built-in ask, in the catalogue's order (mha first).
 std::span<const Ask> asks();
 
-/// The ask with this id, or nullptr.
+/// The built-in ask with this id, or nullptr.
 const Ask* find_ask(std::string_view id);
 
 /// The ids of asks(), for the spec reader's validation and did-you-mean.
@@ -108,9 +101,12 @@ struct SolvedPart {
     Answer answer;
 };
 
-/// A problem with its solution and every part answered.
+/// A problem with its computation and every part answered.
 struct SolvedProblem {
     spec::Problem problem;
+    /// Every quantity of the problem, built-in and its own, evaluated: what the parts' answers and every number
+    /// below are read from, and what a mistake changes.
+    std::shared_ptr<const Computation> computation;
     MhaSolution mha;                               ///< the attention block (of every layer, for a transformer)
     std::optional<ModelSolution> model;            ///< set for kind: transformer
     std::optional<FlopsSolution> flops;            ///< set when the problem gives a workload (seq_len)
@@ -124,14 +120,10 @@ struct SolvedProblem {
     /// For a spec with `quantities:`, every name its formulas may use, with its value in this variant: the givens,
     /// the kind's built-in quantities (dots as underscores) and the defined quantities.
     std::map<std::string, formula::Number, std::less<>> values;
-    /// Why a solution above is missing though the problem gives what it needs: its count passed k_count_limit, 10^36
-    /// (an absurd batch's FLOPs). Only the parts that ask for it fail; the rest of the problem is solved. Keyed by the
-    /// ask group that reads it ("flops", "shapes", "memory"; "model_flops" for a whole model's FLOPs).
-    std::map<std::string, std::string, std::less<>> too_large;
 };
 
-/// Solves every part of a validated problem; with a recipe, the way a mistaken student would. Errors carry the
-/// spec file's name: overflow, or an ask the problem's kind cannot answer (with the ask's position).
-Result<SolvedProblem> solve_problem(const spec::Problem& problem, const Recipe& recipe = {});
+/// Solves every part of a validated problem. Errors carry the spec file's name: a formula that cannot be
+/// computed, a quantity a part asks for that this problem cannot answer (with the ask's position).
+Result<SolvedProblem> solve_problem(const spec::Problem& problem);
 
 } // namespace headcount::solve

@@ -67,6 +67,8 @@ struct CatalogueEntry {
     std::string_view unavailable = {};     ///< what an ask of it is told where that does not hold
     std::span<const std::string_view> shape = {}; ///< a shape's axes, outermost first, as formulas
     std::span<const AxisSymbol> axes = {};        ///< and the symbols solutions write for them
+    std::span<const std::string_view> uses = {};  ///< the names its formula (or its axes) use, once each, in order
+    bool conditional = false;                     ///< its formula has an if(), which a problem's givens may settle
     bool per_head = false;  ///< a per-head tensor: `heads_before_seq` 0 swaps its second and third axes
     std::string_view check; ///< a formula that holds (is 1) for the right values: the second method's agreement
     // As an ask (ask empty: not askable).

@@ -36,6 +36,7 @@ class Computation {
     /// One quantity: a given, a catalogue entry, or the spec's own.
     struct Slot {
         std::string name;
+        std::string title;                        ///< what it is, in words, for this problem's settings
         const CatalogueEntry* entry = nullptr;    ///< the catalogue's entry, or nullptr for the spec's own
         const spec::Quantity* quantity = nullptr; ///< the spec's definition, in place of the entry's when both are set
         bool given = false;
@@ -46,6 +47,14 @@ class Computation {
         std::vector<std::string> names;                         ///< the names its formula (or axes) use, once each
         std::vector<int> uses;                                  ///< the slot of each name
         std::string unavailable; ///< why it has no value here (a given the problem lacks), or ""
+        /// Whether it is a shape: a tensor's axes, its value their product.
+        [[nodiscard]] bool shaped() const { return entry && !quantity && !entry->shape.empty(); }
+    };
+
+    /// A change to the computation: slots given other formulas (a mistake).
+    struct Change {
+        std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> formulas;
+        [[nodiscard]] bool empty() const { return formulas.empty(); }
     };
 
     /// The computation of `problem`: the catalogue's entries for its givens and its own quantities, a quantity of
@@ -67,16 +76,14 @@ class Computation {
     [[nodiscard]] const Number* value(std::string_view name) const;
     /// The right shape of a shape slot.
     [[nodiscard]] const Shape& shape(int index) const { return m_shapes[static_cast<std::size_t>(index)]; }
-    /// The symbols of a shape slot's axes as a solution writes them, in the order of shape().
-    [[nodiscard]] std::vector<std::string_view> axis_symbols(int index) const;
+    /// The symbols of a shape slot's axes as a solution writes them, in the order of shape() (of shape_under()
+    /// `change`, when one is given: the layout a mistake makes).
+    [[nodiscard]] std::vector<std::string_view> axis_symbols(int index, const Change* change = nullptr) const;
 
-    /// A change to the computation: slots given other formulas (a mistake).
-    struct Change {
-        std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> formulas;
-        [[nodiscard]] bool empty() const { return formulas.empty(); }
-    };
-    /// `a` and `b` made together, or nullopt when they give one slot two different formulas.
-    static std::optional<Change> combine(const Change& a, const Change& b);
+    /// `a` and `b` made together, or nullopt when they give one slot two different formulas, unless one of the two
+    /// builds on what the other changes (training counted as the forward pass, and the forward pass by the 2N
+    /// rule: the training step by the rule's forward pass), which is then the slot's.
+    [[nodiscard]] std::optional<Change> combine(const Change& a, const Change& b) const;
 
     /// What slot `target` comes to under `change`, or nullopt when it cannot be computed that way (a cycle, a
     /// division by zero, a value past the formulas' bounds). A change that `target` does not depend on leaves it.
@@ -88,6 +95,11 @@ class Computation {
 
     /// The names the spec's formulas may use, with their values here (givens, asks' quantities, its own).
     [[nodiscard]] std::map<std::string, Number, std::less<>> visible_values() const;
+    /// Whether `condition` (a formula over the givens, as the catalogue's `when:` are) holds for this problem; false
+    /// when it names what the problem does not give.
+    [[nodiscard]] bool holds(std::string_view condition) const;
+    /// The slots `target` uses, directly or not (itself not included), each after those it uses.
+    [[nodiscard]] std::vector<int> cone(int target) const;
 
   private:
     std::vector<Slot> m_slots;

@@ -88,12 +88,13 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             Slot& s = c.m_slots[i];
             if (!s.given || known[i] || !s.unavailable.empty())
                 continue;
-            auto value = formula::evaluate(*catalogue_formula(s.entry->formula), [&](std::string_view name) {
-                const int used = c.find(name);
-                return used >= 0 && known[static_cast<std::size_t>(used)]
-                           ? std::optional<Number>(c.m_values[static_cast<std::size_t>(used)])
-                           : std::nullopt;
-            });
+            auto value =
+                formula::evaluate(*catalogue_formula(s.entry->formula), [&](std::string_view name) -> const Number* {
+                    const int used = c.find(name);
+                    return used >= 0 && known[static_cast<std::size_t>(used)]
+                               ? &c.m_values[static_cast<std::size_t>(used)]
+                               : nullptr;
+                });
             if (value) {
                 c.m_values[i] = std::move(*value);
                 known[i] = 1;
@@ -107,42 +108,56 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
 
     // Every formula for this problem: an if() whose condition the givens settle is written as its branch.
     const formula::Decide decide = [&](const formula::Node& condition) -> std::optional<bool> {
-        auto value = formula::evaluate(condition, [&](std::string_view name) -> std::optional<Number> {
+        auto value = formula::evaluate(condition, [&](std::string_view name) -> const Number* {
             const int used = c.find(name);
             if (used < 0 || !c.m_slots[static_cast<std::size_t>(used)].given || !known[static_cast<std::size_t>(used)])
-                return std::nullopt;
-            return c.m_values[static_cast<std::size_t>(used)];
+                return nullptr;
+            return &c.m_values[static_cast<std::size_t>(used)];
         });
         return value ? std::optional<bool>(*value != 0) : std::nullopt;
     };
     for (std::size_t i = 0; i < count; ++i) {
         Slot& s = c.m_slots[i];
+        if (s.quantity) {
+            s.title = s.quantity->title;
+        } else if (s.entry) {
+            const bool otherwise =
+                !s.entry->title_when.empty() && !decide(*catalogue_formula(s.entry->title_when)).value_or(false);
+            s.title = std::string(otherwise ? s.entry->title_otherwise : s.entry->title);
+        } else {
+            s.title = s.name;
+        }
+        if (s.entry && !s.quantity && !s.entry->available_when.empty() &&
+            !decide(*catalogue_formula(s.entry->available_when)).value_or(false))
+            s.unavailable = std::string(s.entry->unavailable);
         if (s.given)
             continue;
-        if (s.quantity) {
-            s.formula = std::shared_ptr<const formula::Node>(problem.quantities, &s.quantity->formula);
-            s.text = s.quantity->formula_text;
-        } else if (!s.entry->shape.empty()) {
-            for (std::string_view axis : s.entry->shape)
-                s.axes.push_back(catalogue_formula(axis));
-            s.names = {"batch_axis"};
-            if (s.entry->per_head)
-                s.names.emplace_back("heads_before_seq");
-        } else {
-            const auto written = catalogue_formula(s.entry->formula);
-            s.text = formula::resolved(*written, s.entry->formula, decide);
-            s.formula = s.text == s.entry->formula ? written : catalogue_formula(interned(std::move(s.text)));
-            s.text = std::string(s.formula->source);
-        }
         const auto add_names = [&](const formula::Node& node) {
             for (std::string& name : formula::names(node))
                 if (std::find(s.names.begin(), s.names.end(), name) == s.names.end())
                     s.names.push_back(std::move(name));
         };
-        if (s.formula)
+        if (s.quantity) {
+            s.formula = std::shared_ptr<const formula::Node>(problem.quantities, &s.quantity->formula);
+            s.text = s.quantity->formula_text;
             add_names(*s.formula);
-        for (const auto& axis : s.axes)
-            add_names(*axis);
+        } else if (s.entry->conditional) {
+            // Only a formula with an if() is read now, to apply the conditions the givens settle; the others are
+            // read when (and if) they are counted, and their names come with the catalogue.
+            const auto written = catalogue_formula(s.entry->formula);
+            std::string text = formula::resolved(*written, s.entry->formula, decide);
+            s.formula = text == s.entry->formula ? written : catalogue_formula(interned(std::move(text)));
+            s.text = std::string(s.formula->source);
+            add_names(*s.formula);
+        } else {
+            for (const std::string_view name : s.entry->uses)
+                s.names.emplace_back(name);
+            if (!s.entry->shape.empty()) {
+                s.names.emplace_back("batch_axis");
+                if (s.entry->per_head)
+                    s.names.emplace_back("heads_before_seq");
+            }
+        }
         const bool catalogue_scope = s.entry && !s.quantity;
         for (const std::string& name : s.names) {
             const int used = catalogue_scope ? c.find(name) : c.find_visible(name);
@@ -200,7 +215,9 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         Slot& s = c.m_slots[static_cast<std::size_t>(i)];
         if (s.given || !s.unavailable.empty())
             continue;
-        if (!s.axes.empty()) {
+        if (s.shaped()) {
+            for (std::string_view axis : s.entry->shape)
+                s.axes.push_back(catalogue_formula(axis));
             Shape shape;
             for (const auto& axis : s.axes) {
                 auto value = c.evaluate(i, *axis, nullptr);
@@ -219,11 +236,15 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             c.m_values[static_cast<std::size_t>(i)] = elements;
             continue;
         }
-        auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> std::optional<Number> {
+        if (!s.formula) {
+            s.formula = catalogue_formula(s.entry->formula);
+            s.text = s.entry->formula;
+        }
+        auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
-                    return c.m_values[static_cast<std::size_t>(s.uses[k])];
-            return std::nullopt;
+                    return &c.m_values[static_cast<std::size_t>(s.uses[k])];
+            return nullptr;
         });
         if (!value) {
             if (s.quantity)

@@ -3,8 +3,6 @@
 
 #include <solve/computation.hpp>
 
-#include <functional>
-
 namespace headcount::solve {
 
 Shape Computation::laid_out(int index, Shape shape, const Overlay* overlay) const {
@@ -55,43 +53,50 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
         return nullptr;
     };
     // The slots a replaced formula uses: its own names, in the scope of the slot it replaces.
-    const auto uses_of = [&](int index) {
-        if (const formula::Node* node = replaced(index)) {
-            std::vector<int> uses;
-            const Slot& s = slot(index);
-            for (const std::string& name : formula::names(*node))
-                uses.push_back(s.entry && !s.quantity ? find(name) : find_visible(name));
-            return uses;
-        }
+    std::vector<std::pair<int, std::vector<int>>> replaced_uses;
+    for (const auto& [index, node] : change.formulas) {
+        if (!available(index))
+            continue;
+        std::vector<int> uses;
+        const Slot& s = slot(index);
+        for (const std::string& name : formula::names(*node))
+            uses.push_back(s.entry && !s.quantity ? find(name) : find_visible(name));
+        replaced_uses.emplace_back(index, std::move(uses));
+    }
+    const auto uses_of = [&](int index) -> const std::vector<int>& {
+        for (const auto& [at, uses] : replaced_uses)
+            if (at == index)
+                return uses;
         return slot(index).uses;
     };
-    // Those of them the target uses under the change, each after those it uses; a cycle is no mistake.
-    std::vector<int> state(count, 0);
+    // Those of them the target uses under the change, each after those it uses (a depth-first walk with a stack of
+    // its own); a cycle is no mistake.
+    std::vector<int> state(count, 0); // 0 unseen, 1 on the path, 2 done
     std::vector<int> order;
-    bool ok = true;
-    std::function<void(int)> visit = [&](int i) {
-        state[static_cast<std::size_t>(i)] = 1;
-        for (const int used : uses_of(i)) {
-            if (used < 0) {
-                ok = false;
-                continue;
-            }
-            if (!down[static_cast<std::size_t>(used)])
-                continue;
-            if (state[static_cast<std::size_t>(used)] == 1)
-                ok = false;
-            else if (state[static_cast<std::size_t>(used)] == 0)
-                visit(used);
+    std::vector<std::pair<int, std::size_t>> stack{{target, 0}};
+    state[static_cast<std::size_t>(target)] = 1;
+    while (!stack.empty()) {
+        auto& [at, next] = stack.back();
+        const std::vector<int>& uses = uses_of(at);
+        if (next == uses.size()) {
+            state[static_cast<std::size_t>(at)] = 2;
+            order.push_back(at);
+            stack.pop_back();
+            continue;
         }
-        state[static_cast<std::size_t>(i)] = 2;
-        order.push_back(i);
-    };
-    visit(target);
-    if (!ok)
-        return false;
+        const int used = uses[next++];
+        if (used < 0)
+            return false;
+        if (!down[static_cast<std::size_t>(used)] || state[static_cast<std::size_t>(used)] == 2)
+            continue;
+        if (state[static_cast<std::size_t>(used)] == 1)
+            return false;
+        state[static_cast<std::size_t>(used)] = 1;
+        stack.emplace_back(used, 0);
+    }
     for (const int i : order) {
         const Slot& s = slot(i);
-        if (!s.axes.empty()) {
+        if (s.shaped()) {
             Number elements = 1;
             Shape shape;
             for (const auto& axis : s.axes) {
@@ -128,7 +133,7 @@ std::optional<Number> Computation::value_under(int target, const Change& change)
 }
 
 std::optional<Shape> Computation::shape_under(int target, const Change& change) const {
-    if (!available(target) || slot(target).axes.empty())
+    if (!available(target) || !slot(target).shaped())
         return std::nullopt;
     if (change.empty())
         return shape(target);

@@ -46,11 +46,9 @@ constexpr auto k_units = std::to_array<UnitRow>({
 });
 
 struct InternedAsk {
-    std::string id, unit, noun;
+    std::string id, unit, noun, name;
     Ask row;
 };
-
-Count no_count(const SolvedProblem&) { return 0; }
 
 } // namespace
 
@@ -105,13 +103,18 @@ const Ask* quantity_ask(const spec::Quantity& quantity) {
     static std::deque<InternedAsk> rows; // a deque never moves what it holds
     const std::lock_guard lock(mutex);
     for (const InternedAsk& row : rows)
-        if (row.id == quantity.ask && row.unit == quantity.unit && row.noun == quantity.title)
+        if (row.id == quantity.ask && row.unit == quantity.unit && row.noun == quantity.title &&
+            row.name == quantity.name)
             return &row.row;
-    InternedAsk& row = rows.emplace_back(InternedAsk{quantity.ask, quantity.unit, quantity.title, Ask{}});
-    row.row = Ask{row.id,   row.unit.empty() ? std::string_view("number") : std::string_view(row.unit),
-                  row.noun, no_count,
-                  "",       "defined",
-                  ""};
+    InternedAsk& row =
+        rows.emplace_back(InternedAsk{quantity.ask, quantity.unit, quantity.title, quantity.name, Ask{}});
+    row.row = Ask{.id = row.id,
+                  .unit = row.unit.empty() ? std::string_view("number") : std::string_view(row.unit),
+                  .noun = row.noun,
+                  .projections = "",
+                  .kind = "defined",
+                  .group = "",
+                  .name = row.name};
     return &row.row;
 }
 
@@ -127,97 +130,27 @@ const spec::Quantity* defined_quantity(const spec::Problem& problem, const Ask& 
     return ask.kind == "defined" ? find_quantity(problem, ask.id) : nullptr;
 }
 
-std::optional<formula::Number> evaluate_in(const SolvedProblem& solved, const formula::Node& formula,
-                                           std::string_view replaced, const formula::Number* value) {
-    auto result = formula::evaluate(formula, [&](std::string_view name) -> std::optional<formula::Number> {
-        if (value && name == replaced)
-            return *value;
-        const auto it = solved.values.find(name);
-        return it == solved.values.end() ? std::nullopt : std::optional(it->second);
-    });
-    return result ? std::optional(std::move(*result)) : std::nullopt;
-}
-
-Result<void> solve_quantities(SolvedProblem& solved) {
-    const spec::Problem& problem = solved.problem;
-    if (!problem.quantities)
-        return {};
-    auto& values = solved.values;
-    values.clear();
-    for (const auto& [name, given] : problem.values)
-        values.emplace(name, given.value);
-    const spec::Givens givens = spec::givens_of(problem);
-    if (problem.kind != "quantities") {
-        for (std::string_view key : spec::varying_keys())
-            if (const auto v = spec::given_value(givens, key); v && !values.contains(key))
-                values.emplace(std::string(key), formula::Number(static_cast<long>(*v)));
-        for (const Ask& ask : asks()) {
-            if (ask.type() != Ask::Type::count || ask.choices.size() > 0 || cannot_answer(ask, solved))
-                continue;
-            std::string name(ask.id);
-            std::replace(name.begin(), name.end(), '.', '_');
-            values.emplace(std::move(name), formula::to_number(ask.answer(solved)));
-        }
-    }
-    const auto at = [&](const spec::Quantity& q, int column, std::string message) {
-        // headcount's own formula (a training ask) has no place in the spec: the part asking for it, else the
-        // first part asking for one of them (which uses it)
-        if (q.formula_mark.line == 0)
-            for (const bool itself : {true, false})
-                for (const spec::Part& part : problem.parts)
-                    if (const spec::Quantity* asked = find_quantity(problem, part.ask);
-                        asked && (!itself || asked == &q))
-                        return std::unexpected(
-                            Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)});
-        return std::unexpected(Error{problem.file, q.formula_mark.line, q.formula_mark.column + std::max(column, 1) - 1,
-                                     std::move(message)});
-    };
-    for (const spec::Quantity& q : *problem.quantities) {
-        auto value = formula::evaluate(q.formula, [&](std::string_view name) -> std::optional<formula::Number> {
-            const auto it = values.find(name);
-            return it == values.end() ? std::nullopt : std::optional(it->second);
-        });
-        if (!value) {
-            std::string message = value.error().message;
-            // A built-in quantity named but not answerable here: say why, in the ask's own words. One that is
-            // answerable in general but overflowed for these numbers is no fault of the formula: that error does
-            // not start "formula of", so a vary: variant with such numbers is skipped, not fatal.
-            bool too_large = false;
-            for (const Ask& ask : asks()) {
-                std::string name(ask.id);
-                std::replace(name.begin(), name.end(), '.', '_');
-                if (message.find("'" + name + "'") != std::string::npos && !values.contains(name))
-                    if (const auto why = cannot_answer(ask, solved)) {
-                        too_large = !cannot_ask(ask, problem);
-                        message = q.builtin || too_large
-                                      ? *why
-                                      : fmt::format("{} is not a quantity of this problem: {}", name, *why);
-                    }
-            }
-            return at(q, value.error().column,
-                      q.builtin || too_large ? fmt::format("{}: {}", q.title, message)
-                                             : fmt::format("formula of {}: {}", q.name, message));
-        }
-        values.insert_or_assign(q.name, std::move(*value));
-    }
-    return {};
-}
-
 std::optional<Error> listed_mistake_problem(const SolvedProblem& solved) {
     const spec::Problem& problem = solved.problem;
     if (!problem.quantities)
         return std::nullopt;
+    const Computation& c = *solved.computation;
     for (const spec::Quantity& q : *problem.quantities) {
         if (q.builtin) // headcount's own: a slip that comes to the answer here (one layer of one) is just not named
             continue;
+        const int slot = c.find_visible(q.name);
+        if (!c.available(slot))
+            continue;
         for (const spec::ListedMistake& m : q.mistakes) {
-            const auto value = evaluate_in(solved, m.formula);
+            const Computation::Change change{
+                {{slot, std::shared_ptr<const formula::Node>(problem.quantities, &m.formula)}}};
+            const auto value = c.value_under(slot, change);
             if (!value)
                 return Error{problem.file, m.mark.line, m.mark.column,
                              fmt::format("formula of mistake {} cannot be evaluated here (a division by zero, or a "
                                          "number too large)",
                                          m.id)};
-            if (*value == solved.values.find(q.name)->second)
+            if (*value == c.value(slot))
                 return Error{problem.file, m.mark.line, m.mark.column,
                              fmt::format("mistake '{}' of {} comes to the right answer, so no student could be told "
                                          "they made it; change its formula",

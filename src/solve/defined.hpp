@@ -1,7 +1,7 @@
 #pragma once
-// Quantities a spec defines (`quantities:`): their ask rows, units, and values in one variant. The formulas are
-// src/formula's; this file gives them the names of a problem (its givens, its kind's built-in quantities and one
-// another) and the catalogue row every channel (solve, grade, feedback, exports, serve) reads a part through.
+// Quantities a spec defines (`quantities:`): their ask rows and units. Their values are the problem's computation's
+// (solve/computation.hpp), where they stand beside the catalogue's own; this file gives them the row every channel
+// (solve, grade, feedback, exports, serve) reads a part through.
 
 #include <solve/asks.hpp>
 
@@ -43,16 +43,6 @@ const spec::Quantity* find_quantity(const spec::Problem& problem, std::string_vi
 
 /// The defined quantity `ask` stands for in `problem`, or nullptr when it is a built-in ask.
 const spec::Quantity* defined_quantity(const spec::Problem& problem, const Ask& ask);
-
-/// Fills `solved.values`: the givens, the built-in quantities `solved` answers and every defined quantity, evaluated
-/// in dependency order. Errors are located at the formula (division by zero in this variant, a power too large, a
-/// built-in quantity the problem cannot answer).
-Result<void> solve_quantities(SolvedProblem& solved);
-
-/// The exact value of a formula in `solved`'s variant (its values as filled by solve_quantities), with `replaced`
-/// (a name and the value to use for it instead, e.g. a mistaken intermediate) when not empty.
-std::optional<formula::Number> evaluate_in(const SolvedProblem& solved, const formula::Node& formula,
-                                           std::string_view replaced = {}, const formula::Number* value = nullptr);
 
 /// Why a listed mistake of `solved` (solved as written, without `vary:`) cannot be one: its formula comes to the
 /// right answer, or cannot be evaluated. Located at the mistake's id.

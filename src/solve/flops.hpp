@@ -1,6 +1,7 @@
 #pragma once
-// Compute of one multi-head attention block over a workload (batch x sequence), by matrix product: a product of
-// (m x k) by (k x n) is m k n multiply-adds, counted as 2 m k n FLOPs (or m k n MACs). Pure, checked arithmetic.
+// The numbers of the compute of one attention block over a workload (batch x sequence), by matrix product: a
+// product of (m x k) by (k x n) is m k n multiply-adds, counted as 2 m k n FLOPs (or m k n MACs). Read from the
+// problem's computation (solve/solutions.hpp); the formulas are catalogue/flops.yaml's.
 
 #include <solve/mha.hpp>
 
@@ -27,8 +28,5 @@ struct FlopsSolution {
     /// attention / linear = n / 2d for self-attention, so attention dominates from n > 2 d_model on.
     Count dominant = 0;
 };
-
-/// Solves the compute of `block` over `workload`; with a recipe, the way a mistaken student would count.
-Result<FlopsSolution> solve_flops(const MhaSolution& block, const spec::Workload& workload, const Recipe& recipe = {});
 
 } // namespace headcount::solve

@@ -1,5 +1,7 @@
 #include <solve/flops.hpp>
 
+#include <solve/test_solve.hpp>
+
 #include <util/test_catch.hpp>
 
 using namespace headcount;
@@ -11,11 +13,7 @@ solve::FlopsSolution flops(Count d, Count h, Count n, spec::Workload w = {}) {
     g.d_model = d;
     g.h = h;
     w.seq_len = n;
-    auto block = solve::solve_mha(g);
-    REQUIRE(block.has_value());
-    auto f = solve::solve_flops(*block, w);
-    REQUIRE(f.has_value());
-    return *f;
+    return *testing::solved_of(g, {}, w).flops;
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #pragma once
 // Memory of one attention block's tensors, of a generation's KV cache and of a model's parameters, in bytes for
-// a stated dtype. Pure, checked arithmetic over the other solutions.
+// a stated dtype. Read from the problem's computation (solve/solutions.hpp); the formulas are catalogue/memory.yaml's.
 
 #include <solve/mha.hpp>
 #include <solve/model.hpp>
@@ -30,11 +30,5 @@ struct MemorySolution {
     Count parameter_values = 0; ///< the block's, or the whole model's, parameters
     Count parameters = 0;       ///< parameter_values x bytes
 };
-
-/// Solves the memory asks for the given precision. `workload` may be null (only parameters are then solved);
-/// `model` and `model_givens` are null for one attention block. Fails only on overflow.
-Result<MemorySolution> solve_memory(const MhaSolution& block, const ModelSolution* model,
-                                    const spec::ModelGivens* model_givens, const spec::Workload* workload,
-                                    const spec::Precision& precision, const Recipe& recipe = {});
 
 } // namespace headcount::solve

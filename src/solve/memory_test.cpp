@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
+#include <solve/test_solve.hpp>
 #include <spec/reader.hpp>
+#include <spec/test_givens.hpp>
 #include <util/text.hpp>
 
 #include <util/test_catch.hpp>
@@ -9,18 +11,17 @@
 #include <vector>
 
 using namespace headcount;
-using solve::Recipe;
 
 namespace {
 
-/// Reads a spec from YAML, as `headcount solve` would, and solves it (with a recipe: the mistaken way).
-solve::SolvedProblem solve_yaml(const std::string& yaml, const Recipe& recipe = {}) {
+/// Reads a spec from YAML, as `headcount solve` would, and solves it.
+solve::SolvedProblem solve_yaml(const std::string& yaml) {
     const std::vector<std::string_view> asks = solve::ask_ids();
     const spec::Vocabulary words{asks, {}};
     auto problem = spec::parse_problem(yaml, "memory.yaml", words);
     INFO((problem ? std::string("read") : problem.error().to_string()));
     REQUIRE(problem.has_value());
-    auto solved = solve::solve_problem(*problem, recipe);
+    auto solved = solve::solve_problem(*problem);
     INFO((solved ? std::string("solved") : solved.error().to_string()));
     REQUIRE(solved.has_value());
     return *solved;
@@ -32,6 +33,17 @@ Count bytes(const solve::SolvedProblem& solved, std::string_view ask) {
     REQUIRE(a != nullptr);
     CHECK(a->unit == "bytes");
     return a->evaluate(solved).count;
+}
+
+/// The bytes an ask comes to for a student who made the catalogue's mistake `id`.
+Count bytes(const std::string& yaml, std::string_view ask, std::string_view id) {
+    const solve::SolvedProblem solved = solve_yaml(yaml);
+    const solve::Ask* a = solve::find_ask(ask);
+    REQUIRE(a != nullptr);
+    const auto value = solved.computation->value_under(solved.computation->find(a->name),
+                                                       testing::mistake_change(*solved.computation, id));
+    REQUIRE(value.has_value());
+    return *formula::to_count(*value);
 }
 
 const std::string k_parts = R"(parts:
@@ -110,9 +122,7 @@ TEST_CASE("int4 packs two values to a byte, and an odd count rounds up", "[memor
     CHECK(bytes(solved, "memory.attention_weights") == 2'097'152);
     CHECK(bytes(solved, "memory.parameters") == 525'312);
     // Bits taken for bytes (a classic slip) gives 4 bytes per value: 4 x 1,050,624 = 4,202,496.
-    Recipe bits;
-    bits.bits_for_bytes = true;
-    CHECK(solve_yaml(lesson("int4"), bits).memory->parameters == 4'202'496);
+    CHECK(bytes(lesson("int4"), "memory.parameters", "bits_for_bytes") == 4'202'496);
     // An odd count: d_model 3, h 1, a bias on Q alone: 4 x 3 x 3 + 3 = 39 values, 19.5 bytes, so 20 whole bytes.
     const auto odd = solve_yaml("id: odd\ntitle: odd\ngiven:\n  d_model: 3\n  h: 1\n  bias: {q: true, k: false, "
                                 "v: false, o: false}\n  dtype: int4\nparts:\n  - {id: a, ask: memory.parameters}\n");
@@ -162,49 +172,45 @@ TEST_CASE("cross-attention caches the m key positions", "[memory]") {
     CHECK(bytes(solved, "memory.qkv_activations") == 624'640);
 }
 
-TEST_CASE("memory mistakes change what their recipes say", "[memory]") {
+TEST_CASE("memory mistakes change what their changes say", "[memory]") {
     const std::string yaml = lesson("fp32");
     SECTION("bits_for_bytes: 32 'bytes' per fp32 value, eight times too many") {
-        Recipe r;
-        r.bits_for_bytes = true;
-        const auto s = solve_yaml(yaml, r);
-        CHECK(bytes(s, "memory.attention_weights") == 134'217'728); // 4,194,304 x 32 = 128 MiB
-        CHECK(bytes(s, "memory.parameters") == 1'050'624 * 32);
+        CHECK(bytes(yaml, "memory.attention_weights", "bits_for_bytes") == 134'217'728); // 4,194,304 x 32 = 128 MiB
+        CHECK(bytes(yaml, "memory.parameters", "bits_for_bytes") == 1'050'624 * 32);
         // In fp16 it is 16: LLaMA-2's cache 1,073,741,824 values x 16 = 2^34 = 17,179,869,184.
-        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 17'179'869'184);
+        CHECK(bytes(seven_b(4096), "memory.kv_cache", "bits_for_bytes") == 17'179'869'184);
     }
-    SECTION("values_for_bytes: the number of values given as the bytes") {
-        Recipe r;
-        r.values_for_bytes = true;
-        const auto s = solve_yaml(yaml, r);
-        CHECK(bytes(s, "memory.attention_weights") == 4'194'304);
-        CHECK(bytes(s, "memory.qkv_activations") == 6'291'456);
-        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 1'073'741'824);
+    SECTION("bytes_per_value_missing: the number of values given as the bytes") {
+        CHECK(bytes(yaml, "memory.attention_weights", "bytes_per_value_missing") == 4'194'304);
+        CHECK(bytes(yaml, "memory.qkv_activations", "bytes_per_value_missing") == 6'291'456);
+        CHECK(bytes(seven_b(4096), "memory.kv_cache", "bytes_per_value_missing") == 1'073'741'824);
     }
-    SECTION("kv_cache_keys_only: keys cached, values forgotten (n_kv d_k per token, not n_kv (d_k + d_v))") {
+    SECTION("kv_cache_missing_factor_2: keys cached, values forgotten (n_kv d_k per token, not n_kv (d_k + d_v))") {
         // d_k 64, d_v 32 so that keys only is not simply half: 8 x 64 = 512 of 8 x 96 = 768 values per token.
         // b 2, n 10, fp32: right 2 x 10 x 768 x 4 = 61,440 bytes; keys only 2 x 10 x 512 x 4 = 40,960.
         const std::string dk_dv = "id: x\ntitle: x\ngiven: {d_model: 512, h: 8, d_k: 64, d_v: 32, batch: 2, "
                                   "seq_len: 10, dtype: fp32}\n" +
                                   k_parts;
         CHECK(bytes(solve_yaml(dk_dv), "memory.kv_cache") == 61'440);
-        Recipe r;
-        r.kv_cache_keys_only = true;
-        const auto s = solve_yaml(dk_dv, r);
-        CHECK(bytes(s, "memory.kv_cache") == 40'960);
+        CHECK(bytes(dk_dv, "memory.kv_cache", "kv_cache_missing_factor_2") == 40'960);
         // Nothing but the cache changes: weights 2 x 8 x 10 x 10 x 4 = 6,400 bytes either way.
-        CHECK(bytes(s, "memory.attention_weights") == 6'400);
-        CHECK(bytes(s, "memory.qkv_activations") == bytes(solve_yaml(dk_dv), "memory.qkv_activations"));
+        CHECK(bytes(dk_dv, "memory.attention_weights", "kv_cache_missing_factor_2") == 6'400);
+        CHECK(bytes(dk_dv, "memory.qkv_activations", "kv_cache_missing_factor_2") ==
+              bytes(solve_yaml(dk_dv), "memory.qkv_activations"));
         // LLaMA-2 (d_k = d_v): exactly half, 1 GiB.
-        CHECK(bytes(solve_yaml(seven_b(4096), r), "memory.kv_cache") == 1'073'741'824);
+        CHECK(bytes(seven_b(4096), "memory.kv_cache", "kv_cache_missing_factor_2") == 1'073'741'824);
     }
-    SECTION("kv_heads_as_h: a grouped-query cache counted with h heads") {
-        Recipe r;
-        r.kv_heads_as_h = true;
+    SECTION("kv_heads_ignored: a grouped-query cache counted with h heads") {
         // Mistral-7B's cache as if it had LLaMA-2's 32 KV heads: 2 GiB instead of 512 MiB.
-        const auto s = solve_yaml(seven_b(4096, true), r);
-        CHECK(bytes(s, "memory.kv_cache") == 2'147'483'648);
-        CHECK(bytes(s, "memory.attention_weights") == 1'073'741'824);
+        CHECK(bytes(seven_b(4096, true), "memory.kv_cache", "kv_heads_ignored") == 2'147'483'648);
+        CHECK(bytes(seven_b(4096, true), "memory.attention_weights", "kv_heads_ignored") == 1'073'741'824);
+    }
+    SECTION("gated_ffn_two_matrices: a parameter-count slip carried into the parameters' bytes") {
+        // LLaMA-2-7B has 6,738,415,616 parameters (Hugging Face's count), 13,476,831,232 bytes in fp16. Its FFN
+        // with two d_model x d_ff matrices instead of three: 32 x 4,096 x 11,008 = 1,442,840,576 parameters fewer,
+        // x 2 bytes = 2,885,681,152 bytes fewer.
+        CHECK(bytes(solve_yaml(seven_b(4096)), "memory.parameters") == 13'476'831'232);
+        CHECK(bytes(seven_b(4096), "memory.parameters", "gated_ffn_two_matrices") == 13'476'831'232 - 2'885'681'152);
     }
 }
 
@@ -236,26 +242,14 @@ TEST_CASE("memory asks need a dtype, and those over tensors a workload", "[memor
     CHECK(params.parts[0].answer.count == 2'101'248);
 }
 
-TEST_CASE("memory past 10^36 is an error, not a wrapped number", "[memory]") {
-    // b h n n with b = 2^100, h = 2^3, n = 2^10: 2^(100+3+20) = 2^123 values, past 10^36 (about 2^119.6).
-    spec::MhaGivens g;
-    g.d_model = 512;
-    g.h = 8;
-    auto block = solve::solve_mha(g);
-    REQUIRE(block.has_value());
+TEST_CASE("memory is exact past 10^36", "[memory]") {
+    // b h n n with b = 2^100, h = 2^3, n = 2^10: 2^(100+3+20) = 2^123 values, past 10^36 (about 2^119.6); in int8,
+    // as many bytes, exactly.
     spec::Workload w;
     w.batch = Count{1} << 100;
     w.seq_len = 1024;
-    const spec::Precision int8{"int8", 8};
-    auto memory = solve::solve_memory(*block, nullptr, nullptr, &w, int8);
-    REQUIRE_FALSE(memory.has_value());
-    CHECK_THAT(memory.error().message, Catch::Matchers::Contains("too large"));
-    // Values that fit but bytes that do not: 2^119 values in fp64 are 2^122 bytes. b = 2^96: 2^(96+3+20) =
-    // 2^119. And 2^63 values (b = 2^40), once past 64 bits, fit.
-    w.batch = Count{1} << 40;
-    CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
-    w.batch = Count{1} << 96;
-    CHECK(solve::solve_memory(*block, nullptr, nullptr, &w, int8).has_value());
-    const spec::Precision fp64{"fp64", 64};
-    CHECK_FALSE(solve::solve_memory(*block, nullptr, nullptr, &w, fp64).has_value());
+    const auto solved = testing::solved_of(testing::mha(512, 8), {}, w, spec::Precision{"int8", 8});
+    mpz_class two_to_123;
+    mpz_ui_pow_ui(two_to_123.get_mpz_t(), 2, 123);
+    CHECK(*solved.computation->value("memory_attention_weights") == formula::Number(two_to_123));
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Parameter counts of a multi-head attention block, as PyTorch's nn.MultiheadAttention builds it and generalised
-// to d_k != d_v, kdim/vdim and grouped-query attention. Pure arithmetic: no I/O, no formatting.
+// The numbers of a multi-head attention block's worked solution, as PyTorch's nn.MultiheadAttention builds it and
+// generalised to d_k != d_v, kdim/vdim and grouped-query attention: read from the problem's computation
+// (solve/solutions.hpp), whose formulas are catalogue/attention.yaml's.
 
 #include <spec/problem.hpp>
 #include <util/error.hpp>
@@ -22,28 +23,7 @@ struct Projection {
     Count by_unit = 0;  ///< out * per_unit, computed independently of total and equal to it
 };
 
-/// How the biases are counted. Only per_projection is right; the others are ways students get it wrong.
-enum class BiasRule {
-    per_projection,   ///< each projection with a bias has one vector as wide as its output (correct)
-    none,             ///< every bias left out, add_bias_kv's too
-    single_vector,    ///< one d_model vector for the whole block
-    every_projection, ///< a bias on every projection, whatever the spec says
-    article_per_head, ///< h(3 d_k + d_v) for Q, K, V together plus d_model for O, as a well-read article has it
-    article_whole,    ///< the article's whole h(3 d_k + d_v) + d_model added to any part with Q (its part (a) slip)
-};
-
-/// How a count is carried out. The default is the correct count; the grader's mistakes are recipes that differ
-/// in one or two fields (see grade/mistakes.hpp), so a mistake is data, not code. Every flag is a row of
-/// solve/mistakes.def, declared from it; a field added here by hand fails a static check in grade/mistakes.cpp.
-struct Recipe {
-    BiasRule bias_rule = BiasRule::per_projection;
-#define HEADCOUNT_FLAG_MISTAKE(id, flag, aspect, answers, title) bool flag = false;
-#include <solve/mistakes.def>
-
-    bool operator==(const Recipe&) const = default;
-};
-
-/// Every quantity headcount can ask about one MHA block, with the resolved givens that produced them.
+/// Every quantity headcount can ask about one MHA block, with the givens that produced them.
 struct MhaSolution {
     spec::MhaGivens given;                                                    ///< as written in the spec
     Count d_model = 0, h = 0, d_k = 0, d_v = 0, kdim = 0, vdim = 0, n_kv = 0; ///< defaults resolved
@@ -60,10 +40,5 @@ struct MhaSolution {
     [[nodiscard]] const Projection& v() const { return projections[2]; }
     [[nodiscard]] const Projection& o() const { return projections[3]; }
 };
-
-/// Solves a validated spec's givens. Fails only when a count passes 10^36 (k_count_limit), or when the two methods
-/// disagree (a bug, reported rather than hidden). A non-default recipe counts the way a mistaken student would;
-/// the second-method check is then skipped, as the mistake breaks it on purpose.
-Result<MhaSolution> solve_mha(const spec::MhaGivens& given, const Recipe& recipe = {});
 
 } // namespace headcount::solve

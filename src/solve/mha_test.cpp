@@ -1,15 +1,18 @@
 #include <solve/asks.hpp>
 
+#include <solve/test_solve.hpp>
 #include <spec/test_givens.hpp>
 
 #include <util/test_catch.hpp>
 
 using namespace headcount;
-using headcount::solve::solve_mha;
 
 namespace {
 
 using testing::mha;
+
+/// The block of these givens, as `headcount solve` counts it (catalogue/attention.yaml).
+std::optional<solve::MhaSolution> solve_mha(const spec::MhaGivens& g) { return testing::solved_of(g).mha; }
 
 Count total(const spec::MhaGivens& g) {
     auto s = solve_mha(g);
@@ -62,11 +65,8 @@ TEST_CASE("every ask reads the right quantity", "[solve]") {
     auto g = mha(512, 8);
     g.d_k = 64;
     g.d_v = 32;
-    auto s = solve_mha(g);
-    REQUIRE(s.has_value());
-    solve::SolvedProblem solved;
-    solved.mha = *s;
-    auto answer = [&](std::string_view ask) { return solve::find_ask(ask)->answer(solved); };
+    const solve::SolvedProblem solved = testing::solved_of(g);
+    auto answer = [&](std::string_view ask) { return solve::find_ask(ask)->evaluate(solved).count; };
     CHECK(answer("q_params") == 262'656);
     CHECK(answer("k_params") == 262'656);
     CHECK(answer("v_params") == 131'328);
@@ -77,7 +77,7 @@ TEST_CASE("every ask reads the right quantity", "[solve]") {
     CHECK(answer("total_params") == 788'224);
     CHECK(answer("d_k") == 64);
     CHECK(answer("d_v") == 32);
-    CHECK_FALSE(s->square);
+    CHECK_FALSE(solved.mha.square);
     CHECK(solve::find_ask("nope") == nullptr);
     // 10 attention parameters, 7 whole-transformer, 6 compute, 12 shapes, 4 memory, 2 whole-model compute
     CHECK(solve::ask_ids().size() == 41);
@@ -124,18 +124,27 @@ TEST_CASE("other configurations derived by hand", "[solve]") {
     SECTION("a 1-wide model with one head: 4*(1*1 + 1) = 8") { CHECK(total(mha(1, 1)) == 8); }
 }
 
-TEST_CASE("counts are exact past 64 bits; past 10^36 they are an error, never a wrapped number", "[solve]") {
+TEST_CASE("counts are exact past 64 bits and past 10^36; an answer too large to type is refused", "[solve]") {
     // d = 4e9: 4 (d^2 + d) = 4 x (16,000,000,000,000,000,000 + 4,000,000,000) = 64,000,000,016,000,000,000, past
     // 2^64 (about 1.8e19).
     auto exact = solve_mha(mha(4'000'000'000, 1));
     REQUIRE(exact.has_value());
     CHECK(exact->total == static_cast<Count>(64'000'000'016) * 1'000'000'000);
-    // 2e18 squared is 4e36, past 10^36.
-    auto s = solve_mha(mha(2'000'000'000'000'000'000, 1));
-    REQUIRE_FALSE(s.has_value());
-    CHECK(s.error().message == "the weight count of W_Q is too large to count exactly: its magnitude is past 10^36");
-    // 6e17 squared is 3.6e35: each matrix fits, the sum of four (1.44e36) does not.
-    auto sum = solve_mha(mha(600'000'000'000'000'000, 1));
-    REQUIRE_FALSE(sum.has_value());
-    CHECK(sum.error().message.starts_with("the total weight count is too large"));
+    // 2e18: 4 (d^2 + d) = 16,000,000,000,000,000,008,000,000,000,000,000,000, exactly, past 10^36.
+    auto huge = testing::problem_of(mha(2'000'000'000'000'000'000, 1));
+    auto computed = solve::solve_problem(huge);
+    REQUIRE(computed.has_value());
+    CHECK(*computed->computation->value("total_params") ==
+          formula::Number(mpz_class("16000000000000000008000000000000000000")));
+    // A part asking for it: past 10^36, no student could type it.
+    spec::Part part;
+    part.id = "a";
+    part.ask = "total_params";
+    part.ask_mark = {4, 11};
+    huge.parts.push_back(part);
+    auto refused = solve::solve_problem(huge);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().to_string() ==
+          "p.yaml:4:11: part 'a' asks for total_params, which comes to about 1.60e37 here: past 10^36, more than an "
+          "answer can be typed as; give smaller sizes");
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Parameter counts of a whole transformer (kind: transformer), as PyTorch's nn.Transformer* modules and Hugging
-// Face's BERT / RoBERTa / GPT-2 / LLaMA build them. Pure arithmetic, checked, like the MHA solver it builds on.
+// Face's BERT / RoBERTa / GPT-2 / LLaMA build them. Read from the problem's computation (solve/solutions.hpp);
+// the formulas are catalogue/model.yaml's.
 
 #include <solve/mha.hpp>
 
@@ -39,11 +40,5 @@ struct ModelSolution {
     Count total = 0;
     std::vector<Component> breakdown; ///< sums to total
 };
-
-/// Solves a transformer problem's givens (its attention block and the rest). A non-default recipe counts the way
-/// a mistaken student would. Fails on overflow, or when the breakdown's sum and the second method
-/// (embedding + layers_total + final_norms + head) disagree (a bug, reported rather than hidden).
-Result<ModelSolution> solve_model(const spec::MhaGivens& attention, const spec::ModelGivens& model,
-                                  const Recipe& recipe = {});
 
 } // namespace headcount::solve

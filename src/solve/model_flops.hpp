@@ -1,7 +1,7 @@
 #pragma once
 // Compute of a whole transformer's forward pass and training step over a workload, counted exactly (every matrix
 // product, attention's n^2 terms included) and by the 2N / 6N rule of thumb (Kaplan et al., 2020) for comparison.
-// Pure, checked arithmetic over the block's compute and the model's parameter count.
+// Read from the problem's computation (solve/solutions.hpp); the formulas are catalogue/model_flops.yaml's.
 
 #include <solve/flops.hpp>
 #include <solve/model.hpp>
@@ -31,13 +31,5 @@ struct ModelFlopsSolution {
     Count rule_training = 0;      ///< 6N x tokens (3N for MACs)
     Count rule_gap = 0;           ///< forward - rule_forward: what the rule misses (negative: what it overcounts)
 };
-
-/// Solves the compute of `model` (one stack; its attention block is `block`) over `workload`, which has no
-/// seq_len_kv. The pooler, norms, activations and residual additions are not counted (they are not products with
-/// a weight matrix of the model's width, except the pooler, which runs once per sequence). With a recipe, counts
-/// the way a mistaken student would. Fails on overflow.
-Result<ModelFlopsSolution> solve_model_flops(const MhaSolution& block, const ModelSolution& model,
-                                             const spec::ModelGivens& givens, const spec::Workload& workload,
-                                             const Recipe& recipe = {});
 
 } // namespace headcount::solve

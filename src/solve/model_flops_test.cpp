@@ -1,12 +1,12 @@
 #include <solve/model_flops.hpp>
 
+#include <solve/test_solve.hpp>
 #include <spec/test_givens.hpp>
 
 #include <util/test_catch.hpp>
 
 using namespace headcount;
 using solve::ModelFlopsSolution;
-using solve::Recipe;
 
 namespace {
 
@@ -17,15 +17,15 @@ spec::Workload sequence(Count seq_len, Count batch = 1) {
     return w;
 }
 
+/// The model's compute as `headcount solve` counts it (catalogue/model_flops.yaml), or as a student who made the
+/// catalogue's mistake `id` would.
 ModelFlopsSolution model_flops(const spec::MhaGivens& g, const spec::ModelGivens& m, const spec::Workload& w,
-                               const Recipe& recipe = {}) {
-    auto block = solve::solve_mha(g, recipe);
-    REQUIRE(block.has_value());
-    auto model = solve::solve_model(g, m, recipe);
-    REQUIRE(model.has_value());
-    auto flops = solve::solve_model_flops(*block, *model, m, w, recipe);
-    REQUIRE(flops.has_value());
-    return *flops;
+                               std::string_view id = {}) {
+    const solve::SolvedProblem solved = testing::solved_of(g, m, w);
+    if (id.empty())
+        return *solved.model_flops;
+    const auto change = testing::mistake_change(*solved.computation, id);
+    return solve::read_model_flops(*solved.computation, &change);
 }
 
 /// A model small enough to count by hand: d_model 4, 2 heads (d_k = 2), no biases, d_ff 8, one layer, a vocabulary
@@ -101,18 +101,13 @@ TEST_CASE("MACs count each multiply-add once, and a batch multiplies the tokens"
 TEST_CASE("whole-model compute mistakes give the numbers a student would", "[model_flops]") {
     const auto [g, m] = tiny();
     const spec::Workload w = sequence(3);
-    auto with = [](bool Recipe::*field) {
-        Recipe r;
-        r.*field = true;
-        return r;
-    };
     // Attention's n^2 term left out: 1,152 - 3 x 48 = 1,008.
-    CHECK(model_flops(g, m, w, with(&Recipe::model_attention_forgotten)).forward == 1008);
+    CHECK(model_flops(g, m, w, "attention_n_squared_forgotten").forward == 1008);
     // The block-level mistake of the same kind is not a whole-model one: it leaves the model's count alone.
-    CHECK(model_flops(g, m, w, with(&Recipe::no_attention_matmuls)).forward == 1152);
-    CHECK(model_flops(g, m, w, with(&Recipe::backward_forgotten)).training == 1152);
-    CHECK(model_flops(g, m, w, with(&Recipe::training_for_forward)).forward == 3456);
-    const auto rule = model_flops(g, m, w, with(&Recipe::parameter_rule));
+    CHECK(model_flops(g, m, w, "missing_attention_matmuls").forward == 1152);
+    CHECK(model_flops(g, m, w, "backward_pass_forgotten").training == 1152);
+    CHECK(model_flops(g, m, w, "training_for_forward").forward == 3456);
+    const auto rule = model_flops(g, m, w, "parameter_rule_not_exact");
     CHECK(rule.forward == 1296);
     CHECK(rule.training == 3888);
 }

@@ -1,14 +1,19 @@
 #include <solve/asks.hpp>
 
+#include <solve/test_solve.hpp>
 #include <spec/test_givens.hpp>
 
 #include <util/test_catch.hpp>
 
 using namespace headcount;
-using headcount::solve::solve_model;
 using M = spec::ModelGivens;
 
 namespace {
+
+/// The model of these givens, as `headcount solve` counts it (catalogue/model.yaml).
+std::optional<solve::ModelSolution> solve_model(const spec::MhaGivens& a, const M& m) {
+    return testing::solved_of(a, m).model;
+}
 
 spec::MhaGivens attention(Count d_model, Count h, bool bias = true) {
     spec::MhaGivens g;

@@ -1,6 +1,7 @@
 #pragma once
 // The shapes of the tensors one multi-head attention block computes on a workload, in PyTorch's layout:
-// (batch, seq, width) between the projections and (batch, heads, query, key or width) per head. Pure arithmetic.
+// (batch, seq, width) between the projections and (batch, heads, query, key or width) per head. Read from the
+// problem's computation (solve/solutions.hpp); the tuples of formulas are catalogue/shapes.yaml's.
 
 #include <solve/mha.hpp>
 
@@ -28,9 +29,5 @@ struct ShapeSolution {
     Tensor concat;                    ///< the heads side by side again: (b, n, h d_v)
     Tensor output;                    ///< after W_O: (b, n, d_model)
 };
-
-/// The shapes of `block`'s tensors over `workload`; with a recipe, the way a mistaken student would write them.
-/// Fails only when an axis overflows.
-Result<ShapeSolution> solve_shapes(const MhaSolution& block, const spec::Workload& workload, const Recipe& recipe = {});
 
 } // namespace headcount::solve

@@ -1,5 +1,6 @@
 #include <solve/shapes.hpp>
 
+#include <solve/test_solve.hpp>
 #include <spec/test_givens.hpp>
 
 #include <util/test_catch.hpp>
@@ -10,7 +11,6 @@
 #include <vector>
 
 using namespace headcount;
-using solve::Recipe;
 using solve::ShapeSolution;
 using solve::Tensor;
 using Shape = std::vector<Count>;
@@ -28,12 +28,14 @@ spec::Workload workload(Count batch, Count seq_len, std::optional<Count> seq_len
     return w;
 }
 
-ShapeSolution shapes(const spec::MhaGivens& g, const spec::Workload& w, const Recipe& recipe = {}) {
-    auto block = solve::solve_mha(g, recipe);
-    REQUIRE(block.has_value());
-    auto s = solve::solve_shapes(*block, w, recipe);
-    REQUIRE(s.has_value());
-    return *s;
+/// The block's tensors as `headcount solve` shapes them (catalogue/shapes.yaml), or as a student who made the
+/// catalogue's mistake `id` would.
+ShapeSolution shapes(const spec::MhaGivens& g, const spec::Workload& w, std::string_view id = {}) {
+    const solve::SolvedProblem solved = testing::solved_of(g, {}, w);
+    if (id.empty())
+        return *solved.shapes;
+    const auto change = testing::mistake_change(*solved.computation, id);
+    return solve::read_shapes(*solved.computation, &change);
 }
 
 /// Every tensor of a solution, named, in the order of the forward pass.
@@ -185,9 +187,7 @@ TEST_CASE("each shape mistake changes exactly the tensors its comment names", "[
     const auto right_tensors = tensors(right);
 
     SECTION("seq_before_heads: per-head tensors are (b, seq, heads, ...), the rest unchanged") {
-        Recipe r;
-        r.seq_before_heads = true;
-        const auto s = shapes(g, w, r);
+        const auto s = shapes(g, w, "heads_seq_axes_swapped");
         CHECK(s.q_heads.shape == Shape{4, 10, 8, 64});
         CHECK(s.k_heads.shape == Shape{4, 6, 8, 64});
         CHECK(s.v_heads.shape == Shape{4, 6, 8, 32});
@@ -201,21 +201,16 @@ TEST_CASE("each shape mistake changes exactly the tensors its comment names", "[
             CHECK(tensors(s)[i].second->elements == right_tensors[i].second->elements);
     }
     SECTION("head_width_d_model: d_model where a head's d_k or d_v belongs, only in per-head tensors") {
-        Recipe r;
-        r.head_width_d_model = true;
-        const auto s = shapes(g, w, r);
+        const auto s = shapes(g, w, "d_model_for_d_k");
         CHECK(s.q_heads.shape == Shape{4, 8, 10, 512});
         CHECK(s.k_heads.shape == Shape{4, 8, 6, 512});
         CHECK(s.v_heads.shape == Shape{4, 8, 6, 512});
         CHECK(s.head_output.shape == Shape{4, 8, 10, 512});
-        CHECK(s.q_heads.axes == Axes{"b", "h", "n", "d_model"});
         // The scores have no width axis; the projected and concatenated tensors come from the givens.
         check_others_unchanged(s, right, {"q_heads", "k_heads", "v_heads", "head_output"});
     }
     SECTION("drop_batch: the batch axis is left off every tensor, and nothing else changes") {
-        Recipe r;
-        r.drop_batch = true;
-        const auto s = shapes(g, w, r);
+        const auto s = shapes(g, w, "batch_axis_dropped");
         const auto mistaken = tensors(s);
         for (std::size_t i = 0; i < right_tensors.size(); ++i) {
             const Tensor& a = *right_tensors[i].second;
@@ -228,9 +223,8 @@ TEST_CASE("each shape mistake changes exactly the tensors its comment names", "[
         CHECK(s.scores.shape == Shape{8, 10, 6});
     }
     SECTION("a parameter-count mistake leaves every shape alone") {
-        Recipe r;
-        r.single_head = true; // a count of one head's slices: the tensors are still the whole block's
-        check_others_unchanged(shapes(g, w, r), right, {});
+        // A count of one head's slices: the tensors are still the whole block's.
+        check_others_unchanged(shapes(g, w, "single_head_only"), right, {});
     }
 }
 
@@ -238,32 +232,25 @@ TEST_CASE("grouped-query attention ignored: K and V with h heads", "[shapes]") {
     // kv_heads_as_h: the 8 K/V heads of a 32-head block taken as 32, so K is (1, 16, 32 x 128 = 4096).
     auto g = mha(4096, 32);
     g.n_kv_heads = 8;
-    Recipe r;
-    r.kv_heads_as_h = true;
-    const auto s = shapes(g, workload(1, 16), r);
+    const auto s = shapes(g, workload(1, 16), "kv_heads_ignored");
     CHECK(s.k.shape == Shape{1, 16, 4096});
     CHECK(s.k_heads.shape == Shape{1, 32, 16, 128});
     CHECK(s.v_heads.shape == Shape{1, 32, 16, 128});
     CHECK(s.q_heads.shape == Shape{1, 32, 16, 128});
 }
 
-TEST_CASE("a tensor past 10^36 elements is an error, not a wrapped number", "[shapes]") {
+TEST_CASE("a tensor's elements are exact past 10^36", "[shapes]") {
     // batch 2^60 and n 2^60: the input alone has 2^60 x 2^60 x 512 = 2^129 elements, past 10^36 (about 2^119.6)
-    // and past 128 bits. Every axis fits; the product does not.
-    auto block = solve::solve_mha(mha(512, 8));
-    REQUIRE(block.has_value());
+    // and past 128 bits. Every axis fits; the product is exact.
     const Count two_to_60 = Count{1} << 60;
-    auto s = solve::solve_shapes(*block, workload(two_to_60, two_to_60));
-    REQUIRE_FALSE(s.has_value());
-    CHECK_THAT(s.error().message, Catch::Matchers::Contains("too large"));
-    // Near the limit: batch 2^50, n 2^33, h 2^3, d_model 2^9. The scores b h n n = 2^(50+3+66) = 2^119 (6.6e35)
-    // and the input b n d_model = 2^(50+33+9) = 2^92 fit, both past 64 bits.
-    auto fits = solve::solve_shapes(*block, workload(Count{1} << 50, Count{1} << 33));
-    REQUIRE(fits.has_value());
-    CHECK(fits->scores.elements == Count{1} << 119);
-    CHECK(fits->input.elements == Count{1} << 92); // 2^50 x 2^33 x 2^9
-    // With n 2^34 the scores are 2^(50+3+68) = 2^121, past 10^36, while the input (2^93) still fits.
-    auto scores_overflow = solve::solve_shapes(*block, workload(Count{1} << 50, Count{1} << 34));
-    REQUIRE_FALSE(scores_overflow.has_value());
-    CHECK_THAT(scores_overflow.error().message, Catch::Matchers::Contains("a tensor's elements"));
+    const solve::SolvedProblem huge = testing::solved_of(mha(512, 8), {}, workload(two_to_60, two_to_60));
+    mpz_class two_to_129;
+    mpz_ui_pow_ui(two_to_129.get_mpz_t(), 2, 129);
+    CHECK(*huge.computation->value("shape_input") == formula::Number(two_to_129));
+    CHECK(huge.shapes->input.shape == Shape{two_to_60, two_to_60, 512});
+    // batch 2^50, n 2^33, h 2^3, d_model 2^9: the scores b h n n = 2^(50+3+66) = 2^119 (6.6e35) and the input
+    // b n d_model = 2^(50+33+9) = 2^92, both past 64 bits.
+    const auto fits = shapes(mha(512, 8), workload(Count{1} << 50, Count{1} << 33));
+    CHECK(fits.scores.elements == Count{1} << 119);
+    CHECK(fits.input.elements == Count{1} << 92); // 2^50 x 2^33 x 2^9
 }

@@ -117,7 +117,7 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
             return r.error_at(value,
                               fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45), got {}{}", key,
                                           Reader::describe(value), did_you_mean(key, architecture)));
-        auto exact = formula::evaluate(*parsed, [](std::string_view) { return std::optional<formula::Number>{}; });
+        auto exact = formula::evaluate(*parsed, [](std::string_view) -> const formula::Number* { return nullptr; });
         if (!exact)
             return r.error_at(value, fmt::format("given '{}': {}", key, exact.error().message));
         values.emplace(key, Value{*exact, value.Scalar(), mark_of(entry.first)});

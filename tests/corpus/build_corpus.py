@@ -771,7 +771,8 @@ row(P, "a", "6,738,415,616", "incorrect", "bytes_per_value_missing", PM // 2, 0,
 row(P, "a", "6.74 GB", "incorrect", "bytes_per_value_missing", 6_740_000_000, 10**7, "6,738,415,616 to 3 figures")
 row(P, "a", "107.8 GB", "incorrect", "bits_for_bytes", 107_800_000_000, 10**8, "16 bits as bytes, 4 figures")
 row(P, "a", "26.95 GB", "incorrect", "", 26_950_000_000, 10**7, "4 bytes per value (fp32): not catalogued")
-row(P, "a", "13.4 GB", "incorrect", "", 13_400_000_000, 10**8, "13.48 truncated: not a rounding")
+row(P, "a", "13.4 GB", "incorrect", "advertised_size", 13_400_000_000, 10**8,
+    "13.48 truncated, not a rounding; it is the advertised 6.7B (6,738,415,616 cut to 2 figures) x 2 bytes")
 KV = 2 * 32 * 32 * 128 * 4096 * 2
 for typed, v, r in [("2 GiB", KV, 0), ("2,147,483,648", KV, 0), ("2.15 GB", 2_150_000_000, 10**7),
                     ("2048 MiB", KV, 0), ("2^{31}", KV, 0),

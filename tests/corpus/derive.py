@@ -341,8 +341,12 @@ def singles(g: dict, ask: str) -> dict:
     """Each catalogued mistake that speaks to this ask and changes its answer: id -> set of values it gives."""
     unit, projections, right = all_asks(g)[ask]
     out = {}
+    # A slip in a count carries into everything made of it: a count's mistakes speak to bytes (the parameters'
+    # memory is their count times the bytes per value) as well as counts.
+    kind = answer_type(unit)
+    allowed = {COUNTS, BYTES} if kind in (COUNTS, BYTES) else {kind}
     for mistake, (types, _aspect) in CATALOGUE.items():
-        if answer_type(unit) not in types or (mistake in WHOLE_BLOCK and len(projections) < 2):
+        if not types & allowed or (mistake in WHOLE_BLOCK and len(projections) < 2):
             continue
         value = all_asks(g, frozenset({mistake}))[ask][2]
         values = {value} - {right}
@@ -354,7 +358,37 @@ def singles(g: dict, ask: str) -> dict:
             values.add(qkv_weights + b.h * (3 * b.d_k + b.d_v) + b.d_model)
         if values:
             out[mistake] = values
+    if sizes := advertised(g, ask):
+        out["advertised_size"] = sizes
     return out
+
+
+def advertised(g: dict, ask: str) -> set:
+    """A model's advertised size (its parameter count rounded to 1, 2 or 3 figures, or cut to 2, as 6.7B for
+    6,738,415,616) used for its count, in an ask made of the count (its parameters' memory), unless that is also
+    the right value rounded."""
+    if "d_ff" not in g or ask != "memory.parameters":
+        return set()
+    count = model(g)["total"]
+    right = right_answer(g, ask)
+    digits = len(str(count))
+    sizes = set()
+    for figures in (1, 2, 3):
+        scale = 10 ** (digits - figures)
+        sizes.add((count + scale // 2) // scale * scale)
+        if figures == 2:
+            sizes.add(count // scale * scale)
+    sizes.discard(count)
+
+    def rounding_of_right(value: int) -> bool:
+        for figures in range(1, 16):
+            place = 10 ** (len(str(right)) - figures)
+            if place >= 1 and value == (right + place // 2) // place * place:
+                return True
+        return False
+
+    values = {size * BYTES_PER_VALUE[g["dtype"]] for size in sizes if count >= 1_000_000}
+    return {v for v in values if v != right and not rounding_of_right(v)}
 
 
 def pairs(g: dict, ask: str) -> dict:
