@@ -4,7 +4,8 @@ python3-selenium through chromedriver) whose viewport is 1366 CSS pixels wide (a
 
 The pages, each loaded once per width:
 - the worked solutions of every shipped problem, as `solve problems --format html` prints them (one page, an
-  <article> per problem);
+  <article> per problem), and one with a display formula ($$...$$) wider than any screen, which no shipped
+  template has (solution.mustache with the formula added, through --templates);
 - the problem sheets of every shipped problem, as written and with a student's numbers (`generate --format html`:
   OUT/problems.html and OUT/alice/problems.html);
 - the class report and a student's feedback (`grade --html` on tests/class/);
@@ -16,7 +17,8 @@ On each page, once its math is typeset and its fonts loaded:
 - the page does not scroll sideways: document.documentElement.scrollWidth <= window.innerWidth;
 - nothing reaches past the right edge of the viewport (document.documentElement.clientWidth, the viewport without
   a scroll bar) unless it is inside a box of its own that scrolls sideways (overflow-x auto or scroll) and that
-  box fits, as a wide table of numbers may at 390 px. The tables that scroll in a box are listed, not failed;
+  box fits, as a wide table of numbers or a wide display formula may. The tables that scroll in a box are listed,
+  not failed;
 - every cell of a givens table's Value column (a table headed "Value") is on the screen, its right edge within
   the viewport, without scrolling any box: these are the student's own numbers.
 
@@ -111,9 +113,12 @@ document.fonts.ready.then(() => {
     view: view,
     scroll: document.documentElement.scrollWidth,
     past: outermost.map((e) => ({where: where(e), what: what(e), right: Math.round(e.getBoundingClientRect().right)})),
-    scrolling: [...scrolling].map((e) => ({where: where(e), what: what(e)})),
+    scrolling: [...scrolling].map((e) => ({where: where(e),
+        givens: [...e.querySelectorAll("thead th")].some((th) => th.textContent.trim() === "Value")})),
     values: values,
     value_cells: cells,
+    wide_display_math: [...document.querySelectorAll("span.math.display")]
+        .filter((m) => m.scrollWidth > m.clientWidth).length,
     untypeset: [...document.querySelectorAll("span.math")].filter((m) => !m.querySelector(".katex")).length,
     katex_errors: document.querySelectorAll(".katex-error").length,
   });
@@ -167,7 +172,20 @@ def written_pages(binary, source, work):
     graded = os.path.join(work, "graded")
     run_headcount(binary, "grade", problems, "--submissions", os.path.join(source, "tests", "class", "submissions.csv"),
                   "--out", graded, "--html")
+    # No shipped template has display math: a worked solution with a sum wider than any screen, through --templates.
+    templates = os.path.join(work, "templates")
+    os.makedirs(templates)
+    with open(os.path.join(source, "templates", "solution.mustache"), encoding="utf-8") as f:
+        solution = f.read()
+    wide_sum = " + ".join(f"{n}{{,}}000{{,}}000" for n in range(101, 141))
+    with open(os.path.join(templates, "solution.mustache"), "w", encoding="utf-8") as f:
+        f.write(solution + f"\nA sum wider than any screen:\n\n$$\\mathrm{{total}} = {wide_sum}$$\n")
+    display_math = os.path.join(work, "display-math.html")
+    with open(display_math, "w", encoding="utf-8") as f:
+        f.write(run_headcount(binary, "solve", os.path.join(problems, "week3-mha-params.yaml"), "--templates",
+                              templates, "--format", "html"))
     return [("solve/problems", solutions),
+            ("solve/display-math", display_math),
             ("generate/problems", os.path.join(generated, "problems.html")),
             (f"generate/{STUDENT}/problems", os.path.join(generated, STUDENT, "problems.html")),
             ("grade/report", os.path.join(graded, "report.html")),
@@ -257,6 +275,8 @@ def check(driver, label, width, artifacts, failures, notes):
         problems.append(f"{result['untypeset']} formulas not typeset: the page was measured before KaTeX ran")
     if result["katex_errors"]:
         problems.append(f"{result['katex_errors']} KaTeX error nodes")
+    if label == "solve/display-math" and not result["wide_display_math"]:
+        problems.append("the display formula is not wider than its box: the page does not test what it should")
     if result["inner"] != width:
         problems.append(f"the window is {result['inner']} px wide inside, not {width}")
     if result["scroll"] > result["inner"]:
@@ -274,9 +294,10 @@ def check(driver, label, width, artifacts, failures, notes):
     if problems:
         failures.append(f"{label} at {width} px: " + "\n    ".join(problems))
     if result["scrolling"]:
-        notes.append(f"{label} at {width} px: {len(result['scrolling'])} table(s) scroll in their own box: "
-                     + "; ".join(by_problem(result["scrolling"], lambda group: ", ".join(
-                         e["what"].split('"')[1][:30] + "…" for e in group))))
+        givens = sorted({e["where"] for e in result["scrolling"] if e["givens"]})
+        notes.append(f"{label} at {width} px: {len(result['scrolling'])} table(s) scroll in their own box"
+                     + (f", {len(givens)} of them givens tables: "
+                        + "; ".join(givens) if givens else ""))
     screenshots(driver, label, width, artifacts)
     return result["value_cells"]
 
