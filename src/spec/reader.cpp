@@ -7,6 +7,7 @@
 #include <spec/training.hpp>
 #include <spec/vary_reader.hpp>
 #include <spec/yaml_reader.hpp>
+#include <spec/yaml_syntax.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -130,7 +131,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!quantities)
             return r.error_at(root["kind"], "kind: quantities needs quantities: the formulas its parts ask for");
         if (!given->IsMap())
-            return r.error_at(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
+            return r.not_a_mapping(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
         auto values = read_values(r, *given, {});
         if (!values)
             return std::unexpected(values.error());
@@ -253,40 +254,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     return problem;
 }
 
-/// Every scalar of the document, keys included, must be text every output can carry
-/// (unwritable_text_problem): specs are copied into Markdown, JSON and Moodle XML. Iterative, and each node
-/// visited once even when aliases share it (a node is known by its kind and where it starts), so no document
-/// can make this deep or slow.
-Result<void> check_text(const Reader& r, const YAML::Node& root) {
-    std::vector<YAML::Node> pending{root};
-    std::set<std::pair<std::size_t, int>> visited;
-    while (!pending.empty()) {
-        const YAML::Node node = pending.back();
-        pending.pop_back();
-        if (!visited.emplace(node.Mark().pos, static_cast<int>(node.Type())).second)
-            continue;
-        if (node.IsScalar()) {
-            if (const auto problem = unwritable_text_problem(node.Scalar()))
-                return r.error_at(node, fmt::format("this text {}; a spec holds printable UTF-8 text (tabs and line "
-                                                    "breaks allowed)",
-                                                    *problem));
-        } else if (node.IsMap()) {
-            for (const auto& entry : node) {
-                pending.push_back(entry.first);
-                pending.push_back(entry.second);
-            }
-        } else if (node.IsSequence()) {
-            for (const auto& item : node)
-                pending.push_back(item);
-        }
-    }
-    return {};
-}
-
 } // namespace
 
 Result<Problem> parse_problem(std::string_view yaml, std::string file, const Vocabulary& words) {
-    const Reader reader(file);
+    const Reader reader(file, yaml);
     YAML::Node root;
     try {
         root = YAML::Load(std::string(yaml));
@@ -296,10 +267,10 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, const Voc
                                                  "a handful",
                                                  e.depth())});
     } catch (const YAML::ParserException& e) {
-        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
+        return std::unexpected(syntax_error(file, yaml, e.mark, e.msg));
     }
     try {
-        if (auto ok = check_text(reader, root); !ok)
+        if (auto ok = check_document(reader, root); !ok)
             return std::unexpected(ok.error());
         auto problem = read_problem(reader, root, words);
         if (problem)
