@@ -1,5 +1,5 @@
-// End-to-end tests of what a user reads when a spec has one of the slips of issue 40: a key without its ':'
-// (item 7). Each message is asserted whole, with the source
+// End-to-end tests of what a user reads when a spec has one of the slips of issue 40: a spec of formulas taken for
+// an attention block (item 6) and a key without its ':' (item 7). Each message is asserted whole, with the source
 // line and the caret `solve` prints under it; the lines and columns are counted by hand from the specs below.
 #include "run_binary.hpp"
 
@@ -27,6 +27,80 @@ std::string solve_error(const std::string& name, const std::string& text) {
 std::string caret(int column) { return "      | " + std::string(static_cast<std::size_t>(column - 1), ' ') + "^\n"; }
 
 } // namespace
+
+TEST_CASE("a spec of formulas with a d_model is told it was read as an attention block (issue 40, item 6)",
+          "[e2e][spec]") {
+    // Before: "spec.yaml:4:3: missing required key 'h' in given", at the first given (c), with no word of why h is
+    // needed in a spec that asks for its own formula alone.
+    const std::string formulas = "id: attention-cost\n"
+                                 "title: Cost of attention per token\n"
+                                 "given:\n"
+                                 "  c: 3\n"
+                                 "  d_model: 512\n"
+                                 "quantities:\n"
+                                 "  cost:\n"
+                                 "    formula: c * d_model\n"
+                                 "parts:\n"
+                                 "  - {id: a, ask: cost}\n";
+    CHECK(solve_error("d-model", formulas) ==
+          "spec.yaml:5:3: missing required key 'h' in given: the spec has no 'kind:', and its given d_model made it "
+          "an attention block (kind: mha), which needs h too; add 'kind: quantities' for a spec of its own formulas "
+          "alone\n"
+          "    5 |   d_model: 512\n" +
+              caret(3));
+    // The same with an h and no d_model (line 5 is h's).
+    std::string with_h = formulas;
+    with_h.replace(with_h.find("d_model: 512"), 12, "h: 8");
+    with_h.replace(with_h.find("c * d_model"), 11, "c * h");
+    CHECK(solve_error("h", with_h) ==
+          "spec.yaml:5:3: missing required key 'd_model' in given: the spec has no 'kind:', and its given h made it "
+          "an attention block (kind: mha), which needs d_model too; add 'kind: quantities' for a spec of its own "
+          "formulas alone\n"
+          "    5 |   h: 8\n" +
+              caret(3));
+    // With kind: quantities the same spec is solved: c * d_model = 3 * 512 = 1,536.
+    const std::string dir = fresh_temp_dir("spec-messages-kind");
+    std::ofstream(dir + "/spec.yaml") << "kind: quantities\n" + formulas;
+    const auto solved = run_headcount({"solve", "spec.yaml", "--format", "json"}, "", dir);
+    CHECK(solved.exit_code == 0);
+    CHECK(solved.out.find("\"answer\": 1536") != std::string::npos);
+    // An explicit kind: mha keeps the plain message: nothing was guessed.
+    CHECK(solve_error("explicit-mha", "kind: mha\n" + formulas) == "spec.yaml:5:3: missing required key 'h' in given\n"
+                                                                   "    5 |   c: 3\n" +
+                                                                       caret(3));
+}
+
+TEST_CASE("a spec of formulas varies only its own givens, and is not offered an attention block's (issue 40, item 6)",
+          "[e2e][spec]") {
+    // Before: "unknown key 'c' in vary (did you mean 'h'?)": h, an attention block's key, in a spec that has none.
+    const std::string spec = "id: attention-cost\n"
+                             "title: Cost of attention per token\n"
+                             "kind: quantities\n"
+                             "given:\n"
+                             "  d_model: 512\n"
+                             "  d: 3\n"
+                             "vary:\n"
+                             "  c: [2, 3]\n"
+                             "quantities:\n"
+                             "  cost:\n"
+                             "    formula: d * d_model\n"
+                             "parts:\n"
+                             "  - {id: a, ask: cost}\n";
+    CHECK(solve_error("vary-c", spec) ==
+          "spec.yaml:8:3: cannot vary c: given has no c to change; a spec of formulas alone (kind: quantities) "
+          "varies only the numbers in its given (did you mean 'd'?)\n"
+          "    8 |   c: [2, 3]\n" +
+              caret(3));
+    // Before: accepted, and every student got the same numbers (h is no given of this spec, and changes nothing).
+    // d is one letter from h.
+    std::string vary_h = spec;
+    vary_h.replace(vary_h.find("  c: [2, 3]"), 11, "  h: [4, 8]");
+    CHECK(solve_error("vary-h", vary_h) ==
+          "spec.yaml:8:3: cannot vary h: given has no h to change; a spec of formulas alone (kind: quantities) "
+          "varies only the numbers in its given (did you mean 'd'?)\n"
+          "    8 |   h: [4, 8]\n" +
+              caret(3));
+}
 
 TEST_CASE("a key without its ':' is reported on its own line, not the next (issue 40, item 7)", "[e2e][spec]") {
     // Before, each was "YAML syntax error: illegal map value" at the ':' of the line below the slip.
