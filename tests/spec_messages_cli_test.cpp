@@ -200,14 +200,15 @@ TEST_CASE("a key without its ':' is reported on its own line, not the next (issu
                   caret(7));
     }
     SECTION("at the top level") {
-        CHECK(solve_error("top", "id: week3\n"
-                                 "title MHA\n"
-                                 "given: {d_model: 512, h: 8}\n"
-                                 "parts: [{id: a, ask: qkv_params}]\n") ==
-              "spec.yaml:2:6: YAML syntax error: missing ':' after 'title' (write 'title: MHA'); YAML read on to line 3 "
-              "and reported: illegal map value\n"
-              "    2 | title MHA\n" +
-                  caret(6));
+        CHECK(
+            solve_error("top", "id: week3\n"
+                               "title MHA\n"
+                               "given: {d_model: 512, h: 8}\n"
+                               "parts: [{id: a, ask: qkv_params}]\n") ==
+            "spec.yaml:2:6: YAML syntax error: missing ':' after 'title' (write 'title: MHA'); YAML read on to line 3 "
+            "and reported: illegal map value\n"
+            "    2 | title MHA\n" +
+                caret(6));
         // A key with nothing after it: the value that follows on the next lines is read into the key.
         CHECK(solve_error("top-parts", "id: week3\n"
                                        "title: MHA\n"
@@ -271,8 +272,8 @@ TEST_CASE("a key without its ':' is reported on its own line, not the next (issu
                                          "parts: [{id: a, ask: qkv_params}]\n"
                                          "feedback\n"
                                          "  hints\n") == "spec.yaml:5:9: missing ':' after 'feedback'\n"
-                                                          "    5 | feedback\n" +
-                                                              caret(9));
+                                                         "    5 | feedback\n" +
+                                                             caret(9));
     }
     SECTION("in a flow mapping") {
         // Before: "unknown key 'd_model 512' in given (did you mean 'd_model'?)".

@@ -153,8 +153,8 @@ Result<void> check_document(const Reader& r, const YAML::Node& root) {
                 if (entry.second.IsNull())
                     if (auto slip = r.missing_colon(entry.first, true)) {
                         const auto [line, column] = slip->first;
-                        if (!first_slip || std::pair(line, column) < std::pair(first_slip->first.line,
-                                                                               first_slip->first.column))
+                        if (!first_slip ||
+                            std::pair(line, column) < std::pair(first_slip->first.line, first_slip->first.column))
                             first_slip = std::move(slip);
                     }
                 pending.push_back(entry.first);

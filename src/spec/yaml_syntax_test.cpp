@@ -13,7 +13,8 @@ TEST_CASE("colon_slip finds a key without its ':' and says where it belongs", "[
     CHECK(slip->message == "missing ':' after 'd_model' (write 'd_model: 512')");
     // A word alone, a comment after it, and a ':' without its space.
     CHECK(colon_slip("parts")->message == "missing ':' after 'parts'");
-    CHECK(colon_slip("ask qkv_params  # the first part")->message == "missing ':' after 'ask' (write 'ask: qkv_params')");
+    CHECK(colon_slip("ask qkv_params  # the first part")->message ==
+          "missing ':' after 'ask' (write 'ask: qkv_params')");
     const auto no_space = colon_slip("d_model:512");
     REQUIRE(no_space);
     CHECK(no_space->offset == 7); // the ':'
@@ -21,9 +22,9 @@ TEST_CASE("colon_slip finds a key without its ':' and says where it belongs", "[
 }
 
 TEST_CASE("colon_slip leaves alone a line that has its ':' or is no key's", "[spec]") {
-    for (const char* line : {"d_model: 512", "given:", "title: Heads: how many?", "text: a long question: why?",
-                             "{id: a, ask: d_k}", "[4, 8]", "\"quoted\" text", "# a comment", "", "512 tokens",
-                             "a question about heads: how many"}) {
+    for (const char* line :
+         {"d_model: 512", "given:", "title: Heads: how many?", "text: a long question: why?", "{id: a, ask: d_k}",
+          "[4, 8]", "\"quoted\" text", "# a comment", "", "512 tokens", "a question about heads: how many"}) {
         INFO(line);
         CHECK_FALSE(colon_slip(line));
     }
