@@ -1,9 +1,11 @@
 #include <spec/yaml_syntax.hpp>
 
+#include <util/ids.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <set>
 #include <utility>
 #include <vector>
@@ -61,7 +63,8 @@ std::string map_value_hint(std::string_view line, int column) {
     const std::string_view value = without_comment(line.substr(colon + 2));
     if (value.find('"') != std::string_view::npos || value.empty())
         return " (a value that holds ': ' must be quoted)";
-    return fmt::format(" (a value that holds ': ' must be quoted: write '{}: \"{}\"')", key, value);
+    return fmt::format(" (a value that holds ': ' must be quoted: write '{}: \"{}\"')", printable(key),
+                       printable(value));
 }
 
 } // namespace
@@ -77,16 +80,17 @@ std::optional<ColonSlip> colon_slip(std::string_view text) {
     if (end < text.size() && text[end] == ':') {
         if (text.find(": ") != std::string_view::npos || end + 1 == text.size())
             return std::nullopt;
-        return ColonSlip{end, fmt::format("no space after the ':' of '{}' (write '{}: {}')", text, word,
-                                          trimmed(text.substr(end + 1), " \t"))};
+        return ColonSlip{end, fmt::format("no space after the ':' of '{}' (write '{}: {}')", printable(text),
+                                          printable(word), printable(trimmed(text.substr(end + 1), " \t")))};
     }
     if (end < text.size() && text[end] != ' ' && text[end] != '\t')
         return std::nullopt; // not a word and a space: no key's line
     if (text.find(": ") != std::string_view::npos)
         return std::nullopt;
     const std::string_view rest = trimmed(text.substr(end), " \t");
-    return ColonSlip{end, rest.empty() ? fmt::format("missing ':' after '{}'", word)
-                                       : fmt::format("missing ':' after '{}' (write '{}: {}')", word, word, rest)};
+    return ColonSlip{end, rest.empty() ? fmt::format("missing ':' after '{}'", printable(word))
+                                       : fmt::format("missing ':' after '{0}' (write '{0}: {1}')", printable(word),
+                                                     printable(rest))};
 }
 
 std::string_view source_line(std::string_view source, int line) {

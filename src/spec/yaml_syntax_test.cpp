@@ -21,6 +21,12 @@ TEST_CASE("colon_slip finds a key without its ':' and says where it belongs", "[
     CHECK(no_space->message == "no space after the ':' of 'd_model:512' (write 'd_model: 512')");
 }
 
+TEST_CASE("colon_slip quotes the line as a message may: control characters as '?', cut at 60 bytes", "[spec]") {
+    CHECK(colon_slip("ask \x1b[31mqkv_params")->message == "missing ':' after 'ask' (write 'ask: ?[31mqkv_params')");
+    CHECK(colon_slip("text " + std::string(100, 'x'))->message ==
+          "missing ':' after 'text' (write 'text: " + std::string(60, 'x') + "…')");
+}
+
 TEST_CASE("colon_slip leaves alone a line that has its ':' or is no key's", "[spec]") {
     for (const char* line :
          {"d_model: 512", "given:", "title: Heads: how many?", "text: a long question: why?", "{id: a, ask: d_k}",
