@@ -7,8 +7,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using headcount::testing::fresh_temp_dir;
 using headcount::testing::read_text;
@@ -153,4 +156,36 @@ TEST_CASE("grade --format gradescope writes one student's results.json", "[e2e][
                                     "--out", dir + "/r2", "--format", "gradescope"});
     CHECK(two.exit_code == 2);
     CHECK(two.err == dir + "/two.csv: --format gradescope grades one student's submission; this file has 2 students\n");
+}
+
+TEST_CASE("grade names the field a malformed row is malformed in", "[e2e][grade]") {
+    // Issue 40, item 14: a 10 MB answer (the fourth field) was reported as "field 1". Each row below breaks one
+    // rule in a field other than the first; fields and columns counted by hand.
+    const std::string dir = fresh_temp_dir("grade-fields");
+    std::ofstream(dir + "/class.csv", std::ios::binary)
+        << "student,problem,part,answer\n"
+        << "alice,week3-mha-params,a," << std::string(10 << 20, '7') << "\n"    // line 2: 10 MiB
+        << "bob,week3-mha-params,a,\"" << std::string(100 << 10, '8') << "\"\n" // 3: 100 KiB, quoted
+        << "chen,week3-mha-params,\xff,1\n"                                     // 4
+        << "dana,week3\"x,a,1\n"                                                // 5: quote at column 11
+        << "eve,\"week3\"x,a,1\n"                                               // 6: x at column 12
+        << "fay,week3-mha-params,a,\"open\n"                                    // 7
+        << "gus,week3-mha-params,a,787968\n";                                   // 8
+    const auto run = run_headcount(
+        {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv", "--out", dir + "/out"});
+    REQUIRE(run.exit_code == 0);
+    std::map<int, std::string> reasons;
+    for (const auto& row : jsonl(read_text(dir + "/out/results.jsonl")))
+        if (row["outcome"] == "rejected")
+            reasons[row["line"].get<int>()] = row["reason"].get<std::string>();
+    CHECK(reasons == std::map<int, std::string>{
+                         {2, "malformed row: field 4: the row is longer than 1 MiB; its first part was read"},
+                         {3, "malformed row: field 4: larger than 64 KiB"},
+                         {4, "malformed row: field 3: not valid UTF-8"},
+                         {5, "malformed row: field 2: quote inside an unquoted field (line 5, column 11)"},
+                         {6, "malformed row: field 2: text after the closing quote (line 6, column 12)"},
+                         {7, "malformed row: field 4: unterminated quoted field starting on line 7; the row was read "
+                             "up to the end of that line"}});
+    // The row after the 10 MiB one is read as usual: nothing of the long line is taken for rows of its own.
+    CHECK(run.err == "headcount: 7 rows in: 1 graded, 6 rejected, 0 superseded; 7 students; wrote " + dir + "/out\n");
 }
