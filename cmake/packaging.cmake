@@ -3,13 +3,15 @@
 include(GNUInstallDirs)
 
 # Debian compresses man pages; -n keeps the date out of the gzip header, so the .deb is the same for the same input.
+# In man/man1 of the build folder, which is where man-db looks for pages of the programs in a folder on PATH
+# (manpath(1): DIR/man beside DIR): with build/ on PATH, `man headcount` shows the page without installing it.
 find_program(GZIP_EXECUTABLE gzip REQUIRED)
-set(headcount_man_page ${CMAKE_BINARY_DIR}/man/headcount.1.gz)
+set(headcount_man_page ${CMAKE_BINARY_DIR}/man/man1/headcount.1.gz)
 add_custom_command(
   OUTPUT ${headcount_man_page}
-  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
-  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/doc/headcount.1 ${CMAKE_BINARY_DIR}/man/headcount.1
-  COMMAND ${GZIP_EXECUTABLE} -9nf ${CMAKE_BINARY_DIR}/man/headcount.1
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man/man1
+  COMMAND ${CMAKE_COMMAND} -E copy ${CMAKE_SOURCE_DIR}/doc/headcount.1 ${CMAKE_BINARY_DIR}/man/man1/headcount.1
+  COMMAND ${GZIP_EXECUTABLE} -9nf ${CMAKE_BINARY_DIR}/man/man1/headcount.1
   DEPENDS ${CMAKE_SOURCE_DIR}/doc/headcount.1
   COMMENT "Compressing the man page")
 add_custom_target(headcount_man ALL DEPENDS ${headcount_man_page})

@@ -7,7 +7,7 @@ _headcount() {
     local command="" subcommand="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
-        solve | check | grade | generate | answers | export | serve | templates)
+        solve | check | grade | generate | answers | export | serve | templates | catalogue)
             command=${COMP_WORDS[i]}
             ((i + 1 < COMP_CWORD)) && subcommand=${COMP_WORDS[i + 1]}
             break
@@ -24,6 +24,7 @@ _headcount() {
         check) formats="text json" ;;
         grade) formats="class gradescope" ;;
         generate) formats="markdown html" ;; # moodle-xml and qti moved to `headcount export`
+        catalogue) formats="markdown" ;;
         esac
         IFS=' ' read -ra formats <<<"$formats"
         COMPREPLY=($(compgen -W "${formats[*]}" -- "$cur"))
@@ -57,7 +58,7 @@ _headcount() {
     local options
     case $command in
     "")
-        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\nanswers\nexport\nserve\ntemplates\n--help\n--version' -- "$cur"))
+        COMPREPLY=($(compgen -W $'solve\ncheck\ngrade\ngenerate\nanswers\nexport\nserve\ntemplates\ncatalogue\n--help\n--version' -- "$cur"))
         return
         ;;
     solve) options=$'--format\n--out\n--templates\n--help' ;;
@@ -85,6 +86,13 @@ _headcount() {
         else
             COMPREPLY=($(compgen -d -- "$cur"))
         fi
+        return
+        ;;
+    catalogue)
+        case $subcommand in
+        asks | mistakes | training-asks | exports) COMPREPLY=($(compgen -W $'--format\n--help' -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W $'asks\nmistakes\ntraining-asks\nexports\n--help' -- "$cur")) ;;
+        esac
         return
         ;;
     esac

@@ -1,6 +1,7 @@
-"""The man page and the bash completion against the binary's own --help: every option of every subcommand is
-documented in the subcommand's section of doc/headcount.1 and offered by completions/headcount.bash, the man page
-renders without a groff warning, and the completion completes what it should.
+"""The man page and the bash completion against the binary's own --help: every command `headcount --help` lists has
+a section in doc/headcount.1 and is completed by completions/headcount.bash, every option of every subcommand is
+documented in the subcommand's section and offered by the completion, the man page renders without a groff warning,
+and the completion completes what it should.
 
 Usage: check_man_and_completion.py HEADCOUNT_BINARY SOURCE_DIR"""
 import json
@@ -33,8 +34,17 @@ def options_of(args):
     return sorted(set(re.findall(r"^\s+(?:-h,)?(--[a-z][a-z-]*)", options, re.M)))
 
 
+def subcommands_of(args):
+    """The subcommands `headcount ARGS --help` lists, in its order."""
+    text = subprocess.run([binary, *args, "--help"], capture_output=True, text=True, check=True).stdout
+    return re.findall(r"^  ([a-z][a-z-]*) ", text.split("Subcommands:")[1], re.M) if "Subcommands:" in text else []
+
+
 def man_section(title):
-    start = man.index(f'.SS "{title}')
+    """The man page's section for `title` (a command), or "" when it has none."""
+    start = man.find(f'.SS "{title}')
+    if start == -1:
+        return ""
     end = min(i for i in (man.find(".SS", start + 1), man.find(".SH", start + 1)) if i != -1)
     return man[start:end]
 
@@ -47,6 +57,28 @@ def offered_by_completion(command):
         line = re.compile(rf"^\s+{words[1]}\)", re.M).search(completion, line.end())
     return completion[line.start():completion.find(";;", line.start())] if line else ""
 
+
+# Every command --help lists has its section in the man page (.SS "COMMAND ...") and its word in the completion.
+commands = subcommands_of([])
+check({"solve", "check", "serve", "catalogue"} <= set(commands), f"--help lists {commands}")
+top_level = re.search(r'^    ""\)\n.*?\$\'([^\']*)\'', completion, re.M | re.S)
+completed = top_level.group(1).split("\\n") if top_level else []
+recognised = re.search(r"^\s+(solve \|[^)]*)\)$", completion, re.M)
+recognised = recognised.group(1).split(" | ") if recognised else []
+for command in commands:
+    check(f'.SS "{command}' in man, f"man page: no section for {command}")
+    check(command in completed, f"completion: {command} is not completed after 'headcount '")
+    check(command in recognised, f"completion: {command} is not recognised as a command")
+# `headcount catalogue NAME`: each name in the man page's catalogue section and offered by the completion.
+catalogues = subcommands_of(["catalogue"])
+check(len(catalogues) >= 4, f"catalogue --help lists {catalogues}")
+for name in catalogues:
+    check(name.replace("-", r"\-") in man_section("catalogue").split("\n")[0], f"man page: catalogue {name} is not named")
+    check(name in offered_by_completion("catalogue"), f"completion: catalogue {name} is not offered")
+    for option in options_of(["catalogue", name]):
+        if option != "--help":
+            check(option.replace("-", r"\-") in man_section("catalogue"), f"man page, catalogue: {option} is not documented")
+            check(option in offered_by_completion("catalogue"), f"completion, catalogue: {option} is not offered")
 
 exports = [f"export {name}" for name in re.findall(r"^  (\w+) +Write OUT/", subprocess.run(
     [binary, "export", "--help"], capture_output=True, text=True, check=True).stdout, re.M)]
@@ -73,6 +105,9 @@ COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); _headcount; printf '%s\\n' "${{COMPREPL
 
 
 check(complete("headcount s") == ["serve", "solve"], f"subcommand: {complete('headcount s')}")
+check(complete("headcount ca") == ["catalogue"], f"subcommand: {complete('headcount ca')}")
+check(complete("headcount catalogue t") == ["training-asks"], f"catalogue: {complete('headcount catalogue t')}")
+check(complete("headcount catalogue asks --format ") == ["markdown"], "catalogue --format values")
 check(complete("headcount grade x --format ") == ["class", "gradescope"], "grade --format values")
 check(complete("headcount generate x --format m") == ["markdown"], "generate --format values")
 check(complete("headcount export ") == ["--help", "canvas", "gradescope", "moodle"],

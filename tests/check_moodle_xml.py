@@ -273,6 +273,7 @@ def check_bank(root, names=()):
                         fail(f"{name}: numerical answer {a['answer']!r} is not value[:tolerance]")
             if sub["kind"] != "multichoice" and answers[-1]["answer"] != "*":
                 fail("the catch-all '*' answer is not last")
+            check_explained_once(name, sub)
         categories[current].append((question, subquestions, html_entity_decode(rest)))
     return categories
 
@@ -291,10 +292,78 @@ def check_injection(root, title, part_text):
 
 
 def grade_verdict(binary, source, spec, part, typed):
-    """What `check` says of one typed answer: (percent of the part's points, titles of the mistakes it names)."""
+    """What `check` says of one typed answer: (percent of the part's points, titles of the mistakes it names, and
+    those mistakes as check's JSON gives them: id, title, feedback)."""
     out = run(binary, source, "check", spec, "--part", part, "--answer", typed, "--format", "json", allowed=(0, 1))
     verdict = json.loads(out.stdout)
-    return 100 * verdict["score"] / verdict["points"], {m["title"] for m in verdict["mistakes"]}
+    return 100 * verdict["score"] / verdict["points"], {m["title"] for m in verdict["mistakes"]}, verdict["mistakes"]
+
+
+def feedback_notes(feedback):
+    """An answer's feedback as the notes it holds, [(title, explanation)], the explanation "" when the note is its
+    title alone: each note is a paragraph opening with its bold title (the explanation may run on over paragraphs)."""
+    notes = []
+    for note in re.split(r"(?=<p><strong>)", feedback):
+        m = re.match(r"<p><strong>(.*?)</strong>(.*)$", note, re.S)
+        if m:
+            rest = re.sub(r"<[^>]*>", "", m.group(2))
+            notes.append((m.group(1), " ".join(html_entity_decode(rest).split())))
+    return notes
+
+
+def check_explained_once(where, sub):
+    """Each mistake a box names is explained once (docs/platforms.md): by the answers that name it alone, or, when
+    none does, by one answer among those that name it with others; every other answer names it by its title alone.
+    Answers that differ only in how the value is typed (a shape's forms, an interval cut in two) say the same, so
+    they count as one. Before, every answer explained every mistake it named, and a pair repeated two explanations
+    that the box already held."""
+    alone, explaining = {}, {}
+    for a in sub["answers"]:
+        notes = feedback_notes(a["feedback"])
+        for title, explanation in notes:
+            if len(notes) == 1:
+                alone.setdefault(title, set()).add(a["feedback"])
+                if not explanation:
+                    fail(f"{where}: the answer naming only {title!r} does not explain it")
+            elif explanation:
+                explaining.setdefault(title, set()).add(a["feedback"])
+    for title in {t for a in sub["answers"] for t, _ in feedback_notes(a["feedback"])}:
+        together = explaining.get(title, set())
+        if (title in alone and together) or (title not in alone and len(together) != 1):
+            fail(f"{where}: {title!r} is explained by {len(alone.get(title, ()))} answers naming it alone and "
+                 f"{len(together)} naming it with others; it should be explained once")
+
+
+def check_feedback_words(where, feedback, mistakes):
+    """An answer's feedback as a Moodle reader sees it, against the mistakes `check` names for the same number: the
+    same titles in the same order, and each explanation there is check's words (its $...$ math written \\(...\\),
+    code spans without their backticks); an answer naming one mistake explains it."""
+    notes = feedback_notes(feedback)
+    titles = [html_entity_decode(re.sub(r"<[^>]*>", "", t)) for t, _ in notes]
+    wanted = [m["title"].replace("`", "") + "." for m in mistakes]
+    if titles != wanted:
+        fail(f"{where}: Moodle names {titles}; check names {wanted}")
+    for (title, explanation), m in zip(notes, mistakes):
+        words = " ".join(re.sub(r"\$([^$]+)\$", r"\\(\1\\)", m["feedback"]).replace("`", "").split())
+        if explanation != words and (explanation or len(mistakes) == 1):
+            fail(f"{where}: Moodle explains {m['title']!r} as {explanation!r}; check's words are {words!r}")
+
+
+def check_answer_size(name, subquestions):
+    """Issue 40, item 10: a bank of 82 questions was 9.9 MB. What a Cloze answer must hold is its number, credit and
+    tolerance (under 40 characters of syntax, `~%33.33333%1049999.5:4999.5#`) and grade's words for it: one mistake
+    explained, or several named (each explained once in its box). So the answers may take, on average, 40
+    characters and one explanation each (the mean feedback of the answers that name one mistake, measured here),
+    however many of them name several; the sheet and the worked solution are what they are and are not counted.
+    Measured: week 3's 30 variants took 350 characters an answer before, against a bound of 251, and 194 after;
+    training-compute's question 311 before, against 193, and 176 after."""
+    answers = [a for sub in subquestions for a in sub["answers"]]
+    single = [len(a["feedback"]) for a in answers if a["feedback"].count("<strong>") == 1]
+    spent = sum(len(a["answer"]) + len(a["tolerance"] or "") + len(a["feedback"]) for a in answers) / len(answers)
+    bound = sum(single) / len(single) + 40
+    if spent > bound:
+        fail(f"{name}: answers take {spent:.0f} characters each on average, more than one explanation and the "
+             f"answer's syntax ({bound:.0f}): something is repeated in them")
 
 
 def check_sigfigs_edges(binary, source, spec, root):
@@ -342,12 +411,13 @@ def check_listed_values(binary, source, spec, root, listed_root):
                 continue
             typed = value["answer"]
             answer = moodle_match(sub["answers"], typed)
-            percent, titles = grade_verdict(binary, source, spec, part, typed)
+            percent, titles, mistakes = grade_verdict(binary, source, spec, part, typed)
             named = {t for t in titles if t in html_entity_decode(re.sub(r"<[^>]*>", "", answer["feedback"]))}
             strong = len(re.findall(r"<strong>", answer["feedback"]))
             if answer["percent"] != percent or named != titles or strong != len(titles):
                 fail(f"({part}) typing {int(typed):,} in Moodle gives {answer['percent']}% and "
                      f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
+            check_feedback_words(f"({part}) {int(typed):,}", answer["feedback"], mistakes)
 
 
 def check_defined_quantities(binary, source, out):
@@ -366,12 +436,15 @@ def check_defined_quantities(binary, source, out):
                 continue
             typed = value["answer"]
             answer = moodle_match(sub["answers"], typed)
-            percent, titles = grade_verdict(binary, source, "problems/training-compute.yaml", part, typed)
+            percent, titles, mistakes = grade_verdict(binary, source, "problems/training-compute.yaml", part, typed)
             titles = {t.replace("`", "") for t in titles}  # Markdown's code spans are <code> in Moodle's HTML
             named = {t for t in titles if t in html_entity_decode(re.sub(r"<[^>]*>", "", answer["feedback"]))}
             if answer["percent"] != percent or named != titles:
                 fail(f"defined ({part}) typing {typed} in Moodle gives {answer['percent']}% and "
                      f"{answer['feedback'][:90]!r}; grade gives {percent}% and {sorted(titles)}")
+            if answer["percent"] < 100:
+                check_feedback_words(f"defined ({part}) {typed}", answer["feedback"], mistakes)
+    check_answer_size("training-compute", subquestions)
     for typed, right in (("25.36", True), ("25.3501", True), ("25.449", True), ("25.3", False), ("25.5", False)):
         in_moodle = moodle_match(subquestions[1]["answers"], typed)["percent"] == 100
         in_grade = grade_verdict(binary, source, "problems/training-compute.yaml", "b", typed)[0] == 100
@@ -512,6 +585,7 @@ def main():
                     fail(f"{name}: feedback for {a['answer']} shows the expected value {value}")
     if len(seen) != 30:
         fail(f"{len(seen)} different week-3 variants in a bank of 30")
+    check_answer_size("week 3, 30 variants", [sub for _, subquestions, _ in questions for sub in subquestions])
 
     # Credits set in the spec reach Moodle: 1.5 points become weight 3 (Cloze weights are integers).
     (question, subquestions, _), = check_bank(credit_root)["$course$/top/headcount/credit"]

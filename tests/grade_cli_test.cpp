@@ -7,8 +7,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using headcount::testing::fresh_temp_dir;
 using headcount::testing::read_text;
@@ -153,4 +156,90 @@ TEST_CASE("grade --format gradescope writes one student's results.json", "[e2e][
                                     "--out", dir + "/r2", "--format", "gradescope"});
     CHECK(two.exit_code == 2);
     CHECK(two.err == dir + "/two.csv: --format gradescope grades one student's submission; this file has 2 students\n");
+}
+
+TEST_CASE("grade leaves out of the gradebook and report an id that is not on the roster", "[e2e][grade]") {
+    // Issue 40, item 13: zed, not on tests/class/roster.csv, had a gradebook row of zeros and counted among the
+    // report's students and in its 0-9% bucket. mha-no-bias has no vary:, so every student's numbers are its own:
+    // four 512 x 512 matrices, 4 x 262,144 = 1,048,576 weights, no biases (by hand). ALICE comes first and is not on
+    // the roster either (alice is): before, she became a student and alice's rows were refused as her spelling.
+    const std::string dir = fresh_temp_dir("grade-roster");
+    std::ofstream(dir + "/class.csv") << "student,problem,part,answer\n"
+                                         "ALICE,mha-no-bias,a,1\n"             // line 2
+                                         "alice,mha-no-bias,a,1048576\n"       // 3
+                                         "alice,mha-no-bias,b,0\n"             // 4
+                                         "alice,mha-no-bias,c,\"1,048,576\"\n" // 5
+                                         "zed,mha-no-bias,a,1048576\n"         // 6: right, but zed has no numbers
+                                         "zed,mha-no-bis,c,5\n"                // 7
+                                         "zed,mha-no-bias\n"                   // 8: malformed
+                                         "bob,mha-no-bias,c,1\n";              // 9
+    const std::vector<std::string> roster{"--seed", "fall-2026", "--roster", "tests/class/roster.csv"};
+    std::vector<std::string> args{
+        "grade", "problems/mha-no-bias.yaml", "--submissions", dir + "/class.csv", "--out", dir + "/out"};
+    args.insert(args.end(), roster.begin(), roster.end());
+    const auto run = run_headcount(args);
+    REQUIRE(run.exit_code == 0);
+    // 8 rows: alice's three and bob's one graded; ALICE's, zed's three rejected. Two students: alice and bob.
+    CHECK(run.err == "headcount: 8 rows in: 4 graded, 4 rejected, 0 superseded; 2 students; wrote " + dir + "/out\n");
+    // Points 1, 1 and 2 (the spec): alice all right, bob's 1 for part c wrong.
+    CHECK(read_text(dir + "/out/gradebook.csv") ==
+          "student,mha-no-bias/a,mha-no-bias/b,mha-no-bias/c,total,max\nalice,1,1,2,4,4\nbob,0,0,0,0,4\n");
+    CHECK(fs::exists(dir + "/out/feedback/alice.md"));
+    CHECK_FALSE(fs::exists(dir + "/out/feedback/zed.md"));
+    CHECK_FALSE(fs::exists(dir + "/out/feedback/ALICE.md"));
+
+    const std::string report = read_text(dir + "/out/report.md");
+    CHECK(report.starts_with("# Class report\n\n2 students, 4 answers graded."));
+    CHECK(report.find("| 100% | 1 | 50.0% |") != std::string::npos);
+    CHECK(report.find("| 0–9% | 1 | 50.0% |") != std::string::npos); // bob alone
+    // Their rows are still listed, each with its reason.
+    const std::string not_on = "is not on the roster, so their numbers are unknown |";
+    CHECK(report.find("| 2 | student 'ALICE' " + not_on) != std::string::npos);
+    CHECK(report.find("| 6 | student 'zed' " + not_on) != std::string::npos);
+    CHECK(report.find("| 7 | student 'zed' " + not_on) != std::string::npos);
+    CHECK(report.find("| 8 | malformed row: 2 fields, the header has 4 |") != std::string::npos);
+
+    // Graded for Gradescope, zed's file has no student: the results say why nothing was graded.
+    std::ofstream(dir + "/zed.csv") << "student,problem,part,answer\nzed,mha-no-bias,c,1048576\n";
+    args = {
+        "grade",     "problems/mha-no-bias.yaml", "--submissions", dir + "/zed.csv", "--out", dir + "/gs", "--format",
+        "gradescope"};
+    args.insert(args.end(), roster.begin(), roster.end());
+    REQUIRE(run_headcount(args).exit_code == 0);
+    const auto json = nlohmann::json::parse(read_text(dir + "/gs/results.json"));
+    CHECK(json["score"] == 0.0);
+    CHECK(json["output"] == "Some rows of your submission could not be graded:\n\n- line 2: student 'zed' is not on "
+                            "the roster, so their numbers are unknown\n");
+}
+
+TEST_CASE("grade names the field a malformed row is malformed in", "[e2e][grade]") {
+    // Issue 40, item 14: a 10 MB answer (the fourth field) was reported as "field 1". Each row below breaks one
+    // rule in a field other than the first; fields and columns counted by hand.
+    const std::string dir = fresh_temp_dir("grade-fields");
+    std::ofstream(dir + "/class.csv", std::ios::binary)
+        << "student,problem,part,answer\n"
+        << "alice,week3-mha-params,a," << std::string(10 << 20, '7') << "\n"    // line 2: 10 MiB
+        << "bob,week3-mha-params,a,\"" << std::string(100 << 10, '8') << "\"\n" // 3: 100 KiB, quoted
+        << "chen,week3-mha-params,\xff,1\n"                                     // 4
+        << "dana,week3\"x,a,1\n"                                                // 5: quote at column 11
+        << "eve,\"week3\"x,a,1\n"                                               // 6: x at column 12
+        << "fay,week3-mha-params,a,\"open\n"                                    // 7
+        << "gus,week3-mha-params,a,787968\n";                                   // 8
+    const auto run = run_headcount(
+        {"grade", "problems/week3-mha-params.yaml", "--submissions", dir + "/class.csv", "--out", dir + "/out"});
+    REQUIRE(run.exit_code == 0);
+    std::map<int, std::string> reasons;
+    for (const auto& row : jsonl(read_text(dir + "/out/results.jsonl")))
+        if (row["outcome"] == "rejected")
+            reasons[row["line"].get<int>()] = row["reason"].get<std::string>();
+    CHECK(reasons == std::map<int, std::string>{
+                         {2, "malformed row: field 4: the row is longer than 1 MiB; its first part was read"},
+                         {3, "malformed row: field 4: larger than 64 KiB"},
+                         {4, "malformed row: field 3: not valid UTF-8"},
+                         {5, "malformed row: field 2: quote inside an unquoted field (line 5, column 11)"},
+                         {6, "malformed row: field 2: text after the closing quote (line 6, column 12)"},
+                         {7, "malformed row: field 4: unterminated quoted field starting on line 7; the row was read "
+                             "up to the end of that line"}});
+    // The row after the 10 MiB one is read as usual: nothing of the long line is taken for rows of its own.
+    CHECK(run.err == "headcount: 7 rows in: 1 graded, 6 rejected, 0 superseded; 7 students; wrote " + dir + "/out\n");
 }

@@ -49,6 +49,9 @@ TEST_CASE("solve --format html prints one standalone page", "[e2e][html]") {
     // The Markdown's tables are tables, its formulas math spans (the browser test checks they are typeset).
     const std::string markdown = run_headcount({"solve", "problems/week3-mha-params.yaml"}).out;
     CHECK(count(page, "<table>") == markdown_tables(markdown));
+    // Each in a box that scrolls on a narrow screen (tests/pages_fit_browser.py measures the pages in chromium).
+    CHECK(count(page, "<div class=\"table-box\"><table>") == count(page, "<table>"));
+    CHECK(count(page, "</table></div>") == count(page, "<table>"));
     CHECK(count(page, "<span class=\"math\">") == count(markdown, "$") / 2); // no literal $ in the solution
     CHECK(page.find("<h2>Part (b) — 3 points</h2>") != std::string::npos);
 }

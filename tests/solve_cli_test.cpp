@@ -6,6 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using headcount::testing::fresh_temp_dir;
 using headcount::testing::read_text;
@@ -162,6 +165,25 @@ TEST_CASE("--help works on every subcommand and exits 0", "[e2e]") {
     CHECK(solve.exit_code == 0);
     CHECK(solve.out.find("--templates") != std::string::npos);
     CHECK(solve.out.find("--format") != std::string::npos);
+}
+
+TEST_CASE("--help lists every command headcount runs, catalogue included (issue 40, item 11)", "[e2e]") {
+    // The commands the docs document (README.md, docs/, doc/headcount.1); catalogue was hidden from --help before.
+    const std::vector<std::string> commands{"solve",  "check", "grade",     "generate", "answers",
+                                            "export", "serve", "templates", "catalogue"};
+    const auto top = run_headcount({"--help"});
+    REQUIRE(top.exit_code == 0);
+    const auto listed = top.out.find("\nSubcommands:\n");
+    REQUIRE(listed != std::string::npos);
+    std::vector<std::string> names;
+    std::istringstream lines(top.out.substr(listed + 14));
+    for (std::string line; std::getline(lines, line) && line.starts_with("  ");)
+        names.push_back(line.substr(2, line.find(' ', 2) - 2));
+    CHECK(names == commands);
+    for (const std::string& command : commands) {
+        INFO(command);
+        CHECK(run_headcount({command, "--help"}).exit_code == 0);
+    }
 }
 
 TEST_CASE("solve --templates uses the instructor's templates and rejects unknown variables", "[e2e]") {

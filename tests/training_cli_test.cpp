@@ -294,6 +294,10 @@ TEST_CASE("batch.max is the largest batch whose training memory fits the budget"
     const std::string decimal =
         gpt2_small("batch-max-gb", "  precision: mixed\n  memory_budget: 24 GB\n", "  - {id: a, ask: batch.max}\n");
     CHECK(answer_of(decimal, 0) == "20");
+    // A number alone is bytes (docs/spec.md): 24 GiB = 24 x 2^30 = 25,769,803,776 bytes, 22 sequences as above.
+    const std::string bytes = gpt2_small("batch-max-bytes", "  precision: mixed\n  memory_budget: 25769803776\n",
+                                         "  - {id: a, ask: batch.max}\n");
+    CHECK(answer_of(bytes, 0) == "22");
     const std::string bad = gpt2_small("batch-max-bad", "  memory_budget: 24 gigs\n", "  - {id: a, ask: batch.max}\n");
     CHECK(has(run_headcount({"solve", bad}).err, "memory_budget must be a size in bytes with its unit"));
 }

@@ -1,6 +1,5 @@
 // `headcount catalogue asks|mistakes|training-asks|exports`: the reference tables of the catalogues, printed from their
-// rows for the docs to be generated from (never typed twice). Hidden from --help: it is for the docs' build, not for
-// users.
+// rows (never typed twice): what a spec may ask and grade names, and what the docs' lists are generated from.
 
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
@@ -33,8 +32,8 @@ struct CatalogueArguments {
 } // namespace
 
 Command add_catalogue_command(CLI::App& app) {
-    CLI::App* catalogue = app.add_subcommand("catalogue", "Print a catalogue's reference table (for the docs).");
-    catalogue->group(""); // hidden
+    CLI::App* catalogue = app.add_subcommand("catalogue", "Print a catalogue as a Markdown table: the asks, the "
+                                                          "mistakes, the training asks or the export formats.");
     catalogue->require_subcommand(1);
     auto arguments = std::make_shared<CatalogueArguments>();
     constexpr auto k_tables = std::to_array<std::pair<const char*, Table>>({

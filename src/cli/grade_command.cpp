@@ -82,13 +82,16 @@ Result<int> run_grade(const GradeOptions& options) {
         variants = std::move(*table);
     }
     grade::VariantLookup lookup;
-    if (variants)
+    grade::RosterCheck roster;
+    if (variants) {
         lookup = [&](std::size_t problem, std::string_view student) { return variants->find(problem, student); };
+        roster = [&](std::string_view student) { return variants->unknown_student(student); };
+    }
 
     auto submissions = grade::SubmissionsFile::open(options.submissions);
     if (!submissions)
         return std::unexpected(submissions.error());
-    grade::ClassGrader grader(problems, std::move(lookup), *scope);
+    grade::ClassGrader grader(problems, std::move(lookup), *scope, std::move(roster));
     if (auto ok = grader.set_header((*submissions)->header(), options.submissions); !ok)
         return std::unexpected(ok.error());
 

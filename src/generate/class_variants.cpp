@@ -109,6 +109,12 @@ std::uint32_t ClassVariants::draw(const OfProblem& of, std::string_view student)
     return of.same_as.empty() ? number : of.same_as[number];
 }
 
+std::optional<std::string> ClassVariants::unknown_student(std::string_view student) const {
+    if (m_students.contains(student))
+        return std::nullopt;
+    return not_on_roster(student);
+}
+
 std::expected<std::uint32_t, std::string> ClassVariants::index(std::size_t problem, std::string_view student) const {
     const OfProblem& of = m_problems[problem];
     const auto row = m_students.find(student);

@@ -16,6 +16,7 @@
 #include <istream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -77,6 +78,10 @@ class ClassVariants {
 
     /// Whether the table knows `student` (on the roster, or in the key).
     [[nodiscard]] bool has_student(std::string_view student) const { return m_students.contains(student); }
+
+    /// Why `student` has no numbers at all ("student 'x' is not on the roster, ..."; the words `index` gives), or
+    /// nullopt when the table knows them.
+    [[nodiscard]] std::optional<std::string> unknown_student(std::string_view student) const;
 
     /// How many students the table knows.
     [[nodiscard]] std::size_t students() const { return m_students.size(); }

@@ -237,8 +237,8 @@ std::string export_formats_markdown() {
                                                               : fmt::format("{} {}", spelling.flag, spelling.value);
             synopsis += use.required ? " " + option : " [" + option + "]";
         }
-        out += fmt::format("- `{} [--templates DIR]` writes `DIR/{}`, {}. {} (Written as `{}` documents.)\n", synopsis,
-                           format.writes, format.summary, format.details, format.source);
+        out += fmt::format("- `{} [--templates DIR]` writes `DIR/{}`, {}. {}\n", synopsis, format.writes,
+                           format.summary, format.details);
         for (const ExportOptionUse& use : format.options) {
             const ExportOptionSpelling& spelling = export_option_spelling(use.option);
             out += fmt::format("  - `{}`{}: {}.\n", spelling.flag, use.required ? " (required)" : "", use.help);

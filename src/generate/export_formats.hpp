@@ -72,7 +72,7 @@ struct ExportFormat {
     /// Why these options cannot go together (one line), before anything is read; nullopt when they can.
     std::optional<std::string> (*check)(const ExportRequest&);
     Result<ExportOutput> (*write)(const ExportRequest&); ///< the writer; assumes `check` passed
-    std::string_view source; ///< the header that documents what the writer writes, for the reference
+    std::string_view source; ///< the header that documents what the writer writes, for contributors (not users)
 };
 
 /// The table: moodle, canvas, gradescope, in the order --help lists them.
@@ -87,8 +87,8 @@ std::span<const ExportOptionSpelling> export_option_spellings();
 /// `option`'s spelling.
 const ExportOptionSpelling& export_option_spelling(ExportOption option);
 
-/// The table as a Markdown reference list: per format, its command line, the file it writes, what it is, each
-/// option with its help, and the header documenting it. Generated, for the docs: never typed twice.
+/// The table as a Markdown reference list: per format, its command line, the file it writes, what it is and each
+/// option with its help. Generated, for the docs: never typed twice.
 std::string export_formats_markdown();
 
 } // namespace headcount::generate

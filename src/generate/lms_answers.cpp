@@ -25,16 +25,18 @@ int digits_of(Count value) {
 /// How a value is typed for grade: digits for a count, (a, b, c) for a shape, the word for a choice.
 std::string typed_form(const solve::Ask& ask, const solve::Answer& value) { return render::plain_answer(ask, value); }
 
-/// grade's feedback on `verdict`, as the notes it names ("**title.** explanation"), under the part's policy.
-Result<std::string> notes_text(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
-                               const grade::Verdict& verdict, const render::TemplateSet& templates) {
+/// grade's feedback on `verdict` into `entry`: the notes it names ("**title.** explanation"), under the part's
+/// policy, and their text joined.
+Result<void> add_notes(PlatformAnswer& entry, const solve::SolvedProblem& variant, const solve::SolvedPart& part,
+                       const grade::Verdict& verdict, const render::TemplateSet& templates) {
     auto feedback = grade::explain(variant, part, verdict, templates, variant.problem.reveal_for(part.part));
     if (!feedback)
         return std::unexpected(feedback.error());
-    std::string text;
-    for (const grade::MistakeNote& note : feedback->notes)
-        text += fmt::format("{}**{}.** {}", text.empty() ? "" : "\n\n", note.title, note.feedback);
-    return text;
+    for (const grade::MistakeNote& note : feedback->notes) {
+        entry.notes.push_back({note.title, fmt::format("**{}.** {}", note.title, note.feedback)});
+        entry.feedback += (entry.feedback.empty() ? "" : "\n\n") + entry.notes.back().text;
+    }
+    return {};
 }
 
 /// The entry for `typed` when grade's verdict on it has status `wanted`, or nothing.
@@ -51,10 +53,8 @@ Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant
     entry.typed = typed;
     for (const grade::Mistake* m : grade::named_mistakes(verdict))
         entry.mistakes.emplace_back(m->id);
-    auto text = notes_text(variant, part, verdict, templates);
-    if (!text)
-        return std::unexpected(text.error());
-    entry.feedback = std::move(*text);
+    if (auto ok = add_notes(entry, variant, part, verdict, templates); !ok)
+        return std::unexpected(ok.error());
     return std::optional<PlatformAnswer>{std::move(entry)};
 }
 

@@ -13,6 +13,12 @@
 
 namespace headcount::generate {
 
+/// One mistake grade names for a value, under the part's reveal policy.
+struct PlatformNote {
+    std::string title; ///< what the student did ("The bias vectors were left out")
+    std::string text;  ///< the whole note as grade writes it (Markdown): "**title.** explanation"
+};
+
 /// One value a student may type for a part, as grade judges it.
 struct PlatformAnswer {
     solve::Answer value;                             ///< a count, a shape, or a choice (the word's index)
@@ -21,6 +27,7 @@ struct PlatformAnswer {
     std::string typed;    ///< how it was typed when grade judged it (1050000 as "1.05e6" for a rounding)
     std::string feedback; ///< grade's words for it (Markdown): the mistakes named and explained, or the rounding
     std::vector<std::string> mistakes; ///< ids of the mistakes named, in grade's order
+    std::vector<PlatformNote> notes;   ///< the notes `feedback` joins (a blank line between), in its order
 };
 
 /// Every value grade tells apart for `part` of `variant`, in the order a first-match platform must test them: the

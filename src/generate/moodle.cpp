@@ -10,7 +10,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
+#include <utility>
 
 namespace headcount::generate {
 
@@ -47,6 +50,36 @@ std::string catch_all(const solve::Ask& ask) {
            "with the worked solution.";
 }
 
+/// What each of a part's answers says in Cloze (Markdown), `order` being the entries in the order the box lists
+/// them: "Right." for the right value; grade's words when they name one mistake (or a rounding); when they name
+/// several, each by its title, explained only if no answer of the box explains it already. Cloze keeps a feedback
+/// with every answer and Moodle has no text that answers share, so explaining every mistake again in each pair
+/// that holds it filled a question with the same paragraphs about eight times over (docs/platforms.md): now
+/// each is explained once per box, in the answer that names it alone or else the first that names it.
+std::vector<std::string> cloze_feedback(const std::vector<PlatformAnswer>& answers,
+                                        const std::vector<std::size_t>& order) {
+    std::set<std::string_view> explained;
+    for (const std::size_t i : order)
+        if (answers[i].notes.size() == 1)
+            explained.insert(answers[i].notes.front().text);
+    std::vector<std::string> out(answers.size());
+    for (const std::size_t i : order) {
+        const PlatformAnswer& a = answers[i];
+        if (a.status == grade::Status::correct) {
+            out[i] = "Right.";
+            continue;
+        }
+        if (a.notes.size() < 2) {
+            out[i] = a.feedback;
+            continue;
+        }
+        for (const PlatformNote& note : a.notes)
+            out[i] += (out[i].empty() ? "" : "\n\n") +
+                      (explained.insert(note.text).second ? note.text : fmt::format("**{}.**", note.title));
+    }
+    return out;
+}
+
 /// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
 /// `label` names the variant in `notes`, which gets a line for each value Moodle cannot tell apart.
 Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve::SolvedPart& part, int weight,
@@ -56,38 +89,46 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     if (!answers)
         return std::unexpected(answers.error());
     const solve::Ask& ask = *part.ask;
-    std::vector<std::string> alternatives;
-    const auto alternative = [&](double credit, const std::string& text, const std::string& feedback_markdown) {
-        const std::string grade = credit >= 1 ? "=" : fmt::format("%{}%", cloze_percent(credit));
-        std::string feedback = lms_html(feedback_markdown);
-        // Moodle's feedback pattern ends at '~', '}' or the end of the text, which PCRE's $ also finds before a
-        // final line break: that break would be read as one more (empty) answer.
-        while (!feedback.empty() && feedback.back() == '\n')
-            feedback.pop_back();
-        alternatives.push_back(grade + text + "#" + cloze_escape(feedback));
-    };
-    const auto feedback_of = [](const PlatformAnswer& a) {
-        return a.status == grade::Status::correct ? std::string("Right.") : a.feedback;
-    };
+    // Each answer the box lists, as its entry and text; its feedback is decided once the order is known.
+    std::vector<std::pair<std::size_t, std::string>> listed;
     if (ask.type() == solve::Ask::Type::count) {
         // Numbers in intervals (moodle_numbers.hpp): one entry may take two answers, or none when left out.
         const ClozeNumbers numbers = cloze_numbers(*answers, solve::tolerance_of(part));
-        for (const ClozeNumber& n : numbers.answers) {
-            const PlatformAnswer& a = (*answers)[n.entry];
-            alternative(a.credit, number_text(n.number.value) + ":" + number_text(n.number.tolerance), feedback_of(a));
-        }
+        for (const ClozeNumber& n : numbers.answers)
+            listed.emplace_back(n.entry, number_text(n.number.value) + ":" + number_text(n.number.tolerance));
         for (const std::size_t entry : numbers.dropped)
             notes.push_back(
                 fmt::format("{} ({}): {}", label, part.part.id, with_thousands((*answers)[entry].value.count)));
     }
-    for (const PlatformAnswer& a : *answers) {
+    for (std::size_t i = 0; i < answers->size(); ++i) {
+        const PlatformAnswer& a = (*answers)[i];
         if (ask.type() == solve::Ask::Type::shape)
             for (const std::string& form : shape_forms(a.value.shape))
-                alternative(a.credit, cloze_escape(form), feedback_of(a)); // stored as typed text, not HTML
+                listed.emplace_back(i, cloze_escape(form)); // stored as typed text, not HTML
         else if (ask.type() == solve::Ask::Type::choice)
-            alternative(a.credit, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)),
-                        feedback_of(a));
+            listed.emplace_back(i, cloze_escape(escape_xml(ask.choices[static_cast<std::size_t>(a.value.count)].word)));
     }
+    std::vector<std::size_t> order;
+    std::vector<bool> seen(answers->size(), false);
+    for (const auto& [entry, text] : listed)
+        if (!seen[entry]) {
+            seen[entry] = true;
+            order.push_back(entry);
+        }
+    const std::vector<std::string> feedback = cloze_feedback(*answers, order);
+
+    std::vector<std::string> alternatives;
+    const auto alternative = [&](double credit, const std::string& text, const std::string& feedback_markdown) {
+        const std::string grade = credit >= 1 ? "=" : fmt::format("%{}%", cloze_percent(credit));
+        std::string html = lms_html(feedback_markdown);
+        // Moodle's feedback pattern ends at '~', '}' or the end of the text, which PCRE's $ also finds before a
+        // final line break: that break would be read as one more (empty) answer.
+        while (!html.empty() && html.back() == '\n')
+            html.pop_back();
+        alternatives.push_back(grade + text + "#" + cloze_escape(html));
+    };
+    for (const auto& [entry, text] : listed)
+        alternative((*answers)[entry].credit, text, feedback[entry]);
     if (ask.type() == solve::Ask::Type::choice) {
         // Every word is offered in the menu; those grade has nothing to say about get a plain "not this one".
         for (std::size_t i = 0; i < ask.choices.size(); ++i) {

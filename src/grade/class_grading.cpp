@@ -64,9 +64,9 @@ double ClassResults::max_points() const {
 }
 
 ClassGrader::ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants,
-                         std::vector<std::size_t> scope)
-    : m_problems(problems), m_variants(std::move(variants)), m_named(problems.size(), false),
-      m_scope(std::move(scope)) {
+                         std::vector<std::size_t> scope, RosterCheck roster)
+    : m_problems(problems), m_variants(std::move(variants)), m_roster(std::move(roster)),
+      m_named(problems.size(), false), m_scope(std::move(scope)) {
     std::sort(m_scope.begin(), m_scope.end());
     std::uint32_t base = 0;
     for (std::size_t p = 0; p < problems.size(); ++p) {
@@ -169,19 +169,25 @@ const RowResult& ClassGrader::add(CsvRecord record) {
     const auto problem_with_id = student_id_problem(m_current.student);
     // A usable id is a student of the class even if this row is rejected: they get a gradebook row, and the row's
     // reason is in their feedback. But a new spelling must not name a student already known under another one:
-    // "Alice" after "alice" would share a feedback file on macOS and Windows (id_key: NFC and case folding).
+    // "Alice" after "alice" would share a feedback file on macOS and Windows (id_key: NFC and case folding). And
+    // with a roster, an id not on it is nobody in the class: all their rows are rejected, and a gradebook row of
+    // zeros would count them in the report's students and its lowest bucket.
     std::uint32_t student = k_none;
-    std::string collision;
+    std::string not_a_student; // why a usable id is no student: another's spelling, or not on the roster
     if (!problem_with_id) {
         // One map, by id_key: the same spelling is the student; another spelling of the same key collides.
         const std::string key = id_key(m_current.student);
-        if (const auto known = m_student_of_key.find(key); known == m_student_of_key.end())
+        if (const auto known = m_student_of_key.find(key); known != m_student_of_key.end()) {
+            if (m_results.m_ids[known->second] == m_current.student)
+                student = known->second;
+            else
+                not_a_student =
+                    collision_reason(m_current.student, m_results.m_ids[known->second], m_first_line[known->second]);
+        } else if (auto outside = m_roster ? m_roster(m_current.student) : std::nullopt) {
+            not_a_student = std::move(*outside);
+        } else {
             student = new_student(m_current.student, key);
-        else if (m_results.m_ids[known->second] == m_current.student)
-            student = known->second;
-        else
-            collision =
-                collision_reason(m_current.student, m_results.m_ids[known->second], m_first_line[known->second]);
+        }
     }
     if (!m_record.error.empty()) {
         reject(student, "malformed row: " + m_record.error);
@@ -196,8 +202,8 @@ const RowResult& ClassGrader::add(CsvRecord record) {
         reject(k_none, fmt::format("student id '{}' {}", printable(m_current.student), *problem_with_id));
         return m_current;
     }
-    if (!collision.empty()) {
-        reject(k_none, std::move(collision));
+    if (!not_a_student.empty()) {
+        reject(k_none, std::move(not_a_student));
         return m_current;
     }
     auto problem_it = m_problem_index.find(m_current.problem);

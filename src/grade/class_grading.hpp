@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,6 +54,11 @@ struct Superseded {
 using VariantLookup = std::function<std::expected<const solve::SolvedProblem*, std::string>(std::size_t problem,
                                                                                             std::string_view student)>;
 
+/// Why a student is not in the class (not on the roster, not in the key), or nullopt when they are. Someone who is
+/// not gets no gradebook row, feedback file or place in the report's figures: their rows are rejected with this
+/// reason and listed with the rows not graded.
+using RosterCheck = std::function<std::optional<std::string>(std::string_view student)>;
+
 /// One student's answer to one part: the table and the answer in it.
 struct Answered {
     const VerdictTable* table = nullptr;
@@ -74,7 +80,7 @@ class ClassResults {
     /// The problems graded (their indices into the problem list), in spec order.
     [[nodiscard]] std::span<const std::size_t> scope() const { return m_scope; }
     [[nodiscard]] const std::vector<solve::SolvedProblem>& problems() const { return *m_problems; }
-    /// Students with at least one row with a usable id, sorted by id.
+    /// Students with at least one row with a usable id (and, with a roster, on it), sorted by id.
     [[nodiscard]] std::size_t students() const { return m_order.size(); }
     [[nodiscard]] std::string_view student(std::size_t i) const { return m_ids[m_order[i]]; }
     /// The answer that counts for part `part` of scope problem `scoped`, or nullptr when there is none.
@@ -113,9 +119,9 @@ class ClassGrader {
   public:
     /// Grades against `problems` (which must outlive it), or with `variants`, against each student's own; over
     /// `scope` (problem indices; a row for another problem is rejected) or, when it is empty, over every problem
-    /// some row names.
+    /// some row names. With `roster`, only those it knows are students; without it, every usable id is one.
     explicit ClassGrader(const std::vector<solve::SolvedProblem>& problems, VariantLookup variants = {},
-                         std::vector<std::size_t> scope = {});
+                         std::vector<std::size_t> scope = {}, RosterCheck roster = {});
 
     /// Finds the student, problem, part and answer columns. Error: one is missing (file:1).
     Result<void> set_header(std::span<const std::string> header, const std::string& file);
@@ -147,6 +153,7 @@ class ClassGrader {
 
     const std::vector<solve::SolvedProblem>& m_problems;
     VariantLookup m_variants;
+    RosterCheck m_roster;
     std::array<std::size_t, 4> m_column{};
     std::size_t m_needed = 0, m_header_size = 0;
     std::unordered_map<std::string_view, std::size_t> m_problem_index; ///< by id, and by id in lower case

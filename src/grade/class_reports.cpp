@@ -300,10 +300,11 @@ Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, s
                              {"visibility", "visible"}});
         }
     }
+    // A submission whose rows name nobody in the class (an id not on the roster) has no student: its rows are
+    // all the file's rejected ones, and the reasons are what the student needs to read.
     std::string output;
-    if (i < results.students())
-        for (const RejectedRow& row : results.rejected_of(i))
-            output += fmt::format("- line {}: {}\n", row.line, row.reason);
+    for (const RejectedRow& row : i < results.students() ? results.rejected_of(i) : results.rejected())
+        output += fmt::format("- line {}: {}\n", row.line, row.reason);
     if (!output.empty())
         output = "Some rows of your submission could not be graded:\n\n" + output;
     return nlohmann::ordered_json{{"score", i < results.students() ? results.total(i) : 0.0},

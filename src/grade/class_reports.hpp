@@ -32,7 +32,9 @@ struct ClassReport {
 Result<ClassReport> class_report(const ClassResults& results, const render::TemplateSet& templates,
                                  const render::KatexLink* katex = nullptr);
 
-/// Gradescope's results.json for student i: a test per part in scope with the feedback as Markdown.
+/// Gradescope's results.json for student i: a test per part in scope with the feedback as Markdown, and the rows
+/// that could not be graded (every rejected row when i is past the students: a file of one submission whose id is
+/// no student of the class).
 Result<nlohmann::ordered_json> gradescope_results(const ClassResults& results, std::size_t i,
                                                   const render::TemplateSet& templates, bool reveal);
 

@@ -49,6 +49,15 @@ std::string cmark_html(const std::string& markdown) {
     return out;
 }
 
+/// `html` with each table in a box of its own, which the page's stylesheet lets scroll sideways when the table is
+/// wider than the screen: a table cannot scroll itself, and cmark-gfm writes bare <table> elements (the Markdown's
+/// text is escaped and figures are SVG, so every "<table>" is one).
+std::string boxed_tables(std::string html) {
+    replace_all(html, "<table>", "<div class=\"table-box\"><table>");
+    replace_all(html, "</table>", "</table></div>");
+    return html;
+}
+
 } // namespace
 
 std::string markdown_to_html(std::string_view markdown, const std::vector<HtmlBlock>& blocks) {
@@ -74,7 +83,7 @@ Result<std::string> html_page(const std::string& title, const std::vector<std::s
                               const std::vector<HtmlBlock>& blocks) {
     std::string body;
     for (const std::string& document : documents)
-        body += "<article>\n" + markdown_to_html(document, blocks) + "</article>\n";
+        body += "<article>\n" + boxed_tables(markdown_to_html(document, blocks)) + "</article>\n";
     const KatexMarkup markup = katex_markup(katex);
     // The template engine does not escape (its output is usually Markdown): escape here what is text.
     const View view{

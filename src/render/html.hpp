@@ -25,8 +25,9 @@ struct HtmlBlock {
 std::string markdown_to_html(std::string_view markdown, const std::vector<HtmlBlock>& blocks = {});
 
 /// One standalone page (templates/html/page.mustache) holding `documents`, each a Markdown document rendered by
-/// markdown_to_html as an <article>; a printed page starts each article on a new sheet. `title` is the page's
-/// <title>. Errors come from the template.
+/// markdown_to_html as an <article>, each table in a <div class="table-box"> (which scrolls sideways on a screen too
+/// narrow for it); a printed page starts each article on a new sheet. `title` is the page's <title>. Errors come
+/// from the template.
 Result<std::string> html_page(const std::string& title, const std::vector<std::string>& documents,
                               const KatexLink& katex, const TemplateSet& templates,
                               const std::vector<HtmlBlock>& blocks = {});

@@ -201,10 +201,11 @@ std::string markdown_html(std::string_view markdown) {
                 }
                 return html + "</tr>\n";
             };
-            out += "<table>\n<thead>" + row_html(line, "th") + "</thead>\n<tbody>\n";
+            // In a box that scrolls sideways when the table is wider than the screen (headcount.css).
+            out += "<div class=\"table-box\"><table>\n<thead>" + row_html(line, "th") + "</thead>\n<tbody>\n";
             for (i += 2; i < lines.size() && trim(lines[i]).starts_with('|'); ++i)
                 out += row_html(lines[i], "td");
-            out += "</tbody>\n</table>\n";
+            out += "</tbody>\n</table></div>\n";
         } else if (bullet_marker(line) != 0 || number_marker(line) != 0) {
             const bool ordered = bullet_marker(line) == 0;
             const auto marker = ordered ? number_marker : bullet_marker;

@@ -13,7 +13,8 @@ namespace headcount::serve {
 std::string percent_encode(std::string_view text);
 
 /// Markdown to HTML, for feedback and questions. Blocks: paragraphs, # headings (shown two levels down, as the
-/// page has its own), - and 1. lists with indented continuation lines, pipe tables with a --- row, ``` fences.
+/// page has its own), - and 1. lists with indented continuation lines, pipe tables with a --- row (each in a
+/// <div class="table-box">, which scrolls sideways on a narrow screen), ``` fences.
 /// Inline: `code`, **strong**, *emphasis*, and $math$, which is kept as text (escaped) for KaTeX to typeset, with
 /// nothing inside it read as Markdown. Everything else, raw HTML included, is escaped text.
 std::string markdown_html(std::string_view markdown);

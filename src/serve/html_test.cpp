@@ -47,8 +47,8 @@ TEST_CASE("raw HTML in Markdown is shown, never run", "[serve]") {
 
 TEST_CASE("tables, headings, numbered lists and fences", "[serve]") {
     CHECK(markdown_html("| Symbol | Value |\n|---|---:|\n| $h$ | 8 |\n") ==
-          "<table>\n<thead><tr><th>Symbol</th><th class=\"num\">Value</th></tr>\n</thead>\n<tbody>\n"
-          "<tr><td>$h$</td><td class=\"num\">8</td></tr>\n</tbody>\n</table>\n");
+          "<div class=\"table-box\"><table>\n<thead><tr><th>Symbol</th><th class=\"num\">Value</th></tr>\n</thead>\n"
+          "<tbody>\n<tr><td>$h$</td><td class=\"num\">8</td></tr>\n</tbody>\n</table></div>\n");
     CHECK(markdown_html("# Title\ntext") == "<h3>Title</h3>\n<p>text</p>\n");
     CHECK(markdown_html("1. one\n2. two\n   more") == "<ol>\n<li>one</li>\n<li>two\nmore</li>\n</ol>\n");
     CHECK(markdown_html("```\n<x> *y*\n```") == "<pre><code>&lt;x&gt; *y*\n</code></pre>\n");

@@ -45,7 +45,7 @@ Result<BiasFlags> read_bias(const Reader& r, const YAML::Node& node, bool& per_p
 
 Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std::span<const std::string_view> keys) {
     if (!given.IsMap())
-        return r.error_at(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
+        return r.not_a_mapping(given, "given must be a mapping of sizes, e.g. {d_model: 512, h: 8}");
     if (keys.data() == k_given_keys.data()) {
         // A whole model's key in an attention block's spec: the kind is missing, not the key misspelt.
         for (const auto& entry : given) {

@@ -7,6 +7,7 @@
 #include <spec/training.hpp>
 #include <spec/vary_reader.hpp>
 #include <spec/yaml_reader.hpp>
+#include <spec/yaml_syntax.hpp>
 #include <util/files.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -83,6 +84,43 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
     return {};
 }
 
+/// A spec with quantities and no kind is an attention block when its given has a d_model or an h, so the other is
+/// required: when it is missing, the message says why it is asked for, at the given that made the spec a block.
+Result<void> check_guessed_block(const Reader& r, const YAML::Node& given) {
+    for (const auto& [present, missing] : {std::pair{"d_model", "h"}, {"h", "d_model"}}) {
+        if (given[missing])
+            continue;
+        for (const auto& entry : given)
+            if (entry.first.Scalar() == present)
+                return r.error_at(entry.first, fmt::format("missing required key '{1}' in given: the spec has no "
+                                                           "'kind:', and its given {0} made it an attention block "
+                                                           "(kind: mha), which needs {1} too; add 'kind: quantities' "
+                                                           "for a spec of its own formulas alone",
+                                                           present, missing));
+    }
+    return {};
+}
+
+/// A spec of formulas alone varies only the numbers its given holds: no attention block's sizes, which it has not,
+/// to vary or to suggest. (A key of the problem or a part written in vary is left to read_vary, which says where
+/// it belongs.)
+Result<void> check_vary_of_formulas(const Reader& r, const YAML::Node& vary, const Values& values) {
+    if (!vary.IsMap())
+        return {};
+    std::vector<std::string_view> names;
+    for (const auto& [name, value] : values)
+        names.push_back(name);
+    for (const auto& entry : vary) {
+        const std::string key = entry.first.Scalar();
+        if (values.contains(key) || listed(k_top_keys, key) || listed(k_part_keys, key))
+            continue;
+        return r.error_at(entry.first, fmt::format("cannot vary {0}: given has no {0} to change; a spec of formulas "
+                                                   "alone (kind: quantities) varies only the numbers in its given{1}",
+                                                   key, did_you_mean(key, names)));
+    }
+    return {};
+}
+
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     Problem problem;
     auto id = r.mapping_id(root, k_top_keys, "the problem", "problem id",
@@ -111,6 +149,9 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     // A spec of formulas alone: no architecture, so no kind's built-in quantities.
     if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
         problem.kind = "quantities";
+    if (!root["kind"] && quantities && given->IsMap())
+        if (auto ok = check_guessed_block(r, *given); !ok)
+            return std::unexpected(ok.error());
     // Parts that ask for a training quantity (spec/training.hpp), which a transformer's formulas answer; a spec's
     // own quantity of that name (mfu) is the spec's.
     std::vector<std::pair<std::string, YAML::Node>> asked;
@@ -130,7 +171,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!quantities)
             return r.error_at(root["kind"], "kind: quantities needs quantities: the formulas its parts ask for");
         if (!given->IsMap())
-            return r.error_at(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
+            return r.not_a_mapping(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
         auto values = read_values(r, *given, {});
         if (!values)
             return std::unexpected(values.error());
@@ -226,6 +267,9 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     }
 
     if (const YAML::Node vary = root["vary"]) {
+        if (problem.kind == "quantities")
+            if (auto ok = check_vary_of_formulas(r, vary, problem.values); !ok)
+                return std::unexpected(ok.error());
         auto variations = read_vary(r, vary, problem);
         if (!variations)
             return std::unexpected(variations.error());
@@ -253,40 +297,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     return problem;
 }
 
-/// Every scalar of the document, keys included, must be text every output can carry
-/// (unwritable_text_problem): specs are copied into Markdown, JSON and Moodle XML. Iterative, and each node
-/// visited once even when aliases share it (a node is known by its kind and where it starts), so no document
-/// can make this deep or slow.
-Result<void> check_text(const Reader& r, const YAML::Node& root) {
-    std::vector<YAML::Node> pending{root};
-    std::set<std::pair<std::size_t, int>> visited;
-    while (!pending.empty()) {
-        const YAML::Node node = pending.back();
-        pending.pop_back();
-        if (!visited.emplace(node.Mark().pos, static_cast<int>(node.Type())).second)
-            continue;
-        if (node.IsScalar()) {
-            if (const auto problem = unwritable_text_problem(node.Scalar()))
-                return r.error_at(node, fmt::format("this text {}; a spec holds printable UTF-8 text (tabs and line "
-                                                    "breaks allowed)",
-                                                    *problem));
-        } else if (node.IsMap()) {
-            for (const auto& entry : node) {
-                pending.push_back(entry.first);
-                pending.push_back(entry.second);
-            }
-        } else if (node.IsSequence()) {
-            for (const auto& item : node)
-                pending.push_back(item);
-        }
-    }
-    return {};
-}
-
 } // namespace
 
 Result<Problem> parse_problem(std::string_view yaml, std::string file, const Vocabulary& words) {
-    const Reader reader(file);
+    const Reader reader(file, yaml);
     YAML::Node root;
     try {
         root = YAML::Load(std::string(yaml));
@@ -296,10 +310,10 @@ Result<Problem> parse_problem(std::string_view yaml, std::string file, const Voc
                                                  "a handful",
                                                  e.depth())});
     } catch (const YAML::ParserException& e) {
-        return std::unexpected(Error{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax error: " + e.msg});
+        return std::unexpected(syntax_error(file, yaml, e.mark, e.msg));
     }
     try {
-        if (auto ok = check_text(reader, root); !ok)
+        if (auto ok = check_document(reader, root); !ok)
             return std::unexpected(ok.error());
         auto problem = read_problem(reader, root, words);
         if (problem)

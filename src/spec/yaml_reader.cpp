@@ -1,5 +1,6 @@
 #include <spec/yaml_reader.hpp>
 
+#include <spec/yaml_syntax.hpp>
 #include <util/text.hpp>
 
 #include <set>
@@ -43,8 +44,43 @@ Result<void> Reader::check_keys(const YAML::Node& map, std::span<const std::stri
 Result<void> Reader::check_mapping(const YAML::Node& node, std::span<const std::string_view> known,
                                    std::string_view where, std::string not_a_mapping) const {
     if (!node.IsMap())
-        return error_at(node, std::move(not_a_mapping));
+        return this->not_a_mapping(node, std::move(not_a_mapping));
     return check_keys(node, known, where);
+}
+
+std::unexpected<Error> Reader::not_a_mapping(const YAML::Node& node, std::string message) const {
+    if (auto slip = missing_colon(node, false))
+        return error_at(slip->first, fmt::format("{}: {}", message, slip->second));
+    return error_at(node, std::move(message));
+}
+
+std::optional<std::pair<Mark, std::string>> Reader::missing_colon(const YAML::Node& node, bool lone_word) const {
+    const Mark mark = mark_of(node);
+    if (!node.IsScalar() || node.Tag() != "?" || mark.line == 0) // "?": plain text, neither quoted nor a block
+        return std::nullopt;
+    const std::string_view line = source_line(m_source, mark.line);
+    const auto at = static_cast<std::size_t>(mark.column - 1);
+    if (at > line.size())
+        return std::nullopt;
+    std::string_view text = node.Scalar();
+    if (line.substr(at).starts_with(text)) {
+        if (trimmed(line.substr(at + text.size()), " \t").starts_with(':')) // the key's own ':'
+            return std::nullopt;
+    } else {
+        // Text folded from several lines (a key without ':' on a mapping's last line runs on into the lines below
+        // it): the slip is on its first.
+        const std::string_view first = trimmed(line.substr(at), " \t\r");
+        if (first.empty() || !text.starts_with(first) || text.size() == first.size() || text[first.size()] != ' ')
+            return std::nullopt;
+        text = first;
+        lone_word = true;
+    }
+    if (!lone_word && text.find_first_of(" \t:") == std::string::npos)
+        return std::nullopt;
+    auto slip = colon_slip(text);
+    if (!slip)
+        return std::nullopt;
+    return std::pair{Mark{mark.line, mark.column + static_cast<int>(slip->offset)}, std::move(slip->message)};
 }
 
 Result<YAML::Node> Reader::required(const YAML::Node& map, const char* key, std::string_view where) const {

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -80,7 +81,8 @@ Mark mark_of(const YAML::Node& node);
 /// Turns "what went wrong at this node" into a located Error, and reads the scalars a spec is made of.
 class Reader {
   public:
-    explicit Reader(std::string file) : m_file(std::move(file)) {}
+    /// `source` is the spec's text, which must outlive the Reader: messages about a key without its ':' quote it.
+    explicit Reader(std::string file, std::string_view source = {}) : m_file(std::move(file)), m_source(source) {}
 
     std::unexpected<Error> error_at(const YAML::Node& node, std::string message) const {
         return error_at(mark_of(node), std::move(message));
@@ -89,11 +91,15 @@ class Reader {
         return std::unexpected(Error{m_file, mark.line, mark.column, std::move(message)});
     }
 
+    /// The error for `node` where a mapping belongs: `message` (what to write), and the key that lacks its ':'
+    /// when the node is one ("d_model 512": the error is where the ':' belongs).
+    std::unexpected<Error> not_a_mapping(const YAML::Node& node, std::string message) const;
+
     /// Checks a mapping's keys: each known, none repeated. `where` names the mapping in messages.
     Result<void> check_keys(const YAML::Node& map, std::span<const std::string_view> known,
                             std::string_view where) const;
-    /// Checks that `node` is a mapping (else the error is `not_a_mapping`, which says what to write) and then its
-    /// keys, as check_keys.
+    /// Checks that `node` is a mapping (else the error is not_a_mapping(node, not_a_mapping)) and then its keys, as
+    /// check_keys.
     Result<void> check_mapping(const YAML::Node& node, std::span<const std::string_view> known, std::string_view where,
                                std::string not_a_mapping) const;
     /// check_mapping, then the mapping's required `id` (id_of, named `id_name` in messages): a problem, a part, a
@@ -131,11 +137,15 @@ class Reader {
         slot = std::move(*value);
         return {};
     }
+    /// When `node` is the plain text of a key without its ':' on one line of the spec ("d_model 512", or with
+    /// `lone_word` a word alone: "vary"), where the ':' belongs and what to write; else nullopt.
+    std::optional<std::pair<Mark, std::string>> missing_colon(const YAML::Node& node, bool lone_word) const;
     /// A node as a message quotes it: "a mapping", "a list", "nothing", or its text cut short and printable.
     static std::string describe(const YAML::Node& node);
 
   private:
     std::string m_file;
+    std::string_view m_source;
 };
 
 /// One of a fixed set of words (norm: layernorm), with a did-you-mean.

@@ -423,8 +423,10 @@ Result<std::optional<RawRecord>> CsvStream::next_raw(bool keep_starts) {
         if (!raw)
             continue; // a blank line
         if (s.oversized) {
+            // The text was cut where the row passed the cap, so its last field is the one the cap fell in (a 10 MB
+            // answer in column 4 is field 4, not the row's first).
             raw->problem = Problem{
-                1, line, 1,
+                std::max<std::size_t>(raw->fields.size(), 1), line, 1,
                 fmt::format("the row is longer than {}; its first part was read", byte_size(k_max_csv_record_bytes))};
         }
         return raw;

@@ -17,8 +17,9 @@ namespace headcount {
 
 /// Fields longer than this are cut to this many bytes and their record marked malformed.
 inline constexpr std::size_t k_max_csv_field_bytes = 64 * 1024;
-/// Records longer than this are cut to this many bytes and marked malformed; the rest of their line is skipped
-/// without being held. A quoted field still open this far on is read as an unterminated quote.
+/// Records longer than this are cut to this many bytes and marked malformed, naming the field the cut falls in; the
+/// rest of their line is skipped without being held. A quoted field still open this far on is read as an unterminated
+/// quote.
 inline constexpr std::size_t k_max_csv_record_bytes = 1024 * 1024;
 
 /// One data record: its 1-based starting line in the file, its fields, and, when it could not be read, why.

@@ -395,6 +395,19 @@ TEST_CASE("a stream holds one record at a time, and refuses more than its cap", 
     CHECK((*second)->fields == Fields{"next", "row"});
     CHECK((*second)->line == 3);
 
+    // The message names the field the row passes 1 MiB in, whichever column that is (it said "field 1" for a 10 MB
+    // answer in the fourth column): counted by hand, the fourth field of the first row below, the second of the next
+    // (its quote still open at the cut), and the third of the last, whose second field has a line break in its
+    // quotes (the record starts on line 4, its third field on line 5).
+    const std::string fourth = "student,problem,part,answer\nalice,w3,a," + std::string(10 << 20, '7') + "\n" +
+                               "bob,\"" + std::string(2 << 20, '8') + "\",a,1\n" + "chen,\"two\nlines\"," +
+                               std::string(2 << 20, '9') + ",1\n";
+    const auto cut = streamed(fourth, 1 << 16);
+    REQUIRE(cut.size() == 4);
+    CHECK(cut[1].starts_with("2|field 4: the row is longer than 1 MiB; its first part was read|alice|w3|a|777"));
+    CHECK(cut[2].starts_with("3|field 2: the row is longer than 1 MiB; its first part was read|bob|888"));
+    CHECK(cut[3].starts_with("4|field 3: the row is longer than 1 MiB; its first part was read|chen|two\nlines|999"));
+
     // An endless input (/dev/zero) is refused at its first line, after reading little more than a record.
     Zeros zeros;
     std::istream endless(&zeros);
