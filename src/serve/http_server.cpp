@@ -471,7 +471,9 @@ void HttpServer::collect_completed() {
             continue;
         Connection& c = *it->second;
         HttpResponse& response = completed.response;
-        c.close_after = completed.close || response.close || m_stopping || c.peer_closed;
+        // A client that has half-closed is answered for every whole request it sent first (RFC 9112 §9.6); the
+        // last of them says the connection closes.
+        c.close_after = completed.close || response.close || m_stopping || (c.peer_closed && c.received.empty());
         const std::string_view body =
             response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
         c.out_head = response_head(response, m_default_fields, body.size(), c.close_after, m_limits);
@@ -526,7 +528,7 @@ void HttpServer::finish_response(Connection& c) {
     c.shared_body = {};
     c.head_only = false;
     const auto now = steady_clock::now();
-    if (c.peer_closed) {
+    if (c.peer_closed && c.received.empty()) {
         close(c);
         return;
     }
@@ -544,8 +546,9 @@ void HttpServer::finish_response(Connection& c) {
     c.deadline = now + m_limits.idle_timeout;
     c.last_moved = now;
     c.request_start = {};
-    watch(c, EPOLLIN);
-    advance(c); // a pipelined request already here
+    if (!c.peer_closed)
+        watch(c, EPOLLIN);
+    advance(c); // a pipelined request already here (after a half-close: closes unless it is whole)
 }
 
 void HttpServer::sweep(steady_clock::time_point now) {
