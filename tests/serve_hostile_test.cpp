@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -28,6 +29,48 @@ using headcount::testing::ServeProcess;
 namespace {
 
 const std::string k_week3 = "problems/week3-mha-params.yaml";
+
+/// Whether the server closed `fd` within `wait_ms` having sent nothing on it.
+bool closed_silently(int fd, int wait_ms) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, wait_ms) <= 0)
+        return false;
+    char byte = 0;
+    return ::recv(fd, &byte, 1, MSG_DONTWAIT) == 0;
+}
+
+/// The first whole response on `fd`, read within `wait_ms`.
+headcount::testing::Response next_response(int fd, int wait_ms) {
+    std::string got;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+    while (responses(got).empty() && std::chrono::steady_clock::now() < until) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 100) <= 0)
+            continue;
+        char buffer[4096];
+        const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+        if (n <= 0)
+            break;
+        got.append(buffer, static_cast<std::size_t>(n));
+    }
+    return only_response(got);
+}
+
+/// A loopback address of its own for client `i` (0 to 60,000): 127.1.x.y, another client to the server.
+std::string nth_address(int i) { return "127.1." + std::to_string(i / 250) + "." + std::to_string(1 + i % 250); }
+
+/// Whether this process may open `count` descriptors: the soft limit is raised to the hard one (the server, started
+/// after, inherits it) when it is lower.
+bool can_open(rlim_t count) {
+    rlimit files{};
+    if (::getrlimit(RLIMIT_NOFILE, &files) != 0)
+        return false;
+    if (files.rlim_cur != RLIM_INFINITY && files.rlim_cur < count) {
+        files.rlim_cur = files.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
+    return files.rlim_cur == RLIM_INFINITY || files.rlim_cur >= count;
+}
 
 } // namespace
 
@@ -78,4 +121,83 @@ TEST_CASE("serve answers every request pipelined before the client half-closes",
     ::close(fd);
     REQUIRE(cut.size() == 1);
     CHECK(cut[0].status == 200);
+}
+
+TEST_CASE("connections that never send make room before one that was served", "[e2e][serve][http]") {
+    if (!can_open(4096)) {
+        WARN("skipped: this process may not open the 1,100 sockets the test needs");
+        return;
+    }
+    ServeProcess server({k_week3});
+    // A student is served and keeps the connection for the next request, as a browser does.
+    const int student = connect_from("127.0.0.5", server.port());
+    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    CHECK(next_response(student, 3000).status == 200);
+    // 1,023 connections that send nothing fill the other slots of the 1,024 (docs/operations.md), as a client
+    // reconnecting 200 times a second keeps them full for the 5 s each lasts. From as many addresses, so that the
+    // cap of 64 per address is not what refuses them.
+    std::vector<int> unused;
+    for (int i = 0; i < 1023; ++i)
+        unused.push_back(connect_from(nth_address(i).c_str(), server.port()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // Another student connects: the oldest connection that sent nothing is closed to make room, not the one that
+    // was served (the only one idle after an answer, which was closed before).
+    const int next = connect_from("127.0.0.6", server.port());
+    send_all(next, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(only_response(read_until_closed(next, 3000)).status == 200);
+    ::close(next);
+    CHECK(closed_silently(unused.front(), 1000));
+    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(only_response(read_until_closed(student, 3000)).status == 200);
+    ::close(student);
+    for (const int fd : unused)
+        ::close(fd);
+}
+
+TEST_CASE("one address cannot take the connections kept for others, and a full server says it is full",
+          "[e2e][serve][http]") {
+    if (!can_open(4096)) {
+        WARN("skipped: this process may not open the 1,100 sockets the test needs");
+        return;
+    }
+    // No cap per address, as behind a proxy: one address opens connections and begins a request on each, which
+    // no eviction may close (the request has begun).
+    ServeProcess server({k_week3, "--connections-per-address", "0"});
+    std::vector<int> held;
+    const auto begin_request = [&](const std::string& from) {
+        held.push_back(connect_from(from.c_str(), server.port()));
+        send_all(held.back(), "GET / HTTP/1.1\r\n");
+    };
+    // 1,024 - 64: what an address with many connections may hold (docs/operations.md).
+    for (int i = 0; i < 960; ++i)
+        begin_request("127.0.0.7");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // The 961st from it is refused at once, saying why; other addresses still get in.
+    for (int i = 0; i < 4; ++i) {
+        const int more = connect_from("127.0.0.7", server.port());
+        const auto refused = only_response(read_until_closed(more, 3000));
+        ::close(more);
+        CHECK(refused.status == 503);
+        CHECK(field(refused, "retry-after") == "5");
+        CHECK(refused.body == "The server is nearly full, and keeps its last connections for addresses with few "
+                              "open; this one has many. Try again in a few seconds.\n");
+    }
+    const int student = connect_from("127.0.0.8", server.port());
+    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(only_response(read_until_closed(student, 3000)).status == 200);
+    ::close(student);
+    // The 64 kept are taken by 64 other addresses, each with a request begun: the server is full, and the next
+    // client is told so, not that its address has too many.
+    for (const int fd : held)
+        send_all(fd, "H"); // within the 5 s read timeout of each
+    for (int i = 0; i < 64; ++i)
+        begin_request(nth_address(i));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const int last = connect_from("127.0.0.9", server.port());
+    const auto full = only_response(read_until_closed(last, 3000));
+    ::close(last);
+    CHECK(full.status == 503);
+    CHECK(full.body == "The server has too many connections open at once; try again in a few seconds.\n");
+    for (const int fd : held)
+        ::close(fd);
 }

@@ -77,6 +77,11 @@ bool AddressCounts::acquire(const std::string& key) {
     return true;
 }
 
+std::size_t AddressCounts::open(const std::string& key) const {
+    const auto it = m_open.find(key);
+    return it == m_open.end() ? 0 : it->second;
+}
+
 void AddressCounts::release(const std::string& key) {
     const auto it = m_open.find(key);
     if (it != m_open.end() && --it->second == 0)

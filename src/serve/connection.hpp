@@ -32,9 +32,11 @@ struct ConnectionLimits {
     std::chrono::milliseconds idle_timeout{5000};      ///< between requests on a kept-alive connection
     std::size_t max_requests = 1000;                   ///< per connection
     std::size_t max_body_bytes = 8 * 1024;             ///< request body (413)
-    std::size_t max_connections = 1024;                ///< open at once; past it an idle one is closed, or 503
-    std::size_t per_address = 64;                      ///< open connections of one client address (503); 0: no cap
-    HeadLimits head;                                   ///< request line and headers (414, 431)
+    std::size_t max_connections = 1024;    ///< open at once; past it an unused or idle one is closed, or 503
+    std::size_t reserved_connections = 64; ///< of those, kept for addresses with fewer than few_connections open
+    std::size_t few_connections = 6;       ///< what one browser opens at once
+    std::size_t per_address = 64;          ///< open connections of one client address (503); 0: no cap
+    HeadLimits head;                       ///< request line and headers (414, 431)
 };
 
 /// The key a client's limits are counted under: its IPv4 address, or the /64 of an IPv6 address (one host is
@@ -68,6 +70,8 @@ class AddressCounts {
     /// Counts one more connection of `key`; false (and nothing counted) when it already has the cap.
     bool acquire(const std::string& key);
     void release(const std::string& key);
+    /// The connections of `key` counted now.
+    [[nodiscard]] std::size_t open(const std::string& key) const;
 
   private:
     std::size_t m_cap;

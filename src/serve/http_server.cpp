@@ -14,6 +14,7 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -101,6 +102,14 @@ HttpServer::~HttpServer() {
 }
 
 Result<int> HttpServer::listen(const std::string& host, int port) {
+    // Every connection the limits allow is a descriptor, and the usual soft limit (1,024) is below them: raise it
+    // toward the hard limit, or the cap is never reached and accept fails first.
+    rlimit files{};
+    const rlim_t wanted = m_limits.max_connections + k_max_turned_away + 64;
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur < wanted) {
+        files.rlim_cur = files.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, files.rlim_max);
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
     const auto cannot = [&] {
         return fail(fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", host, port));
     };
@@ -204,27 +213,50 @@ bool HttpServer::accept_all() {
         const int fd = ::accept4(m_listener, reinterpret_cast<sockaddr*>(&peer), &length, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0)
             return errno != EMFILE && errno != ENFILE;
-        const std::string key = client_key(peer);
-        if (m_connections.size() - m_refusing >= m_limits.max_connections) {
-            // Full: the connection idle longest makes room (it has had its answers), else this one is turned away.
-            Connection* oldest = nullptr;
-            for (auto& [id, c] : m_connections)
-                if (c->state == Connection::State::idle && c->served > 0 &&
-                    (oldest == nullptr || c->last_moved < oldest->last_moved))
-                    oldest = c.get();
-            if (oldest == nullptr) {
-                turn_away(fd);
-                continue;
-            }
-            close(*oldest);
-        }
-        if (!m_counts.acquire(key)) {
-            turn_away(fd);
-            continue;
-        }
-        admit(fd, key);
+        take(fd, client_key(peer));
     }
     return true;
+}
+
+void HttpServer::take(int fd, const std::string& key) {
+    static const std::string address_full =
+        "This address has too many connections open at once; try again in a few seconds.\n";
+    static const std::string server_full =
+        "The server has too many connections open at once; try again in a few seconds.\n";
+    static const std::string reserved = "The server is nearly full, and keeps its last connections for addresses "
+                                        "with few open; this one has many. Try again in a few seconds.\n";
+    const std::size_t held = m_counts.open(key);
+    if (m_limits.per_address != 0 && held >= m_limits.per_address) {
+        turn_away(fd, address_full);
+        return;
+    }
+    // The last reserved_connections are for addresses with few open: one address (a flood, or everyone behind one
+    // proxy) cannot take every slot from the students who connect next.
+    const bool few = held < m_limits.few_connections;
+    const std::size_t room =
+        few ? m_limits.max_connections
+            : m_limits.max_connections - std::min(m_limits.reserved_connections, m_limits.max_connections);
+    if (m_connections.size() - m_refusing >= room) {
+        // Full for this address: a connection that has sent nothing yet makes room first (a client can open those
+        // faster than the read timeout closes them), then the one idle longest after its answers. An address with
+        // many open makes room only among its own.
+        Connection* evicted = nullptr;
+        for (auto& [id, c] : m_connections) {
+            if (c->state != Connection::State::idle || c->turned_away || (!few && c->key != key))
+                continue;
+            const bool unused = c->served == 0;
+            if (evicted == nullptr || unused > (evicted->served == 0) ||
+                (unused == (evicted->served == 0) && c->last_moved < evicted->last_moved))
+                evicted = c.get();
+        }
+        if (evicted == nullptr) {
+            turn_away(fd, few ? server_full : reserved);
+            return;
+        }
+        close(*evicted);
+    }
+    m_counts.acquire(key);
+    admit(fd, key);
 }
 
 void HttpServer::admit(int fd, const std::string& key) {
@@ -245,12 +277,11 @@ void HttpServer::admit(int fd, const std::string& key) {
     ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
 }
 
-void HttpServer::turn_away(int fd) {
+void HttpServer::turn_away(int fd, const std::string& body) {
     if (m_refusing >= k_max_turned_away) {
         ::close(fd);
         return;
     }
-    static const std::string body = "This address has too many connections open at once; try again in a few seconds.\n";
     const std::string answer =
         response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"}, {"Retry-After", "5"}}),
                       m_default_fields, body.size(), true, m_limits) +

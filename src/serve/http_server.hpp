@@ -94,8 +94,10 @@ class HttpServer {
 
     /// Accepts what is waiting; false when out of file descriptors.
     bool accept_all();
+    /// Admits a new connection within the limits (closing another to make room), or answers it 503 with why.
+    void take(int fd, const std::string& key);
     void admit(int fd, const std::string& key);
-    void turn_away(int fd);
+    void turn_away(int fd, const std::string& body);
     void on_readable(Connection& c);
     /// Takes what a reading connection has received as far as it goes: a head, a body, a whole request dispatched.
     void advance(Connection& c);
