@@ -201,3 +201,59 @@ TEST_CASE("one address cannot take the connections kept for others, and a full s
     for (const int fd : held)
         ::close(fd);
 }
+
+TEST_CASE("serve refuses a token secret inside anything it reads or serves", "[e2e][serve]") {
+    // A server already on the port: a serve that accepted the secret would stop there ("cannot listen"), rather
+    // than serve it, so the test never waits on one.
+    ServeProcess taken({k_week3});
+    const std::string dir = headcount::testing::fresh_temp_dir("secret-in-served-folder");
+    const std::string roster = dir + "/roster.csv";
+    std::ofstream(roster) << "student\nalice\n";
+    const auto write_secret = [](const std::string& path) {
+        std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+        std::ofstream(path) << headcount::testing::k_test_secret << "\n";
+        std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        return path;
+    };
+    const auto serve_with = [&](const std::string& secret, const std::vector<std::string>& more) {
+        std::vector<std::string> args{"serve",    k_week3, "--port",   std::to_string(taken.port()),
+                                      "--seed",   "s",     "--roster", roster,
+                                      "--secret", secret};
+        args.insert(args.end(), more.begin(), more.end());
+        return run_headcount(args);
+    };
+    // In --templates' static folder it would be served at /static/token.js to anyone who asks.
+    const std::string templates = dir + "/templates";
+    const std::string in_static = write_secret(templates + "/serve/static/token.js");
+    const auto served = serve_with(in_static, {"--templates", templates});
+    CHECK(served.exit_code == 2);
+    CHECK(served.err == in_static + ": the token secret must not be inside the templates folder " + templates +
+                            ", whose serve/static files serve sends to anyone who asks: keep it elsewhere\n");
+    CHECK(served.err.find(headcount::testing::k_test_secret) == std::string::npos);
+    // Anywhere under the templates folder, not only in static/.
+    const auto under = serve_with(write_secret(templates + "/secret"), {"--templates", templates});
+    CHECK(under.exit_code == 2);
+    CHECK(under.err.find("must not be inside the templates folder") != std::string::npos);
+    // In a KaTeX folder, whose files are served whole; among the specs, which serve reads and may quote; as the log.
+    const std::string katex = dir + "/katex";
+    const auto in_katex = serve_with(write_secret(katex + "/secret"), {"--katex", katex});
+    CHECK(in_katex.exit_code == 2);
+    CHECK(in_katex.err == katex + "/secret: the token secret must not be inside the KaTeX folder " + katex +
+                              ", whose files serve sends to anyone who asks: keep it elsewhere\n");
+    const std::string specs = dir + "/specs";
+    std::filesystem::create_directories(specs);
+    std::filesystem::copy_file(headcount::testing::source_dir() + "/" + k_week3, specs + "/week3.yaml");
+    const auto in_specs = run_headcount({"serve", specs, "--port", std::to_string(taken.port()), "--seed", "s",
+                                         "--roster", roster, "--secret", write_secret(specs + "/secret")});
+    CHECK(in_specs.exit_code == 2);
+    CHECK(in_specs.err == specs + "/secret: the token secret must not be inside the specs " + specs +
+                              ", which serve reads: keep it elsewhere\n");
+    const std::string log = write_secret(dir + "/log/secret");
+    const auto as_log = serve_with(log, {"--log", log});
+    CHECK(as_log.exit_code == 2);
+    CHECK(as_log.err == log + ": the token secret must not be inside the attempt log " + log + ": keep it elsewhere\n");
+    // Beside them, it is taken (and serve stops only at the port already in use).
+    const auto beside = serve_with(write_secret(dir + "/private/secret"), {"--templates", templates});
+    CHECK(beside.exit_code == 2);
+    CHECK(beside.err.find("cannot listen on 127.0.0.1:" + std::to_string(taken.port())) != std::string::npos);
+}
