@@ -50,6 +50,10 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::enqueue(std::function<void()> job) {
+    if (m_threads.empty()) {
+        job();
+        return;
+    }
     {
         const std::lock_guard lock(m_mutex);
         m_jobs.push_back(std::move(job));

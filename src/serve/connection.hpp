@@ -43,8 +43,9 @@ struct ConnectionLimits {
 /// given a whole /64), written "2001:db8:1:2::/64". An IPv4-mapped IPv6 address counts as its IPv4 address.
 std::string client_key(const sockaddr_storage& address);
 
-/// A fixed number of threads running jobs in the order they are queued. The queue is not bounded here: the server
-/// never has more jobs than connections, each of which waits for its job before it reads on.
+/// A fixed number of threads running jobs in the order they are queued (none: each job runs at once, on the thread
+/// that enqueues it). The queue is not bounded here: the server never has more jobs than connections, each of which
+/// waits for its job before it reads on.
 class WorkerPool {
   public:
     explicit WorkerPool(std::size_t threads);

@@ -89,7 +89,7 @@ std::string response_head(const HttpResponse& response, const HttpFields& defaul
 
 HttpServer::HttpServer(HttpHandlers handlers, HttpFields default_fields, ConnectionLimits limits, std::size_t threads)
     : m_handlers(std::move(handlers)), m_default_fields(std::move(default_fields)), m_limits(limits),
-      m_threads(std::max<std::size_t>(1, threads)), m_counts(limits.per_address) {}
+      m_threads(threads), m_counts(limits.per_address) {}
 
 HttpServer::~HttpServer() {
     if (m_pool)
@@ -136,11 +136,10 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
     ::freeaddrinfo(addresses);
     if (m_listener < 0)
         return cannot();
-    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
-    m_wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}}, wake{EPOLLIN, {.u64 = k_wake_tag}};
-    if (m_epoll < 0 || m_wake < 0 || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener) != 0 ||
-        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0)
+    if (auto ok = start(); !ok)
+        return std::unexpected(ok.error());
+    epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
+    if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener) != 0)
         return fail("cannot set up the server's event loop (epoll)");
     sockaddr_storage bound{};
     socklen_t length = sizeof bound;
@@ -149,11 +148,24 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
                                              : reinterpret_cast<const sockaddr_in&>(bound).sin_port);
 }
 
-void HttpServer::run(const std::atomic<bool>& stopping) {
+Result<void> HttpServer::start() {
+    if (m_epoll >= 0)
+        return {};
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    epoll_event wake{EPOLLIN, {.u64 = k_wake_tag}};
+    if (m_epoll < 0 || m_wake < 0 || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0)
+        return fail("cannot set up the server's event loop (epoll)");
     m_pool = std::make_unique<WorkerPool>(m_threads);
-    epoll_event events[128];
-    auto swept = steady_clock::now();
-    auto listener_paused_until = steady_clock::time_point{};
+    m_swept = now();
+    return {};
+}
+
+void HttpServer::adopt(int fd, const std::string& key) { take(fd, key); }
+
+steady_clock::time_point HttpServer::now() const { return m_clock ? m_clock() : steady_clock::now(); }
+
+void HttpServer::run(const std::atomic<bool>& stopping) {
     for (;;) {
         if (stopping.load() && !m_stopping) {
             // Stop accepting; a connection with nothing begun and something answered already goes now.
@@ -161,49 +173,55 @@ void HttpServer::run(const std::atomic<bool>& stopping) {
             ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
             ::close(m_listener);
             m_listener = -1;
-            sweep(steady_clock::now());
+            sweep(now());
         }
         if (m_stopping && m_connections.empty())
             break;
-        const int n = ::epoll_wait(m_epoll, events, 128, 50);
-        for (int i = 0; i < n; ++i) {
-            const std::uint64_t tag = events[i].data.u64;
-            if (tag == k_listener_tag) {
-                if (!accept_all()) {
-                    // Out of descriptors: stop listening for a moment rather than spin on a listener always ready.
-                    ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
-                    listener_paused_until = steady_clock::now() + milliseconds(100);
-                }
-                continue;
-            }
-            if (tag == k_wake_tag) {
-                std::uint64_t count = 0;
-                while (::read(m_wake, &count, sizeof count) > 0) {
-                }
-                collect_completed();
-                continue;
-            }
-            const auto it = m_connections.find(tag);
-            if (it == m_connections.end())
-                continue;
-            Connection& c = *it->second;
-            if (c.state == Connection::State::writing)
-                write_some(c); // writable, or an error the next write reports
-            else
-                on_readable(c);
-        }
-        const auto now = steady_clock::now();
-        if (listener_paused_until != steady_clock::time_point{} && now >= listener_paused_until && m_listener >= 0) {
-            epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
-            ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener);
-            listener_paused_until = {};
-        }
-        if (now - swept >= milliseconds(50)) {
-            sweep(now);
-            swept = now;
-        }
+        poll(milliseconds(50));
     }
     m_pool->shutdown();
+}
+
+std::size_t HttpServer::poll(milliseconds wait) {
+    epoll_event events[128];
+    const int n = ::epoll_wait(m_epoll, events, 128, static_cast<int>(wait.count()));
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t tag = events[i].data.u64;
+        if (tag == k_listener_tag) {
+            if (!accept_all()) {
+                // Out of descriptors: stop listening for a moment rather than spin on a listener always ready.
+                ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
+                m_listener_paused_until = now() + milliseconds(100);
+            }
+            continue;
+        }
+        if (tag == k_wake_tag) {
+            std::uint64_t count = 0;
+            while (::read(m_wake, &count, sizeof count) > 0) {
+            }
+            collect_completed();
+            continue;
+        }
+        const auto it = m_connections.find(tag);
+        if (it == m_connections.end())
+            continue;
+        Connection& c = *it->second;
+        if (c.state == Connection::State::writing)
+            write_some(c); // writable, or an error the next write reports
+        else
+            on_readable(c);
+    }
+    const auto time = now();
+    if (m_listener_paused_until != steady_clock::time_point{} && time >= m_listener_paused_until && m_listener >= 0) {
+        epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
+        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener);
+        m_listener_paused_until = {};
+    }
+    if (time - m_swept >= milliseconds(50)) {
+        sweep(time);
+        m_swept = time;
+    }
+    return static_cast<std::size_t>(std::max(n, 0));
 }
 
 bool HttpServer::accept_all() {
@@ -270,7 +288,7 @@ void HttpServer::admit(int fd, const std::string& key) {
     c.key = key;
     c.counted = true;
     c.scanner = HeadScanner(m_limits.head);
-    c.last_moved = steady_clock::now();
+    c.last_moved = now();
     c.deadline = c.last_moved + m_limits.read_timeout; // for the first request's first byte
     m_connections.emplace(c.id, std::move(connection));
     epoll_event event{EPOLLIN, {.u64 = c.id}};
@@ -294,7 +312,7 @@ void HttpServer::turn_away(int fd, const std::string& body) {
     c.id = ++m_next_id;
     c.turned_away = true;
     c.state = Connection::State::lingering;
-    c.deadline = steady_clock::now() + k_linger;
+    c.deadline = now() + k_linger;
     ++m_refusing;
     m_connections.emplace(c.id, std::move(connection));
     epoll_event event{EPOLLIN, {.u64 = c.id}};
@@ -355,7 +373,7 @@ void HttpServer::on_readable(Connection& c) {
             break;
         }
         c.received.append(buffer, static_cast<std::size_t>(n));
-        c.last_moved = steady_clock::now();
+        c.last_moved = now();
     }
     if (c.peer_closed && c.received.empty()) {
         close(c);
@@ -365,14 +383,14 @@ void HttpServer::on_readable(Connection& c) {
 }
 
 void HttpServer::advance(Connection& c) {
-    const auto now = steady_clock::now();
+    const auto time = now();
     if (c.state == Connection::State::idle) {
         if (c.received.empty())
             return;
         c.state = Connection::State::reading;
-        c.request_start = now;
-        c.deadline = now + m_limits.request_timeout;
-        c.last_moved = now;
+        c.request_start = time;
+        c.deadline = time + m_limits.request_timeout;
+        c.last_moved = time;
     }
     if (!c.head) {
         // A request refused before its head is read still answers a HEAD without a body.
@@ -471,7 +489,7 @@ void HttpServer::dispatch(Connection& c, HttpRequest request) {
 void HttpServer::dispatch_refusal(Connection& c, HttpRefusal refusal) {
     c.state = Connection::State::dispatched;
     if (c.request_start == steady_clock::time_point{})
-        c.request_start = steady_clock::now();
+        c.request_start = now();
     if (!c.peer_closed)
         watch(c, 0);
     std::optional<RequestHead> head = std::move(c.head);
@@ -495,7 +513,7 @@ void HttpServer::collect_completed() {
         const std::lock_guard lock(m_done_mutex);
         done.swap(m_done);
     }
-    const auto now = steady_clock::now();
+    const auto time = now();
     for (Completed& completed : done) {
         const auto it = m_connections.find(completed.id);
         if (it == m_connections.end())
@@ -513,7 +531,7 @@ void HttpServer::collect_completed() {
         c.out_sent = 0;
         c.state = Connection::State::writing;
         c.deadline = c.request_start + m_limits.response_timeout;
-        c.last_moved = now;
+        c.last_moved = time;
         write_some(c);
     }
 }
@@ -548,7 +566,7 @@ void HttpServer::write_some(Connection& c) {
             return;
         }
         c.out_sent += static_cast<std::size_t>(n);
-        c.last_moved = steady_clock::now();
+        c.last_moved = now();
     }
 }
 
@@ -558,7 +576,7 @@ void HttpServer::finish_response(Connection& c) {
     c.out_body.clear();
     c.shared_body = {};
     c.head_only = false;
-    const auto now = steady_clock::now();
+    const auto time = now();
     if (c.peer_closed && c.received.empty()) {
         close(c);
         return;
@@ -568,14 +586,14 @@ void HttpServer::finish_response(Connection& c) {
         // side and drain what still comes, for a moment.
         ::shutdown(c.fd, SHUT_WR);
         c.state = Connection::State::lingering;
-        c.deadline = now + k_linger;
+        c.deadline = time + k_linger;
         c.drained = 0;
         watch(c, EPOLLIN);
         return;
     }
     c.state = Connection::State::idle;
-    c.deadline = now + m_limits.idle_timeout;
-    c.last_moved = now;
+    c.deadline = time + m_limits.idle_timeout;
+    c.last_moved = time;
     c.request_start = {};
     if (!c.peer_closed)
         watch(c, EPOLLIN);
