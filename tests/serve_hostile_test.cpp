@@ -171,7 +171,8 @@ TEST_CASE("one address cannot take the connections kept for others, and a full s
     // 1,024 - 64: what an address with many connections may hold (docs/operations.md).
     for (int i = 0; i < 960; ++i)
         begin_request("127.0.0.7");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    // Time for the server to read every one (a connection that has sent nothing it would close to make room).
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     // The 961st from it is refused at once, saying why; other addresses still get in.
     for (int i = 0; i < 4; ++i) {
         const int more = connect_from("127.0.0.7", server.port());
@@ -192,7 +193,7 @@ TEST_CASE("one address cannot take the connections kept for others, and a full s
         send_all(fd, "H"); // within the 5 s read timeout of each
     for (int i = 0; i < 64; ++i)
         begin_request(nth_address(i));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     const int last = connect_from("127.0.0.9", server.port());
     const auto full = only_response(read_until_closed(last, 3000));
     ::close(last);
