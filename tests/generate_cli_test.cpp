@@ -117,6 +117,35 @@ TEST_CASE("a student's sheet says whose numbers they are and how to check them",
     CHECK(bad.err == "headcount: --serve-url 'hc.example.edu' does not start with http:// or https://\n");
 }
 
+TEST_CASE("a token secret may be 32 to 4,096 bytes, as the docs and the manual say", "[e2e][generate]") {
+    // The bounds as docs/operations.md and the manual state them: at least 32 bytes of key (the line break that
+    // ends the file is not key), a file of at most 4,096 bytes (its line break included). An instructor's 5,000-byte
+    // secret was refused while the docs said any 32 bytes or more would do.
+    for (const std::string path : {"docs/operations.md", "doc/headcount.1"}) {
+        INFO(path);
+        const std::string text = read_text(source_dir() + "/" + path);
+        CHECK(text.find("shorter than 32 bytes") != std::string::npos);
+        CHECK(text.find("longer than 4,096") != std::string::npos);
+        CHECK(text.find("32 bytes or more") == std::string::npos);
+    }
+    const std::string dir = fresh_temp_dir("secret-sizes");
+    const auto generate_with = [&](const std::string& name, const std::string& content) {
+        std::ofstream(dir + "/" + name) << content;
+        fs::permissions(dir + "/" + name, fs::perms::owner_read | fs::perms::owner_write);
+        return run_headcount({"generate", "problems/week3-mha-params.yaml", "--roster", "tests/class/roster.csv",
+                              "--seed", "s", "--out", dir + "/out-" + name, "--serve-url", "https://hc.example.edu",
+                              "--secret", dir + "/" + name});
+    };
+    CHECK(generate_with("k31", std::string(31, 'k') + "\n").exit_code == 2);
+    CHECK(generate_with("k32", std::string(32, 'k') + "\n").exit_code == 0);
+    CHECK(generate_with("k4095", std::string(4095, 'k') + "\n").exit_code == 0); // a file of 4,096 bytes
+    CHECK(generate_with("k4096", std::string(4096, 'k')).exit_code == 0);        // 4,096 without a line break
+    const auto over = generate_with("k4096-lf", std::string(4096, 'k') + "\n");  // a file of 4,097 bytes
+    CHECK(over.exit_code == 2);
+    CHECK(over.err == dir + "/k4096-lf: the token secret file is larger than 4,096 bytes: is this the right file?\n");
+    CHECK(generate_with("k5000", std::string(5000, 'k') + "\n").exit_code == 2);
+}
+
 TEST_CASE("a sheet's link cannot be made from what any sheet shows: tokens are keyed by a secret", "[e2e][generate]") {
     const std::string dir = fresh_temp_dir("sheet-secret");
     // No --secret: the default file (under XDG_CONFIG_HOME, which the tests point at a folder of their own) is made.

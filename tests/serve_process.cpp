@@ -3,7 +3,9 @@
 
 #include <util/test_catch.hpp>
 
+#include <algorithm>
 #include <arpa/inet.h>
+#include <cctype>
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
@@ -126,6 +128,64 @@ std::string raw_exchange(int port, const std::string& bytes, int wait_ms) {
     std::string got = read_until_closed(fd, wait_ms);
     ::close(fd);
     return got;
+}
+
+int connect_from(const char* from, int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(fd >= 0);
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    ::inet_pton(AF_INET, from, &local.sin_addr);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) == 0);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
+    return fd;
+}
+
+void send_all(int fd, const std::string& bytes) {
+    REQUIRE(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()));
+}
+
+std::vector<Response> responses(std::string_view raw) {
+    std::vector<Response> out;
+    while (raw.starts_with("HTTP/1.1 ")) {
+        const auto end = raw.find("\r\n\r\n");
+        if (end == std::string_view::npos)
+            break;
+        Response r;
+        r.status = std::stoi(std::string(raw.substr(9, 3)));
+        std::string_view head = raw.substr(0, end);
+        head.remove_prefix(head.find("\r\n") + 2);
+        while (!head.empty()) {
+            const auto line_end = std::min(head.find("\r\n"), head.size());
+            const std::string_view line = head.substr(0, line_end);
+            std::string name(line.substr(0, line.find(':')));
+            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+            r.fields[name] = std::string(line.substr(line.find(':') + 2));
+            head.remove_prefix(std::min(line_end + 2, head.size()));
+        }
+        const std::size_t length = r.fields.contains("content-length") ? std::stoul(r.fields["content-length"]) : 0;
+        r.body = std::string(raw.substr(end + 4, length));
+        r.size = end + 4 + length;
+        out.push_back(r);
+        raw.remove_prefix(std::min(r.size, raw.size()));
+    }
+    return out;
+}
+
+std::string field(const Response& response, const std::string& name) {
+    const auto it = response.fields.find(name);
+    return it == response.fields.end() ? std::string() : it->second;
+}
+
+Response only_response(const std::string& raw) {
+    const auto all = responses(raw);
+    INFO(raw.substr(0, 400));
+    REQUIRE(all.size() == 1);
+    return all.front();
 }
 
 } // namespace headcount::testing

@@ -20,62 +20,18 @@
 #include <thread>
 #include <unistd.h>
 
+using headcount::testing::connect_from;
+using headcount::testing::field;
+using headcount::testing::only_response;
 using headcount::testing::raw_exchange;
+using headcount::testing::responses;
+using headcount::testing::send_all;
 using headcount::testing::ServeProcess;
 
 namespace {
 
 const std::string k_week3 = "problems/week3-mha-params.yaml";
 const std::string k_katex_js = "/usr/share/javascript/katex/katex.min.js";
-
-/// One response as a client reads it: status, fields (names lower-cased), body by Content-Length.
-struct Response {
-    int status = 0;
-    std::map<std::string, std::string> fields;
-    std::string body;
-    std::size_t size = 0; ///< bytes of the whole response
-};
-
-/// Every response in `raw`, in order (a server that takes a body for a request answers twice).
-std::vector<Response> responses(std::string_view raw) {
-    std::vector<Response> out;
-    while (raw.starts_with("HTTP/1.1 ")) {
-        const auto end = raw.find("\r\n\r\n");
-        if (end == std::string_view::npos)
-            break;
-        Response r;
-        r.status = std::stoi(std::string(raw.substr(9, 3)));
-        std::string_view head = raw.substr(0, end);
-        head.remove_prefix(head.find("\r\n") + 2);
-        while (!head.empty()) {
-            const auto line_end = std::min(head.find("\r\n"), head.size());
-            const std::string_view line = head.substr(0, line_end);
-            std::string name(line.substr(0, line.find(':')));
-            std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-            r.fields[name] = std::string(line.substr(line.find(':') + 2));
-            head.remove_prefix(std::min(line_end + 2, head.size()));
-        }
-        const std::size_t length = r.fields.contains("content-length") ? std::stoul(r.fields["content-length"]) : 0;
-        r.body = std::string(raw.substr(end + 4, length));
-        r.size = end + 4 + length;
-        out.push_back(r);
-        raw.remove_prefix(std::min(r.size, raw.size()));
-    }
-    return out;
-}
-
-/// The value of the field `name` (lower case), or "" when the response has none.
-std::string field(const Response& response, const std::string& name) {
-    const auto it = response.fields.find(name);
-    return it == response.fields.end() ? std::string() : it->second;
-}
-
-Response only_response(const std::string& raw) {
-    const auto all = responses(raw);
-    INFO(raw.substr(0, 400));
-    REQUIRE(all.size() == 1);
-    return all.front();
-}
 
 std::string read_file(const std::string& path) { return headcount::testing::read_text(path); }
 
@@ -92,26 +48,6 @@ std::string gunzip(const std::string& data) {
     inflateEnd(&stream);
     REQUIRE(status == Z_STREAM_END);
     return out;
-}
-
-/// A connection to `port` from the loopback address `from` (127.0.0.2 is another client to the server).
-int connect_from(const char* from, int port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(fd >= 0);
-    sockaddr_in local{};
-    local.sin_family = AF_INET;
-    ::inet_pton(AF_INET, from, &local.sin_addr);
-    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) == 0);
-    sockaddr_in server{};
-    server.sin_family = AF_INET;
-    server.sin_port = htons(static_cast<std::uint16_t>(port));
-    ::inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
-    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
-    return fd;
-}
-
-void send_all(int fd, const std::string& bytes) {
-    REQUIRE(::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()));
 }
 
 const std::string k_check_body = R"({"problem":"week3-mha-params","part":"b","answer":"1048576"})";

@@ -165,7 +165,8 @@ Result<int> run_generate(const GenerateOptions& options) {
     const bool html = options.format == "html";
     std::optional<TokenSecret> secret;
     if (!options.serve_url.empty()) {
-        auto loaded = command_token_secret(options.secret, options.out);
+        auto loaded = command_token_secret(
+            options.secret, {{options.out, fmt::format("the output folder {}, which students receive", options.out)}});
         if (!loaded)
             return std::unexpected(loaded.error());
         secret = std::move(*loaded);

@@ -12,9 +12,9 @@ namespace headcount::command {
 
 namespace {
 
-/// Whether `path` is `folder` or lies inside it, once both are made absolute and normalised (symbolic links in the
-/// parts that exist resolved). When either cannot be resolved, the answer is yes: the secret is refused rather than
-/// risked in a folder students receive.
+/// Whether `path` is `folder` (a file or a folder) or lies inside it, once both are made absolute and normalised
+/// (symbolic links in the parts that exist resolved). When either cannot be resolved, the answer is yes: the secret is
+/// refused rather than risked in a folder students receive.
 bool inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
     const auto resolved = [](const std::filesystem::path& p) -> std::optional<std::filesystem::path> {
         std::error_code absolute_error, canonical_error;
@@ -35,7 +35,7 @@ bool inside(const std::filesystem::path& path, const std::filesystem::path& fold
 
 } // namespace
 
-Result<TokenSecret> command_token_secret(const std::string& option, const std::filesystem::path& out) {
+Result<TokenSecret> command_token_secret(const std::string& option, const std::vector<ExposedPath>& exposed) {
     std::filesystem::path path = option;
     if (path.empty()) {
         auto fallback = default_secret_path();
@@ -43,11 +43,11 @@ Result<TokenSecret> command_token_secret(const std::string& option, const std::f
             return std::unexpected(fallback.error());
         path = std::move(*fallback);
     }
-    if (!out.empty() && inside(path, out))
-        return std::unexpected(Error{path.string(), 0, 0,
-                                     fmt::format("the token secret must not be inside the output folder {}, which "
-                                                 "students receive: keep it elsewhere",
-                                                 out.string())});
+    for (const ExposedPath& folder : exposed)
+        if (!folder.path.empty() && inside(path, folder.path))
+            return std::unexpected(
+                Error{path.string(), 0, 0,
+                      fmt::format("the token secret must not be inside {}: keep it elsewhere", folder.described)});
     auto loaded = load_token_secret(path, true);
     if (!loaded)
         return std::unexpected(loaded.error());

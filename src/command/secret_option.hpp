@@ -1,12 +1,14 @@
 #pragma once
 // The --secret option of the commands that hand out or check students' links (generate --serve-url, serve): which
-// file keys the tokens, made on first use, and never one inside the folder students' files are written to.
+// file keys the tokens, made on first use, and never one inside a folder others see (the one students' files are
+// written to, the ones serve reads and serves).
 
 #include <util/error.hpp>
 #include <util/token.hpp>
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace headcount::command {
 
@@ -16,8 +18,14 @@ inline constexpr const char* k_secret_help =
     "$XDG_CONFIG_HOME; made when missing). generate --serve-url and serve must read the same file; anyone who has "
     "it can open any student's page";
 
+/// A folder (or file) whose contents others may see, which the token secret must therefore not be inside.
+struct ExposedPath {
+    std::filesystem::path path;
+    std::string described; ///< for the refusal: "the output folder out/, which students receive"
+};
+
 /// The token secret in `option`'s file (or the default one when `option` is empty), made when missing, with a line
-/// on stderr saying where (never what). A file inside `out` (a folder students receive; empty: none) is refused.
-Result<TokenSecret> command_token_secret(const std::string& option, const std::filesystem::path& out);
+/// on stderr saying where (never what). A file inside one of `exposed` is refused, with that path's description.
+Result<TokenSecret> command_token_secret(const std::string& option, const std::vector<ExposedPath>& exposed);
 
 } // namespace headcount::command

@@ -32,8 +32,8 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
         text.replace(at, from.size(), to);
 }
 
-/// cmark-gfm's HTML of `markdown`: CommonMark, GFM tables, raw HTML omitted.
-std::string cmark_html(const std::string& markdown) {
+/// cmark-gfm's HTML of `markdown`: CommonMark, GFM tables, raw HTML omitted, `edit` applied to the tree first.
+std::string cmark_html(const std::string& markdown, const std::function<void(cmark_node*)>& edit) {
     static std::once_flag registered;
     std::call_once(registered, [] { cmark_gfm_core_extensions_ensure_registered(); });
     const int options = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8;
@@ -43,6 +43,8 @@ std::string cmark_html(const std::string& markdown) {
     cmark_parser_feed(parser.get(), markdown.data(), markdown.size());
     std::unique_ptr<cmark_node, decltype(&cmark_node_free)> document(cmark_parser_finish(parser.get()),
                                                                      cmark_node_free);
+    if (edit)
+        edit(document.get());
     char* html = cmark_render_html(document.get(), options, cmark_parser_get_syntax_extensions(parser.get()));
     std::string out(html);
     cmark_get_default_mem_allocator()->free(html);
@@ -60,19 +62,23 @@ std::string boxed_tables(std::string html) {
 
 } // namespace
 
-std::string markdown_to_html(std::string_view markdown, const std::vector<HtmlBlock>& blocks) {
+std::string commonmark_html(std::string_view markdown, const std::function<void(cmark_node*)>& edit,
+                            const std::function<std::string(const MathSpan&)>& math) {
     const std::vector<MathSpan> spans = find_math(markdown);
     const std::string marker = fresh_marker(markdown);
     std::size_t index = 0;
     std::string html =
-        cmark_html(replace_math(markdown, spans, [&](const MathSpan&) { return placeholder(marker, index++); }));
+        cmark_html(replace_math(markdown, spans, [&](const MathSpan&) { return placeholder(marker, index++); }), edit);
     // A placeholder ends in 'x', so "…x1x" is no part of "…x12x".
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-        const MathSpan& span = spans[i];
-        replace_all(
-            html, placeholder(marker, i),
-            fmt::format("<span class=\"math{}\">{}</span>", span.display ? " display" : "", escape_xml(span.tex)));
-    }
+    for (std::size_t i = 0; i < spans.size(); ++i)
+        replace_all(html, placeholder(marker, i), math(spans[i]));
+    return html;
+}
+
+std::string markdown_to_html(std::string_view markdown, const std::vector<HtmlBlock>& blocks) {
+    std::string html = commonmark_html(markdown, {}, [](const MathSpan& span) {
+        return fmt::format("<span class=\"math{}\">{}</span>", span.display ? " display" : "", escape_xml(span.tex));
+    });
     for (const HtmlBlock& block : blocks)
         replace_all(html, "<p>" + escape_xml(block.token) + "</p>\n", block.html);
     return html;

@@ -3,14 +3,25 @@
 // printable page around it (templates/html/page.mustache).
 
 #include <render/katex.hpp>
+#include <render/math.hpp>
 #include <render/templates.hpp>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+struct cmark_node;
+
 namespace headcount::render {
+
+/// The HTML of `markdown` as cmark-gfm renders CommonMark with the table extension (raw HTML omitted, and links
+/// whose scheme could run script emptied: cmark-gfm's safe default), after `edit` (if any) has changed the parsed
+/// document's tree. Math spans (find_math) are taken out before CommonMark reads the text, which would take `_` and
+/// `\,` in them for emphasis and escapes, and put back as `math` writes each.
+std::string commonmark_html(std::string_view markdown, const std::function<void(cmark_node*)>& edit,
+                            const std::function<std::string(const MathSpan&)>& math);
 
 /// A block of HTML to put where the Markdown has a paragraph holding only `token` (a figure, an SVG chart).
 struct HtmlBlock {

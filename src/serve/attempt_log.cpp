@@ -1,9 +1,14 @@
 #include <serve/attempt_log.hpp>
 
+#include <grade/attempt_lines.hpp>
+#include <util/json_input.hpp>
+#include <util/text.hpp>
+
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -29,17 +34,64 @@ std::string attempt_line(const Attempt& attempt) {
     return line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+namespace {
+
+using grade::k_max_attempt_line_bytes;
+
+/// Where the last line of the log at `fd` (of `size` bytes) starts: just past its last '\n', or 0.
+std::optional<std::int64_t> last_line_start(int fd, std::int64_t size) {
+    char block[4096];
+    for (std::int64_t end = size; end > 0;) {
+        const std::int64_t begin = std::max<std::int64_t>(0, end - static_cast<std::int64_t>(sizeof block));
+        const auto want = static_cast<std::size_t>(end - begin);
+        if (::pread(fd, block, want, begin) != static_cast<ssize_t>(want))
+            return std::nullopt;
+        for (std::size_t i = want; i > 0; --i)
+            if (block[i - 1] == '\n')
+                return begin + static_cast<std::int64_t>(i);
+        end = begin;
+        if (size - end > static_cast<std::int64_t>(k_max_attempt_line_bytes))
+            return end; // too long to be a line: no need to find where it starts
+    }
+    return 0;
+}
+
+} // namespace
+
 Result<std::unique_ptr<AttemptLog>> AttemptLog::open(const std::filesystem::path& path) {
     const int fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return std::unexpected(
             Error{path.string(), 0, 0, fmt::format("cannot open the attempt log: {}", std::strerror(errno))});
     std::unique_ptr<AttemptLog> log(new AttemptLog(fd, path.string()));
+    const auto cannot = [&](std::string why) { return std::unexpected(Error{log->m_path, 0, 0, std::move(why)}); };
     struct stat info {};
-    if (::fstat(fd, &info) == 0 && info.st_size > 0) {
-        char last = '\n';
-        if (::pread(fd, &last, 1, info.st_size - 1) == 1 && last != '\n' && ::write(fd, "\n", 1) != 1)
-            return std::unexpected(Error{log->m_path, 0, 0, "cannot write to the attempt log"});
+    if (::fstat(fd, &info) != 0 || info.st_size == 0)
+        return log;
+    const auto start = last_line_start(fd, info.st_size);
+    if (!start)
+        return cannot("cannot read the attempt log");
+    const auto tail = static_cast<std::size_t>(info.st_size - *start);
+    if (tail == 0)
+        return log;
+    if (tail > k_max_attempt_line_bytes)
+        return cannot(fmt::format("the attempt log ends in more than {} without a line break, more than a "
+                                  "line can be: is this the right file?",
+                                  byte_size(k_max_attempt_line_bytes)));
+    // An unterminated last line is what a crash or a power cut leaves mid-write (the kernel had part of the line).
+    // A whole object that lacks only its line break is kept and ended; anything less is cut away, as a short write
+    // is (append), so that grade never meets it and the next line starts on a line of its own.
+    std::string last(tail, '\0');
+    if (::pread(fd, last.data(), tail, *start) != static_cast<ssize_t>(tail))
+        return cannot("cannot read the attempt log");
+    if (parse_json_object(last, k_max_attempt_line_bytes)) {
+        if (::write(fd, "\n", 1) != 1)
+            return cannot("cannot write to the attempt log");
+    } else {
+        if (::ftruncate(fd, *start) != 0)
+            return cannot(
+                fmt::format("cannot cut the unfinished last line off the attempt log: {}", std::strerror(errno)));
+        log->m_cut_at_open = tail;
     }
     return log;
 }

@@ -40,9 +40,12 @@ std::string attempt_line(const Attempt& attempt);
 /// An open attempt log. Thread-safe; each append is one write(2) of a whole line, in the order of the calls.
 class AttemptLog {
   public:
-    /// Opens `path` for appending (creating it, mode 0600: answers are student records). A file whose last line
-    /// was cut off (a crash mid-write under another program) gets a newline first, so lines never merge.
+    /// Opens `path` for appending (creating it, mode 0600: answers are student records). A last line without its
+    /// line break (a crash or power cut mid-write) is cut away, as a short write is, unless it is a whole JSON
+    /// object, which gets its line break; one longer than any line can be is an error (the wrong file, surely).
     static Result<std::unique_ptr<AttemptLog>> open(const std::filesystem::path& path);
+    /// Bytes of an unfinished last line that open() cut away (0: none).
+    [[nodiscard]] std::size_t cut_at_open() const { return m_cut_at_open; }
     ~AttemptLog();
     AttemptLog(const AttemptLog&) = delete;
     AttemptLog& operator=(const AttemptLog&) = delete;
@@ -59,6 +62,7 @@ class AttemptLog {
     std::string m_path;
     std::mutex m_mutex;
     std::optional<std::int64_t> m_cut_from; ///< where a cut-off line starts that ftruncate could not remove yet
+    std::size_t m_cut_at_open = 0;
 };
 
 } // namespace headcount::serve

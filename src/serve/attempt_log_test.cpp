@@ -112,20 +112,48 @@ TEST_CASE("read_attempt_line gives grade the submission, or the reason it cannot
     CHECK(read_attempt_line("{\"student\":\"\xff\"}").error() == "is not UTF-8");
 }
 
-TEST_CASE("the log appends whole lines, and mends a line cut off by a crash", "[serve]") {
+TEST_CASE("the log appends whole lines, and cuts away a line a crash left unfinished", "[serve]") {
     const auto dir = std::filesystem::temp_directory_path() / "headcount-attempt-log-test";
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const auto path = dir / "attempts.jsonl";
-    std::ofstream(path) << R"({"time":"cut off)";
+    Attempt before = alice();
+    before.answer = "before the power cut";
+    // What a power cut leaves: the kernel had written the start of the last line, not its end (16 bytes).
+    std::ofstream(path) << attempt_line(before) << R"({"time":"cut off)";
     {
         auto log = AttemptLog::open(path);
         REQUIRE(log.has_value());
+        CHECK((*log)->cut_at_open() == 16);
         REQUIRE((*log)->append(alice()).has_value());
         REQUIRE((*log)->append(alice()).has_value());
     }
-    const std::string text = read(path);
-    CHECK(text == std::string(R"({"time":"cut off)") + "\n" + attempt_line(alice()) + attempt_line(alice()));
+    CHECK(read(path) == attempt_line(before) + attempt_line(alice()) + attempt_line(alice()));
+    // grade reads every line: nothing rejected, where before the cut line was a rejected row.
+    CHECK(grade_rows(path) ==
+          std::vector<std::string>{"before the power cut", "1,048,576 \"params\"", "1,048,576 \"params\""});
+    // A log holding only a cut line is left empty.
+    std::ofstream(dir / "only-cut.jsonl") << R"({"time":"2026-11-22T09:15)";
+    REQUIRE(AttemptLog::open(dir / "only-cut.jsonl").has_value());
+    CHECK(std::filesystem::file_size(dir / "only-cut.jsonl") == 0);
+    // A last line that lacks only its line break (the object is whole) is kept, and ended.
+    std::string whole = attempt_line(alice());
+    whole.pop_back();
+    std::ofstream(dir / "unended.jsonl") << attempt_line(before) << whole;
+    {
+        auto log = AttemptLog::open(dir / "unended.jsonl");
+        REQUIRE(log.has_value());
+        CHECK((*log)->cut_at_open() == 0);
+    }
+    CHECK(read(dir / "unended.jsonl") == attempt_line(before) + attempt_line(alice()));
+    // More than 16 KiB without a line break is no cut line but the wrong file: refused, and left as it was.
+    const std::string other = "line\n" + std::string(20'000, 'x');
+    std::ofstream(dir / "other.bin") << other;
+    const auto refused = AttemptLog::open(dir / "other.bin");
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().message == "the attempt log ends in more than 16 KiB without a line break, more than a line "
+                                     "can be: is this the right file?");
+    CHECK(read(dir / "other.bin") == other);
     // A new log is the instructor's alone: answers are student records.
     REQUIRE(AttemptLog::open(dir / "new.jsonl").has_value());
     CHECK((std::filesystem::status(dir / "new.jsonl").permissions() & std::filesystem::perms::all) ==

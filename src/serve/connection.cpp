@@ -50,6 +50,10 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::enqueue(std::function<void()> job) {
+    if (m_threads.empty()) {
+        job();
+        return;
+    }
     {
         const std::lock_guard lock(m_mutex);
         m_jobs.push_back(std::move(job));
@@ -75,6 +79,11 @@ bool AddressCounts::acquire(const std::string& key) {
         return false;
     ++m_open[key];
     return true;
+}
+
+std::size_t AddressCounts::open(const std::string& key) const {
+    const auto it = m_open.find(key);
+    return it == m_open.end() ? 0 : it->second;
 }
 
 void AddressCounts::release(const std::string& key) {

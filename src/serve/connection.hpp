@@ -32,17 +32,20 @@ struct ConnectionLimits {
     std::chrono::milliseconds idle_timeout{5000};      ///< between requests on a kept-alive connection
     std::size_t max_requests = 1000;                   ///< per connection
     std::size_t max_body_bytes = 8 * 1024;             ///< request body (413)
-    std::size_t max_connections = 1024;                ///< open at once; past it an idle one is closed, or 503
-    std::size_t per_address = 64;                      ///< open connections of one client address (503); 0: no cap
-    HeadLimits head;                                   ///< request line and headers (414, 431)
+    std::size_t max_connections = 1024;    ///< open at once; past it an unused or idle one is closed, or 503
+    std::size_t reserved_connections = 64; ///< of those, kept for addresses with fewer than few_connections open
+    std::size_t few_connections = 6;       ///< what one browser opens at once
+    std::size_t per_address = 64;          ///< open connections of one client address (503); 0: no cap
+    HeadLimits head;                       ///< request line and headers (414, 431)
 };
 
 /// The key a client's limits are counted under: its IPv4 address, or the /64 of an IPv6 address (one host is
 /// given a whole /64), written "2001:db8:1:2::/64". An IPv4-mapped IPv6 address counts as its IPv4 address.
 std::string client_key(const sockaddr_storage& address);
 
-/// A fixed number of threads running jobs in the order they are queued. The queue is not bounded here: the server
-/// never has more jobs than connections, each of which waits for its job before it reads on.
+/// A fixed number of threads running jobs in the order they are queued (none: each job runs at once, on the thread
+/// that enqueues it). The queue is not bounded here: the server never has more jobs than connections, each of which
+/// waits for its job before it reads on.
 class WorkerPool {
   public:
     explicit WorkerPool(std::size_t threads);
@@ -68,6 +71,8 @@ class AddressCounts {
     /// Counts one more connection of `key`; false (and nothing counted) when it already has the cap.
     bool acquire(const std::string& key);
     void release(const std::string& key);
+    /// The connections of `key` counted now.
+    [[nodiscard]] std::size_t open(const std::string& key) const;
 
   private:
     std::size_t m_cap;

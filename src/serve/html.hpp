@@ -1,7 +1,6 @@
 #pragma once
-// Text for web pages: URL query encoding, and the small, safe part of Markdown that headcount's feedback and
-// questions are written in, turned into HTML. Text is escaped with util/text.hpp's escape_xml (the pages quote
-// every attribute with "). Nothing that comes in is ever passed through as markup.
+// Text for web pages: URL query encoding, and the Markdown headcount's feedback and questions are written in, turned
+// into HTML by cmark-gfm. Nothing that comes in is ever passed through as markup.
 
 #include <string>
 #include <string_view>
@@ -12,11 +11,11 @@ namespace headcount::serve {
 /// spaces, '&', '+', '#' or UTF-8 survives the trip.
 std::string percent_encode(std::string_view text);
 
-/// Markdown to HTML, for feedback and questions. Blocks: paragraphs, # headings (shown two levels down, as the
-/// page has its own), - and 1. lists with indented continuation lines, pipe tables with a --- row (each in a
-/// <div class="table-box">, which scrolls sideways on a narrow screen), ``` fences.
-/// Inline: `code`, **strong**, *emphasis*, and $math$, which is kept as text (escaped) for KaTeX to typeset, with
-/// nothing inside it read as Markdown. Everything else, raw HTML included, is escaped text.
+/// Markdown to HTML, for feedback and questions: CommonMark with GitHub's tables, by cmark-gfm as solutions are
+/// (render/html.hpp), each table in a <div class="table-box"> (which scrolls sideways on a narrow screen), with
+/// headings shown two levels down (the page has its own), right-aligned table columns of class "num", raw HTML shown as
+/// escaped text (never passed through), and $math$ (found by Pandoc's rules) kept as written, escaped, for KaTeX to
+/// typeset, with nothing inside it read as Markdown.
 std::string markdown_html(std::string_view markdown);
 
 } // namespace headcount::serve

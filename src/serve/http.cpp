@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <arpa/inet.h>
 #include <cctype>
 #include <ctime>
+#include <netinet/in.h>
 
 namespace headcount::serve {
 
@@ -62,6 +64,77 @@ int hex_digit(char c) {
     return -1;
 }
 
+bool is_hex(char c) { return hex_digit(c) >= 0; }
+
+/// RFC 3986 §2.3's unreserved and §2.2's sub-delims, but the comma: a Host of "a,b" is two values combined into one
+/// (RFC 9110 §5.3), which is as many Hosts as RFC 9112 §3.2 refuses.
+bool is_host_character(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           std::string_view("-._~!$&'()*+;=").find(c) != std::string_view::npos;
+}
+
+/// RFC 3986 §3.2.2's reg-name (which IPv4address is part of), without the comma: what is allowed, and each '%'
+/// followed by two hex digits.
+bool is_reg_name(std::string_view name) {
+    for (std::size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '%') {
+            if (i + 2 >= name.size() || !is_hex(name[i + 1]) || !is_hex(name[i + 2]))
+                return false;
+            i += 2;
+        } else if (!is_host_character(name[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// RFC 3986 §3.2.2's IP-literal without its brackets: an IPv6address (as inet_pton reads it, which takes the
+/// grammar's forms) or an IPvFuture, "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ).
+bool is_ip_literal(std::string_view inside) {
+    if (!inside.empty() && (inside.front() == 'v' || inside.front() == 'V')) {
+        const auto dot = inside.find('.');
+        if (dot == std::string_view::npos || dot == 1 || dot + 1 == inside.size())
+            return false;
+        return std::all_of(inside.begin() + 1, inside.begin() + static_cast<std::ptrdiff_t>(dot), is_hex) &&
+               std::all_of(inside.begin() + static_cast<std::ptrdiff_t>(dot) + 1, inside.end(),
+                           [](char c) { return c == ':' || is_host_character(c); });
+    }
+    if (inside.size() > 45) // the longest IPv6 address text (INET6_ADDRSTRLEN - 1)
+        return false;
+    in6_addr address{};
+    return ::inet_pton(AF_INET6, std::string(inside).c_str(), &address) == 1;
+}
+
+/// Whether `value` is a Host field value: uri-host [ ":" port ] (RFC 9110 §7.2) with RFC 3986's host (§3.2.2), and
+/// a port of digits (§3.2.3; empty is allowed) no larger than a TCP port can be (65535, RFC 9293 §3.1). An empty
+/// value is what a client sends for a target without an authority (RFC 9110 §7.2).
+bool is_host_value(std::string_view value) {
+    std::string_view port;
+    if (value.starts_with('[')) {
+        const auto close = value.find(']');
+        if (close == std::string_view::npos || !is_ip_literal(value.substr(1, close - 1)))
+            return false;
+        const std::string_view rest = value.substr(close + 1);
+        if (!rest.empty() && rest.front() != ':')
+            return false;
+        port = rest.empty() ? rest : rest.substr(1);
+    } else {
+        const auto colon = value.find(':');
+        if (!is_reg_name(value.substr(0, colon)))
+            return false;
+        port = colon == std::string_view::npos ? std::string_view() : value.substr(colon + 1);
+    }
+    std::uint32_t number = 0;
+    for (const char c : port) {
+        if (c < '0' || c > '9')
+            return false;
+        number = number * 10 + static_cast<std::uint32_t>(c - '0');
+        if (number > 65535)
+            return false;
+    }
+    return true;
+}
+
 /// A field name fit to quote in a refusal, or "" when it is not.
 std::string quotable(std::string_view name) {
     if (name.size() > 40 || !std::all_of(name.begin(), name.end(), [](char c) { return c >= 0x20 && c < 0x7F; }))
@@ -117,7 +190,8 @@ std::expected<void, HttpRefusal> read_framing(RequestHead& head) {
     std::size_t hosts = 0;
     for (const auto& [name, value] : head.fields) {
         if (iequals(name, "host")) {
-            ++hosts;
+            if (++hosts == 1 && !is_host_value(value))
+                return refuse(400, "The Host header is not a host name or address with an optional port.");
         } else if (iequals(name, "content-length")) {
             for (const std::string_view element : list_elements(value)) {
                 if (element.empty() ||

@@ -14,6 +14,7 @@
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -88,7 +89,7 @@ std::string response_head(const HttpResponse& response, const HttpFields& defaul
 
 HttpServer::HttpServer(HttpHandlers handlers, HttpFields default_fields, ConnectionLimits limits, std::size_t threads)
     : m_handlers(std::move(handlers)), m_default_fields(std::move(default_fields)), m_limits(limits),
-      m_threads(std::max<std::size_t>(1, threads)), m_counts(limits.per_address) {}
+      m_threads(threads), m_counts(limits.per_address) {}
 
 HttpServer::~HttpServer() {
     if (m_pool)
@@ -101,6 +102,14 @@ HttpServer::~HttpServer() {
 }
 
 Result<int> HttpServer::listen(const std::string& host, int port) {
+    // Every connection the limits allow is a descriptor, and the usual soft limit (1,024) is below them: raise it
+    // toward the hard limit, or the cap is never reached and accept fails first.
+    rlimit files{};
+    const rlim_t wanted = m_limits.max_connections + k_max_turned_away + 64;
+    if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur < wanted) {
+        files.rlim_cur = files.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, files.rlim_max);
+        ::setrlimit(RLIMIT_NOFILE, &files);
+    }
     const auto cannot = [&] {
         return fail(fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)", host, port));
     };
@@ -127,11 +136,10 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
     ::freeaddrinfo(addresses);
     if (m_listener < 0)
         return cannot();
-    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
-    m_wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}}, wake{EPOLLIN, {.u64 = k_wake_tag}};
-    if (m_epoll < 0 || m_wake < 0 || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener) != 0 ||
-        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0)
+    if (auto ok = start(); !ok)
+        return std::unexpected(ok.error());
+    epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
+    if (::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener) != 0)
         return fail("cannot set up the server's event loop (epoll)");
     sockaddr_storage bound{};
     socklen_t length = sizeof bound;
@@ -140,11 +148,24 @@ Result<int> HttpServer::listen(const std::string& host, int port) {
                                              : reinterpret_cast<const sockaddr_in&>(bound).sin_port);
 }
 
-void HttpServer::run(const std::atomic<bool>& stopping) {
+Result<void> HttpServer::start() {
+    if (m_epoll >= 0)
+        return {};
+    m_epoll = ::epoll_create1(EPOLL_CLOEXEC);
+    m_wake = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    epoll_event wake{EPOLLIN, {.u64 = k_wake_tag}};
+    if (m_epoll < 0 || m_wake < 0 || ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_wake, &wake) != 0)
+        return fail("cannot set up the server's event loop (epoll)");
     m_pool = std::make_unique<WorkerPool>(m_threads);
-    epoll_event events[128];
-    auto swept = steady_clock::now();
-    auto listener_paused_until = steady_clock::time_point{};
+    m_swept = now();
+    return {};
+}
+
+void HttpServer::adopt(int fd, const std::string& key) { take(fd, key); }
+
+steady_clock::time_point HttpServer::now() const { return m_clock ? m_clock() : steady_clock::now(); }
+
+void HttpServer::run(const std::atomic<bool>& stopping) {
     for (;;) {
         if (stopping.load() && !m_stopping) {
             // Stop accepting; a connection with nothing begun and something answered already goes now.
@@ -152,49 +173,55 @@ void HttpServer::run(const std::atomic<bool>& stopping) {
             ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
             ::close(m_listener);
             m_listener = -1;
-            sweep(steady_clock::now());
+            sweep(now());
         }
         if (m_stopping && m_connections.empty())
             break;
-        const int n = ::epoll_wait(m_epoll, events, 128, 50);
-        for (int i = 0; i < n; ++i) {
-            const std::uint64_t tag = events[i].data.u64;
-            if (tag == k_listener_tag) {
-                if (!accept_all()) {
-                    // Out of descriptors: stop listening for a moment rather than spin on a listener always ready.
-                    ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
-                    listener_paused_until = steady_clock::now() + milliseconds(100);
-                }
-                continue;
-            }
-            if (tag == k_wake_tag) {
-                std::uint64_t count = 0;
-                while (::read(m_wake, &count, sizeof count) > 0) {
-                }
-                collect_completed();
-                continue;
-            }
-            const auto it = m_connections.find(tag);
-            if (it == m_connections.end())
-                continue;
-            Connection& c = *it->second;
-            if (c.state == Connection::State::writing)
-                write_some(c); // writable, or an error the next write reports
-            else
-                on_readable(c);
-        }
-        const auto now = steady_clock::now();
-        if (listener_paused_until != steady_clock::time_point{} && now >= listener_paused_until && m_listener >= 0) {
-            epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
-            ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener);
-            listener_paused_until = {};
-        }
-        if (now - swept >= milliseconds(50)) {
-            sweep(now);
-            swept = now;
-        }
+        poll(milliseconds(50));
     }
     m_pool->shutdown();
+}
+
+std::size_t HttpServer::poll(milliseconds wait) {
+    epoll_event events[128];
+    const int n = ::epoll_wait(m_epoll, events, 128, static_cast<int>(wait.count()));
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t tag = events[i].data.u64;
+        if (tag == k_listener_tag) {
+            if (!accept_all()) {
+                // Out of descriptors: stop listening for a moment rather than spin on a listener always ready.
+                ::epoll_ctl(m_epoll, EPOLL_CTL_DEL, m_listener, nullptr);
+                m_listener_paused_until = now() + milliseconds(100);
+            }
+            continue;
+        }
+        if (tag == k_wake_tag) {
+            std::uint64_t count = 0;
+            while (::read(m_wake, &count, sizeof count) > 0) {
+            }
+            collect_completed();
+            continue;
+        }
+        const auto it = m_connections.find(tag);
+        if (it == m_connections.end())
+            continue;
+        Connection& c = *it->second;
+        if (c.state == Connection::State::writing)
+            write_some(c); // writable, or an error the next write reports
+        else
+            on_readable(c);
+    }
+    const auto time = now();
+    if (m_listener_paused_until != steady_clock::time_point{} && time >= m_listener_paused_until && m_listener >= 0) {
+        epoll_event listener{EPOLLIN, {.u64 = k_listener_tag}};
+        ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, m_listener, &listener);
+        m_listener_paused_until = {};
+    }
+    if (time - m_swept >= milliseconds(50)) {
+        sweep(time);
+        m_swept = time;
+    }
+    return static_cast<std::size_t>(std::max(n, 0));
 }
 
 bool HttpServer::accept_all() {
@@ -204,27 +231,50 @@ bool HttpServer::accept_all() {
         const int fd = ::accept4(m_listener, reinterpret_cast<sockaddr*>(&peer), &length, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0)
             return errno != EMFILE && errno != ENFILE;
-        const std::string key = client_key(peer);
-        if (m_connections.size() - m_refusing >= m_limits.max_connections) {
-            // Full: the connection idle longest makes room (it has had its answers), else this one is turned away.
-            Connection* oldest = nullptr;
-            for (auto& [id, c] : m_connections)
-                if (c->state == Connection::State::idle && c->served > 0 &&
-                    (oldest == nullptr || c->last_moved < oldest->last_moved))
-                    oldest = c.get();
-            if (oldest == nullptr) {
-                turn_away(fd);
-                continue;
-            }
-            close(*oldest);
-        }
-        if (!m_counts.acquire(key)) {
-            turn_away(fd);
-            continue;
-        }
-        admit(fd, key);
+        take(fd, client_key(peer));
     }
     return true;
+}
+
+void HttpServer::take(int fd, const std::string& key) {
+    static const std::string address_full =
+        "This address has too many connections open at once; try again in a few seconds.\n";
+    static const std::string server_full =
+        "The server has too many connections open at once; try again in a few seconds.\n";
+    static const std::string reserved = "The server is nearly full, and keeps its last connections for addresses "
+                                        "with few open; this one has many. Try again in a few seconds.\n";
+    const std::size_t held = m_counts.open(key);
+    if (m_limits.per_address != 0 && held >= m_limits.per_address) {
+        turn_away(fd, address_full);
+        return;
+    }
+    // The last reserved_connections are for addresses with few open: one address (a flood, or everyone behind one
+    // proxy) cannot take every slot from the students who connect next.
+    const bool few = held < m_limits.few_connections;
+    const std::size_t room =
+        few ? m_limits.max_connections
+            : m_limits.max_connections - std::min(m_limits.reserved_connections, m_limits.max_connections);
+    if (m_connections.size() - m_refusing >= room) {
+        // Full for this address: a connection that has sent nothing yet makes room first (a client can open those
+        // faster than the read timeout closes them), then the one idle longest after its answers. An address with
+        // many open makes room only among its own.
+        Connection* evicted = nullptr;
+        for (auto& [id, c] : m_connections) {
+            if (c->state != Connection::State::idle || c->turned_away || (!few && c->key != key))
+                continue;
+            const bool unused = c->served == 0;
+            if (evicted == nullptr || unused > (evicted->served == 0) ||
+                (unused == (evicted->served == 0) && c->last_moved < evicted->last_moved))
+                evicted = c.get();
+        }
+        if (evicted == nullptr) {
+            turn_away(fd, few ? server_full : reserved);
+            return;
+        }
+        close(*evicted);
+    }
+    m_counts.acquire(key);
+    admit(fd, key);
 }
 
 void HttpServer::admit(int fd, const std::string& key) {
@@ -238,19 +288,18 @@ void HttpServer::admit(int fd, const std::string& key) {
     c.key = key;
     c.counted = true;
     c.scanner = HeadScanner(m_limits.head);
-    c.last_moved = steady_clock::now();
+    c.last_moved = now();
     c.deadline = c.last_moved + m_limits.read_timeout; // for the first request's first byte
     m_connections.emplace(c.id, std::move(connection));
     epoll_event event{EPOLLIN, {.u64 = c.id}};
     ::epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &event);
 }
 
-void HttpServer::turn_away(int fd) {
+void HttpServer::turn_away(int fd, const std::string& body) {
     if (m_refusing >= k_max_turned_away) {
         ::close(fd);
         return;
     }
-    static const std::string body = "This address has too many connections open at once; try again in a few seconds.\n";
     const std::string answer =
         response_head(make_response(503, {{"Content-Type", "text/plain; charset=utf-8"}, {"Retry-After", "5"}}),
                       m_default_fields, body.size(), true, m_limits) +
@@ -263,7 +312,7 @@ void HttpServer::turn_away(int fd) {
     c.id = ++m_next_id;
     c.turned_away = true;
     c.state = Connection::State::lingering;
-    c.deadline = steady_clock::now() + k_linger;
+    c.deadline = now() + k_linger;
     ++m_refusing;
     m_connections.emplace(c.id, std::move(connection));
     epoll_event event{EPOLLIN, {.u64 = c.id}};
@@ -324,7 +373,7 @@ void HttpServer::on_readable(Connection& c) {
             break;
         }
         c.received.append(buffer, static_cast<std::size_t>(n));
-        c.last_moved = steady_clock::now();
+        c.last_moved = now();
     }
     if (c.peer_closed && c.received.empty()) {
         close(c);
@@ -334,14 +383,14 @@ void HttpServer::on_readable(Connection& c) {
 }
 
 void HttpServer::advance(Connection& c) {
-    const auto now = steady_clock::now();
+    const auto time = now();
     if (c.state == Connection::State::idle) {
         if (c.received.empty())
             return;
         c.state = Connection::State::reading;
-        c.request_start = now;
-        c.deadline = now + m_limits.request_timeout;
-        c.last_moved = now;
+        c.request_start = time;
+        c.deadline = time + m_limits.request_timeout;
+        c.last_moved = time;
     }
     if (!c.head) {
         // A request refused before its head is read still answers a HEAD without a body.
@@ -440,7 +489,7 @@ void HttpServer::dispatch(Connection& c, HttpRequest request) {
 void HttpServer::dispatch_refusal(Connection& c, HttpRefusal refusal) {
     c.state = Connection::State::dispatched;
     if (c.request_start == steady_clock::time_point{})
-        c.request_start = steady_clock::now();
+        c.request_start = now();
     if (!c.peer_closed)
         watch(c, 0);
     std::optional<RequestHead> head = std::move(c.head);
@@ -464,14 +513,16 @@ void HttpServer::collect_completed() {
         const std::lock_guard lock(m_done_mutex);
         done.swap(m_done);
     }
-    const auto now = steady_clock::now();
+    const auto time = now();
     for (Completed& completed : done) {
         const auto it = m_connections.find(completed.id);
         if (it == m_connections.end())
             continue;
         Connection& c = *it->second;
         HttpResponse& response = completed.response;
-        c.close_after = completed.close || response.close || m_stopping || c.peer_closed;
+        // A client that has half-closed is answered for every whole request it sent first (RFC 9112 §9.6); the
+        // last of them says the connection closes.
+        c.close_after = completed.close || response.close || m_stopping || (c.peer_closed && c.received.empty());
         const std::string_view body =
             response.shared_body.empty() ? std::string_view(response.body) : response.shared_body;
         c.out_head = response_head(response, m_default_fields, body.size(), c.close_after, m_limits);
@@ -480,7 +531,7 @@ void HttpServer::collect_completed() {
         c.out_sent = 0;
         c.state = Connection::State::writing;
         c.deadline = c.request_start + m_limits.response_timeout;
-        c.last_moved = now;
+        c.last_moved = time;
         write_some(c);
     }
 }
@@ -515,7 +566,7 @@ void HttpServer::write_some(Connection& c) {
             return;
         }
         c.out_sent += static_cast<std::size_t>(n);
-        c.last_moved = steady_clock::now();
+        c.last_moved = now();
     }
 }
 
@@ -525,8 +576,8 @@ void HttpServer::finish_response(Connection& c) {
     c.out_body.clear();
     c.shared_body = {};
     c.head_only = false;
-    const auto now = steady_clock::now();
-    if (c.peer_closed) {
+    const auto time = now();
+    if (c.peer_closed && c.received.empty()) {
         close(c);
         return;
     }
@@ -535,17 +586,18 @@ void HttpServer::finish_response(Connection& c) {
         // side and drain what still comes, for a moment.
         ::shutdown(c.fd, SHUT_WR);
         c.state = Connection::State::lingering;
-        c.deadline = now + k_linger;
+        c.deadline = time + k_linger;
         c.drained = 0;
         watch(c, EPOLLIN);
         return;
     }
     c.state = Connection::State::idle;
-    c.deadline = now + m_limits.idle_timeout;
-    c.last_moved = now;
+    c.deadline = time + m_limits.idle_timeout;
+    c.last_moved = time;
     c.request_start = {};
-    watch(c, EPOLLIN);
-    advance(c); // a pipelined request already here
+    if (!c.peer_closed)
+        watch(c, EPOLLIN);
+    advance(c); // a pipelined request already here (after a half-close: closes unless it is whole)
 }
 
 void HttpServer::sweep(steady_clock::time_point now) {

@@ -12,6 +12,7 @@
 #include <util/error.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,10 +59,14 @@ struct HttpHandlers {
     std::function<HttpResponse(const HttpRefusal&, const RequestHead*)> refusal;
 };
 
+/// Where the event loop reads the time: steady_clock, or a clock that moves only when told (the fuzz target's).
+using ServerClock = std::function<std::chrono::steady_clock::time_point()>;
+
 /// Listens on one address and serves until told to stop.
 class HttpServer {
   public:
-    /// `threads` workers make responses; `default_fields` go on every response.
+    /// `threads` workers make responses (0: each is made on the loop's thread, at once, in order: for a fuzz
+    /// target); `default_fields` go on every response.
     HttpServer(HttpHandlers handlers, HttpFields default_fields, ConnectionLimits limits, std::size_t threads);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
@@ -73,6 +78,17 @@ class HttpServer {
     /// Serves until `stopping` is set, then stops accepting, finishes every request already begun (answered with
     /// Connection: close, within the usual time limits) and returns.
     void run(const std::atomic<bool>& stopping);
+
+    /// The parts of run() for a caller that drives the loop itself (the fuzz target): set up the loop without a
+    /// listener; take a connected socket from client `key` as if accepted (within the limits); run one round,
+    /// waiting up to `wait` for events, and return how many there were. Errors: epoll cannot be set up.
+    Result<void> start();
+    void adopt(int fd, const std::string& key);
+    std::size_t poll(std::chrono::milliseconds wait);
+    /// Reads the time from `clock` from now on (before start()).
+    void set_clock(ServerClock clock) { m_clock = std::move(clock); }
+    /// Connections open, those turned away and lingering included.
+    [[nodiscard]] std::size_t open_connections() const { return m_connections.size(); }
 
   private:
     struct Completed;
@@ -91,11 +107,18 @@ class HttpServer {
     std::unique_ptr<WorkerPool> m_pool;
     std::mutex m_done_mutex;
     std::vector<Completed> m_done;
+    ServerClock m_clock;
+    std::chrono::steady_clock::time_point m_swept;                 ///< when sweep() last ran
+    std::chrono::steady_clock::time_point m_listener_paused_until; ///< out of descriptors: accept again then
+
+    [[nodiscard]] std::chrono::steady_clock::time_point now() const;
 
     /// Accepts what is waiting; false when out of file descriptors.
     bool accept_all();
+    /// Admits a new connection within the limits (closing another to make room), or answers it 503 with why.
+    void take(int fd, const std::string& key);
     void admit(int fd, const std::string& key);
-    void turn_away(int fd);
+    void turn_away(int fd, const std::string& body);
     void on_readable(Connection& c);
     /// Takes what a reading connection has received as far as it goes: a head, a body, a whole request dispatched.
     void advance(Connection& c);

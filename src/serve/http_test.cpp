@@ -96,6 +96,34 @@ TEST_CASE("a request head the grammar does not allow is refused with why", "[htt
     CHECK(refused("POST / HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n").status == 417);
 }
 
+TEST_CASE("a Host value is a host and an optional port, or the request is refused", "[http]") {
+    const auto with_host = [](std::string_view host) {
+        return "GET / HTTP/1.1\r\nHost: " + std::string(host) + "\r\n\r\n";
+    };
+    // Allowed by RFC 9110 §7.2 (uri-host [ ":" port ]) with RFC 3986 §3.2.2's reg-name, IPv4address and
+    // IP-literal (IPv6address or IPvFuture) and §3.2.3's port (*DIGIT, so empty too); an empty Host is what a
+    // client sends for a target without an authority (RFC 9110 §7.2). Each checked by hand against the grammar.
+    for (const std::string_view host : {"x", "localhost:8080", "127.0.0.1", "127.0.0.1:65535", "example.edu:", "[::1]",
+                                        "[::1]:80", "[2001:db8::7]:8080", "[::ffff:192.0.2.1]", "[v7.a:b]",
+                                        "[::1]:", "ex%41mple.edu", "a-b_c~d!$&'()*+;=", "", "h:00080"}) {
+        INFO(host);
+        CHECK(parsed(with_host(host)).field("host") != nullptr);
+    }
+    // Not allowed: a space, '/', '@' (userinfo has no place in Host) and '#' are none of reg-name's characters; an
+    // IP-literal needs its ']' and an address inside; a port is digits, at most 65535 (16 bits, RFC 9293 §3.1);
+    // '%' needs two hex digits; and "a,b" is two Hosts folded into one (RFC 9110 §5.3), refused as two are.
+    for (const std::string_view host :
+         {"a b", "a/b", "a@b", "[::1", "a,b", "x:12345678901234567890", "x:65536", "x:8o", "[::1]80", "[1.2.3]",
+          "[fe80::1%25eth0]", "[v.x]", "[v1.]", "a%4", "a%zz", "a#b", "x:1:2", "\xc3\xa9.edu"}) {
+        INFO(host);
+        const HttpRefusal refusal = refused(with_host(host));
+        CHECK(refusal.status == 400);
+        CHECK(refusal.reason == "The Host header is not a host name or address with an optional port.");
+    }
+    // HTTP/1.0 needs no Host, but one it sends is read the same way.
+    CHECK(refused("GET / HTTP/1.0\r\nHost: a/b\r\n\r\n").status == 400);
+}
+
 TEST_CASE("a head's end is found as it arrives, and its limits as soon as they are passed", "[http]") {
     const std::string head = "GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /next";
     // 27 bytes through the blank line, whatever pieces they come in; what follows is the next request's.

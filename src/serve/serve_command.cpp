@@ -28,6 +28,27 @@ struct ServeCommandOptions {
     ServeOptions serve;
 };
 
+/// What serve reads, and so what the token secret must not be inside: anything there may be sent to a student (the
+/// static files and KaTeX are, whole) or quoted in an error (a spec, the roster).
+std::vector<command::ExposedPath> exposed_paths(const ServeCommandOptions& options) {
+    std::vector<command::ExposedPath> exposed;
+    for (const std::string& spec : options.specs)
+        exposed.push_back({spec, fmt::format("the specs {}, which serve reads", spec)});
+    exposed.push_back({options.roster, fmt::format("the roster {}", options.roster)});
+    if (!options.templates.empty())
+        exposed.push_back(
+            {options.templates, fmt::format("the templates folder {}, whose serve/static files serve sends to anyone "
+                                            "who asks",
+                                            options.templates)});
+    const std::filesystem::path katex =
+        options.katex.empty() ? render::default_katex_dir() : std::filesystem::path(options.katex);
+    exposed.push_back(
+        {katex, fmt::format("the KaTeX folder {}, whose files serve sends to anyone who asks", katex.string())});
+    if (!options.serve.log.empty())
+        exposed.push_back({options.serve.log, fmt::format("the attempt log {}", options.serve.log.string())});
+    return exposed;
+}
+
 Result<int> run_serve(ServeCommandOptions& options) {
     auto solved = command::load_and_solve(options.specs);
     if (!solved)
@@ -43,7 +64,7 @@ Result<int> run_serve(ServeCommandOptions& options) {
         if (loaded->empty())
             return std::unexpected(Error{options.roster, 0, 0, "the roster has no students"});
         roster = std::move(*loaded);
-        auto key = command::command_token_secret(options.secret, {});
+        auto key = command::command_token_secret(options.secret, exposed_paths(options));
         if (!key)
             return std::unexpected(key.error());
         secret = std::move(*key);

@@ -24,6 +24,19 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
     if (!options.templates.empty() && std::filesystem::is_directory(options.templates / "serve" / "static", ec))
         if (auto ok = files.add_directory(options.templates / "serve" / "static", "/static/"); !ok)
             return std::unexpected(ok.error());
+    // The log is opened first: an unfinished last line is cut away before the checks are counted again from it.
+    std::unique_ptr<AttemptLog> log;
+    if (!options.log.empty()) {
+        auto opened = AttemptLog::open(options.log);
+        if (!opened)
+            return std::unexpected(opened.error());
+        log = std::move(*opened);
+        if (log->cut_at_open() > 0)
+            fmt::print(stderr,
+                       "headcount serve: {} ended in an unfinished line ({} bytes, left by a crash or a power cut "
+                       "mid-write); cut away\n",
+                       options.log.string(), log->cut_at_open());
+    }
     // Students' checks of parts with a limit, counted again from the log: a restart forgives nothing.
     AttemptBook book(options.attempts);
     std::size_t replayed = 0;
@@ -39,13 +52,6 @@ Result<int> serve(const Classroom& classroom, const render::TemplateSet& templat
         if (!counted)
             return std::unexpected(counted.error());
         replayed = *counted;
-    }
-    std::unique_ptr<AttemptLog> log;
-    if (!options.log.empty()) {
-        auto opened = AttemptLog::open(options.log);
-        if (!opened)
-            return std::unexpected(opened.error());
-        log = std::move(*opened);
     }
     Checker checker(classroom, templates, log.get(), options.checks, &book);
     Site site(classroom, templates, checker, files, options.connection, &book);

@@ -1,5 +1,7 @@
 #include <util/secret.hpp>
 
+#include <util/text.hpp>
+
 #include <fmt/format.h>
 
 #include <array>
@@ -135,7 +137,7 @@ Result<LoadedSecret> load_token_secret(const std::filesystem::path& path, bool c
     if (static_cast<std::uint64_t>(info.st_size) > k_max_secret_file_bytes)
         return secret_error(path, fmt::format("the token secret file is larger than {} bytes: is this the right "
                                               "file?",
-                                              k_max_secret_file_bytes));
+                                              with_thousands(k_max_secret_file_bytes)));
     std::string key(static_cast<std::size_t>(info.st_size), '\0');
     std::size_t got = 0;
     while (got < key.size()) {

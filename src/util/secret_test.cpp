@@ -97,7 +97,7 @@ TEST_CASE("a token secret that is missing, short, shared or not a file is refuse
     write(dir / "group", std::string(64, 'a'), 0640);
     CHECK(error_of(dir / "group").find("(mode 0640)") != std::string::npos);
     write(dir / "big", std::string(5000, 'a'), 0600);
-    CHECK(error_of(dir / "big").find("larger than 4096 bytes") != std::string::npos);
+    CHECK(error_of(dir / "big").find("larger than 4,096 bytes") != std::string::npos);
     CHECK(error_of(dir).find("must be a regular file") != std::string::npos);
     CHECK(error_of("/dev/zero").find("must be a regular file") != std::string::npos);
     write(dir / "good", std::string(64, 'a'), 0600);

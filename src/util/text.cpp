@@ -3,9 +3,11 @@
 #include <util/utf8.hpp>
 
 #include <fmt/format.h>
+#include <nettle/base64.h>
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace headcount {
@@ -262,17 +264,8 @@ std::string xml_cdata(std::string_view text) {
 }
 
 std::string base64(std::string_view bytes) {
-    static constexpr std::string_view k_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    for (std::size_t i = 0; i < bytes.size(); i += 3) {
-        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
-        std::uint32_t group = 0;
-        for (std::size_t j = 0; j < 3; ++j)
-            group = group << 8 | (j < n ? static_cast<unsigned char>(bytes[i + j]) : 0u);
-        for (std::size_t j = 0; j < 4; ++j)
-            out += j <= n ? k_alphabet[group >> (18 - 6 * j) & 63] : '=';
-    }
+    std::string out(BASE64_ENCODE_RAW_LENGTH(bytes.size()), '\0');
+    base64_encode_raw(out.data(), bytes.size(), reinterpret_cast<const std::uint8_t*>(bytes.data()));
     return out;
 }
 

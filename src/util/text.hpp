@@ -70,7 +70,7 @@ std::string escape_xml(std::string_view text);
 /// need: a section reaches them whole, where escaped text is cut at every reference.
 std::string xml_cdata(std::string_view text);
 
-/// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them.
+/// `bytes` in base64 (RFC 4648, with padding), as data: URIs carry them; Nettle's encoder.
 std::string base64(std::string_view bytes);
 
 /// `text` as one word for a POSIX shell: unchanged when it is only letters, digits and - _ . @ / :, else in single
