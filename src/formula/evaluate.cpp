@@ -5,21 +5,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
-#include <unordered_set>
 
 namespace headcount::formula {
 
 namespace {
 
-void collect_names(const Node& node, std::unordered_set<std::string>& seen, std::vector<std::string>& out, int depth) {
+void collect_names(const Node& node, std::vector<std::string>& out, int depth) {
     if (depth > 4 * k_max_formula_depth + 16)
         return;
-    if (node.op == Node::Op::name && seen.insert(node.text).second)
+    // A formula names a handful of quantities: a linear search beats hashing each name.
+    if (node.op == Node::Op::name && std::find(out.begin(), out.end(), node.text) == out.end())
         out.push_back(node.text);
     for (const Node& child : node.children)
-        collect_names(child, seen, out, depth + 1);
+        collect_names(child, out, depth + 1);
 }
 
 /// How a node is quoted in messages: as written, with its parentheses.
@@ -69,7 +70,9 @@ class Evaluator {
     std::expected<Number, Problem> compute(const Node& node, int depth) {
         switch (node.op) {
         case Node::Op::number:
-            return node.value;
+            if (!node.value)
+                return std::unexpected(Problem{"malformed formula", node.column});
+            return *node.value;
         case Node::Op::name: {
             const Number* found = m_lookup ? m_lookup(node.text) : nullptr;
             if (!found)
@@ -154,8 +157,8 @@ class Evaluator {
     /// The value of an operand where it lies: a literal's own, or a name's in the lookup (no copy: a catalogue is
     /// evaluated thousands of times a check), else computed into `scratch`.
     std::expected<const Number*, Problem> operand(const Node& node, int depth, Number& scratch) {
-        if (node.op == Node::Op::number)
-            return &node.value;
+        if (node.op == Node::Op::number && node.value)
+            return &*node.value;
         if (node.op == Node::Op::name) {
             const Number* found = m_lookup ? m_lookup(node.text) : nullptr;
             if (!found)
@@ -180,7 +183,18 @@ class Evaluator {
                 return std::unexpected(part.error());
             const bool inverse = i < node.inverse.size() && node.inverse[i];
             const Number& term = **part;
-            if (sum && inverse)
+            // Whole numbers (nearly every count) by GMP's integer operations: a rational's would look for a
+            // common factor to cancel at every step.
+            const bool whole = total.get_den() == 1 && term.get_den() == 1;
+            if (whole && (sum || !inverse)) {
+                mpz_ptr t = total.get_num_mpz_t();
+                if (sum && inverse)
+                    mpz_sub(t, t, term.get_num_mpz_t());
+                else if (sum)
+                    mpz_add(t, t, term.get_num_mpz_t());
+                else
+                    mpz_mul(t, t, term.get_num_mpz_t());
+            } else if (sum && inverse)
                 total -= term;
             else if (sum)
                 total += term;
@@ -248,9 +262,8 @@ class Evaluator {
 } // namespace
 
 std::vector<std::string> names(const Node& formula) {
-    std::unordered_set<std::string> seen;
     std::vector<std::string> out;
-    collect_names(formula, seen, out, 0);
+    collect_names(formula, out, 0);
     return out;
 }
 

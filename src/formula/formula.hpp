@@ -48,7 +48,9 @@ struct Node {
         compare, ///< children[0] `text` children[1], `text` one of < <= > >= == !=: 1 when it holds, else 0
     };
     Op op = Op::number;
-    Number value;               ///< for a number
+    /// For a number, its value (empty for every other node: a rational costs an allocation to make, and a node is
+    /// moved through every level of the parser).
+    std::optional<Number> value;
     std::string text;           ///< a number as written, or a name
     std::vector<Node> children; ///< see Op
     std::vector<bool> inverse;  ///< for a sum or product, one per child

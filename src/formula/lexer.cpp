@@ -65,6 +65,7 @@ class Lexer {
 
     std::expected<std::vector<Token>, Problem> run() {
         std::vector<Token> tokens;
+        tokens.reserve(m_text.size() / 2 + 2); // at most a token per character and the end: rarely more than half
         while (m_at < m_text.size()) {
             const char c = m_text[m_at];
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {

@@ -4,6 +4,7 @@
 #include <formula/formula.hpp>
 
 #include <expected>
+#include <optional>
 #include <vector>
 
 namespace headcount::formula::detail {
@@ -28,7 +29,7 @@ struct Token {
     std::size_t begin = 0; ///< byte offsets into the formula
     std::size_t end = 0;
     int column = 1;              ///< 1-based, in code points
-    Number value;                ///< for a number
+    std::optional<Number> value; ///< for a number (empty otherwise: a rational costs an allocation)
     std::string_view comparison; ///< for Tok::compare: "<", "<=", ">", ">=", "==" or "!="
 };
 

@@ -25,9 +25,10 @@ std::string wrapped(const std::string& text) {
 /// A literal as written, with e-notation as a power of ten: 3.12e14 -> 3.12 \times 10^{14}, 1e9 -> 10^{9}.
 std::string literal_tex(const Node& node) {
     if (node.text.empty()) {
-        if (auto decimal = exact_decimal(node.value))
+        const Number value = node.value.value_or(0);
+        if (auto decimal = exact_decimal(value))
             return *decimal;
-        return "\\frac{" + node.value.get_num().get_str() + "}{" + node.value.get_den().get_str() + "}";
+        return "\\frac{" + value.get_num().get_str() + "}{" + value.get_den().get_str() + "}";
     }
     const auto e = node.text.find_first_of("eE");
     if (e == std::string::npos)

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace headcount::solve {
@@ -107,8 +108,9 @@ class Computation {
     std::vector<Shape> m_shapes;
     std::vector<int> m_order;              ///< available slots, each after those it uses
     std::vector<std::vector<int>> m_users; ///< for each slot, the slots that use it
-    std::map<std::string, int, std::less<>> m_catalogue_names;
-    std::map<std::string, int, std::less<>> m_visible_names;
+    // Keyed by views of the slots' own names: m_slots is made at its full size and never grows after.
+    std::unordered_map<std::string_view, int> m_catalogue_names;
+    std::unordered_map<std::string_view, int> m_visible_names;
 
     /// The values a change computes anew, over the computation's right ones.
     class Overlay {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 namespace headcount::solve {
@@ -22,7 +23,12 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     auto out = std::make_shared<Computation>();
     Computation& c = *out;
     const GivenValues givens = given_values(problem);
+    // Every slot is made before any is named: the name maps hold views of the slots' names.
+    c.m_slots.reserve((problem.kind != "quantities" ? catalogue_entries().size() : 0) + problem.values.size() +
+                      (problem.quantities ? problem.quantities->size() : 0));
     const auto add = [&](Slot slot) {
+        if (c.m_slots.size() == c.m_slots.capacity())
+            std::abort(); // the reserve above counts every slot added below
         c.m_slots.push_back(std::move(slot));
         return static_cast<int>(c.m_slots.size() - 1);
     };
@@ -49,7 +55,8 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         s.name = name;
         s.given = true;
         s.visible = true;
-        c.m_visible_names.insert_or_assign(name, add(std::move(s)));
+        const int index = add(std::move(s));
+        c.m_visible_names.insert_or_assign(c.m_slots.back().name, index);
     }
     // The spec's quantities: one of an ask's name redefines that built-in, for every formula that uses it.
     if (problem.quantities)
@@ -63,7 +70,8 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             s.name = q.name;
             s.quantity = &q;
             s.visible = true;
-            c.m_visible_names.insert_or_assign(q.name, add(std::move(s)));
+            const int index = add(std::move(s));
+            c.m_visible_names.insert_or_assign(c.m_slots.back().name, index);
         }
     const std::size_t count = c.m_slots.size();
     c.m_values.assign(count, Number(0));

@@ -95,9 +95,9 @@ Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
         scale = formula::Number(mpz_class(it->second));
     }
     const auto parsed = formula::parse(number);
-    if (!parsed || parsed->op != formula::Node::Op::number || parsed->value <= 0)
+    if (!parsed || parsed->op != formula::Node::Op::number || !parsed->value || *parsed->value <= 0)
         return bad();
-    const formula::Number bytes = parsed->value * scale;
+    const formula::Number bytes = *parsed->value * scale;
     if (bytes.get_den() != 1 || bytes > formula::Number(mpz_class("1000000000000000000")))
         return r.error_at(node,
                           fmt::format("memory_budget must come to a whole number of bytes under 10^18, got {}", text));
