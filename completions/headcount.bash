@@ -89,10 +89,15 @@ _headcount() {
         return
         ;;
     catalogue)
-        case $subcommand in
-        asks | mistakes | training-asks | exports) COMPREPLY=($(compgen -W $'--format\n--help' -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -W $'asks\nmistakes\ntraining-asks\nexports\n--help' -- "$cur")) ;;
-        esac
+        if [[ $subcommand == formulas && $prev == --spec ]]; then
+            COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        elif [[ $subcommand == formulas ]]; then
+            COMPREPLY=($(compgen -W $'--spec\n--format\n--help' -- "$cur"))
+        elif [[ $subcommand =~ ^(asks|mistakes|training-asks|exports)$ ]]; then
+            COMPREPLY=($(compgen -W $'--format\n--help' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W $'asks\nmistakes\ntraining-asks\nexports\nformulas\n--help' -- "$cur"))
+        fi
         return
         ;;
     esac

@@ -85,3 +85,41 @@ TEST_CASE("catalogue refuses other formats, and needs a table to print", "[e2e][
     CHECK(run.out.empty());
     CHECK(run_headcount({"catalogue"}).exit_code == 2);
 }
+
+TEST_CASE("catalogue formulas gives a formula for every ask catalogue asks lists, shapes and choices included",
+          "[e2e][catalogue]") {
+    const auto asks = run_headcount({"catalogue", "asks"});
+    const auto formulas = run_headcount({"catalogue", "formulas"});
+    REQUIRE(asks.exit_code == 0);
+    REQUIRE(formulas.exit_code == 0);
+    CHECK(formulas.out.starts_with("| name | ask | formula |\n|---|---|---|\n"));
+    std::size_t rows = 0;
+    for (const std::string& ask : first_cells(asks.out, rows)) {
+        INFO(ask);
+        // The row of the ask: its ask cell, then a formula cell that is not empty.
+        const auto at = formulas.out.find(" | `" + ask + "` | `");
+        CHECK(at != std::string::npos);
+    }
+    // A shape is the tuple of its axes, a choice says what its values stand for (catalogue/shapes.yaml,
+    // catalogue/flops.yaml).
+    CHECK(formulas.out.find("| `shape_input` | `shape.input` | `(batch, seq_len, d_model)` |") != std::string::npos);
+    CHECK(formulas.out.find("; 0 = projections, 1 = attention, 2 = equal |") != std::string::npos);
+}
+
+TEST_CASE("catalogue formulas --spec applies the spec's conditions and says whose definition each row uses",
+          "[e2e][catalogue]") {
+    // Llama 2's FFN is gated (SwiGLU): three matrices, so ffn_up counts two of them and the conditional settles to 2
+    // (catalogue/model.yaml: if(gated, 2, 1)).
+    const auto llama =
+        run_headcount({"catalogue", "formulas", "--spec", source_dir() + "/problems/model-llama-2-7b.yaml"});
+    REQUIRE(llama.exit_code == 0);
+    CHECK(llama.out.starts_with("| name | ask | formula | defined by |\n"));
+    CHECK(llama.out.find("| `ffn_up_matrices` |  | `2` | the catalogue |") != std::string::npos);
+    // GPT-2's is not.
+    const auto gpt2 =
+        run_headcount({"catalogue", "formulas", "--spec", source_dir() + "/problems/model-gpt2-small.yaml"});
+    REQUIRE(gpt2.exit_code == 0);
+    CHECK(gpt2.out.find("| `ffn_up_matrices` |  | `1` | the catalogue |") != std::string::npos);
+    const auto missing = run_headcount({"catalogue", "formulas", "--spec", "no-such-file.yaml"});
+    CHECK(missing.exit_code != 0);
+}

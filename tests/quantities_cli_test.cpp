@@ -314,3 +314,20 @@ TEST_CASE("each kind of derived mistake is named, alone and in pairs", "[e2e][qu
     }
     CHECK(has(run_headcount({"check", path, "--part", "a", "--answer", "481207"}).out, "In the attention"));
 }
+
+TEST_CASE("a factor left out three levels down is named when the top quantity is asked", "[e2e][quantities]") {
+    // top = c - x, c = 2 b, b = a + z, a = 3 x y: a is three levels below top. With x = 7, y = 11, z = 5 (by hand):
+    // a = 231, b = 236, c = 472, top = 465. With x left out of a: a = 33, b = 38, c = 76, top = 69. With the 3 left
+    // out of a: a = 77, b = 82, c = 164, top = 157.
+    const std::string spec = spec_file("depth", "id: depth\ntitle: t\ngiven: {x: 7, y: 11, z: 5}\nquantities:\n"
+                                                "  a: {formula: 3 * x * y}\n  b: {formula: a + z}\n"
+                                                "  c: {formula: 2 * b}\n  top: {formula: c - x}\n"
+                                                "parts: [{id: a, ask: top}]\n");
+    CHECK(run_headcount({"check", spec, "--part", "a", "--answer", "465"}).exit_code == 0);
+    const auto x = run_headcount({"check", spec, "--part", "a", "--answer", "69"});
+    CHECK(x.exit_code == 1);
+    CHECK(has(x.out, "`factor_left_out_x`"));
+    const auto three = run_headcount({"check", spec, "--part", "a", "--answer", "157"});
+    CHECK(three.exit_code == 1);
+    CHECK(has(three.out, "`factor_left_out_3`"));
+}

@@ -425,3 +425,49 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
     CHECK(typo.exit_code == 2);
     CHECK(has(typo.err, "unknown ask 'memory.weight' in part 'a' (did you mean 'memory.weights'?)"));
 }
+
+// A course that counts 10 bytes a parameter redefines memory_model_states, and what uses it follows. By hand, for
+// GPT-2 small (P = 124,439,808) in fp32 with Adam (16 P = 1,991,036,928 bytes of model states, the ZeRO paper) and
+// the batch of 8 at 1,024 tokens: headcount's memory.training is 10,597,748,736 bytes, so the activations are
+// 10,597,748,736 - 1,991,036,928 = 8,606,711,808, and 1,075,838,976 a sequence. At 10 P = 1,244,398,080 the
+// training memory is 1,244,398,080 + 8,606,711,808 = 9,851,109,888; the largest batch in 80 GB is
+// floor((8e10 - 1,244,398,080) / 1,075,838,976) = floor(73.2) = 73, where 16 P gives floor(72.5) = 72.
+TEST_CASE("a spec's quantity redefines a built-in, and every ask that uses it follows", "[e2e][training]") {
+    const std::string parts = "  - {id: a, ask: memory.model_states}\n  - {id: b, ask: memory.training}\n"
+                              "  - {id: c, ask: batch.max}\n";
+    const std::string setup = "  precision: fp32\n  optimizer: adam\n  memory_budget: 80000000000\n";
+    const std::string headcounts = gpt2_small("redefine-none", setup, parts);
+    CHECK(answer_of(headcounts, 0) == "1991036928");
+    CHECK(answer_of(headcounts, 1) == "10597748736");
+    CHECK(answer_of(headcounts, 2) == "72");
+    const std::string ten = gpt2_small("redefine-ten",
+                                       setup + "quantities:\n  memory_model_states: {title: model states at 10 bytes a "
+                                               "parameter, unit: bytes, formula: 10 * model_params}\n",
+                                       parts);
+    CHECK(answer_of(ten, 0) == "1244398080");
+    CHECK(answer_of(ten, 1) == "9851109888");
+    CHECK(answer_of(ten, 2) == "73");
+    // Which definition was used: in solve's and check's JSON, and in the worked solution.
+    const auto json = run_headcount({"solve", ten, "--format", "json"});
+    REQUIRE(json.exit_code == 0);
+    const auto parsed = nlohmann::json::parse(json.out);
+    for (int part = 0; part < 3; ++part) {
+        INFO(part);
+        REQUIRE(parsed["parts"][part].contains("redefined"));
+        CHECK(parsed["parts"][part]["redefined"][0]["name"] == "memory_model_states");
+        CHECK(parsed["parts"][part]["redefined"][0]["formula"] == "10 * model_params");
+    }
+    CHECK(!nlohmann::json::parse(run_headcount({"solve", headcounts, "--format", "json"}).out)["parts"][0].contains(
+        "redefined"));
+    const auto check = run_headcount({"check", ten, "--part", "c", "--answer", "73", "--format", "json"});
+    REQUIRE(check.exit_code == 0);
+    const auto verdict = nlohmann::json::parse(check.out);
+    CHECK(verdict["status"] == "correct");
+    CHECK(verdict["redefined"][0]["name"] == "memory_model_states");
+    const auto solution = run_headcount({"solve", ten});
+    CHECK(has(solution.out, "This problem defines `memory_model_states` as `10 * model_params`"));
+    const auto formulas = run_headcount({"catalogue", "formulas", "--spec", ten});
+    CHECK(has(formulas.out,
+              "| `memory_model_states` | `memory_model_states` | `10 * model_params` | the spec, in place of the "
+              "catalogue's |"));
+}

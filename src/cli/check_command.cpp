@@ -5,6 +5,7 @@
 
 #include <grade/feedback.hpp>
 #include <grade/verdict_json.hpp>
+#include <render/solution.hpp>
 #include <spec/givens.hpp>
 #include <util/ids.hpp>
 #include <util/text.hpp>
@@ -95,6 +96,9 @@ Result<int> run_check(const CheckOptions& options) {
         return std::unexpected(feedback.error());
     if (options.format == "json") {
         auto json = grade::verdict_json(problem, **part, verdict, *feedback, reveal);
+        // Which definitions the answer was computed with, when the spec redefines one of headcount's built-ins.
+        if (auto redefined = render::redefinitions_json(problem, **part); !redefined.empty())
+            json["redefined"] = std::move(redefined);
         if (variants)
             json["variant"] = {
                 {"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};

@@ -130,6 +130,11 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
         auto body = templates.render(solution_template(*part.ask), view);
         if (!body)
             return body;
+        // Which definitions the answer is computed with, where the spec redefines one of headcount's.
+        for (const spec::Quantity* q : solve::redefinitions(solved, part))
+            *body += fmt::format("\nThis problem defines `{}` as `{}`, in place of headcount's built-in formula "
+                                 "(`headcount catalogue formulas` lists those); this answer uses the problem's.\n",
+                                 q->name, q->formula_text);
         part_view["body"] = *body;
         parts.push_back(part_view);
         if (!defined)
@@ -186,13 +191,24 @@ Result<std::string> markdown_problem_sheet(const solve::SolvedProblem& solved, c
     return tidy_markdown(*sheet);
 }
 
+nlohmann::ordered_json redefinitions_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const spec::Quantity* q : solve::redefinitions(solved, part))
+        out.push_back({{"name", q->name}, {"formula", q->formula_text}, {"defined_by", "spec"}});
+    return out;
+}
+
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved) {
     nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-    for (const solve::SolvedPart& part : solved.parts)
-        parts.push_back({{"id", part.part.id},
-                         {"ask", part.ask->id},
-                         {"answer", json_answer(*part.ask, part.answer)},
-                         {"unit", part.ask->unit}});
+    for (const solve::SolvedPart& part : solved.parts) {
+        nlohmann::ordered_json entry = {{"id", part.part.id},
+                                        {"ask", part.ask->id},
+                                        {"answer", json_answer(*part.ask, part.answer)},
+                                        {"unit", part.ask->unit}};
+        if (auto redefined = redefinitions_json(solved, part); !redefined.empty())
+            entry["redefined"] = std::move(redefined);
+        parts.push_back(std::move(entry));
+    }
     return {{"id", solved.problem.id}, {"title", solved.problem.title}, {"parts", parts}};
 }
 

@@ -41,4 +41,8 @@ std::string tidy_markdown(const std::string& text);
 /// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` as json_answer writes it.
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
 
+/// The spec's redefinitions of headcount's built-ins that `part` is computed with (solve::redefinitions), as JSON:
+/// [{"name", "formula", "defined_by": "spec"}]; empty when it uses headcount's own alone.
+nlohmann::ordered_json redefinitions_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+
 } // namespace headcount::render

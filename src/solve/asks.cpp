@@ -233,4 +233,22 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
     return solve_parts(std::move(solved));
 }
 
+std::vector<const spec::Quantity*> redefinitions(const SolvedProblem& solved, const SolvedPart& part) {
+    std::vector<const spec::Quantity*> out;
+    if (!solved.computation || !part.ask)
+        return out;
+    const Computation& c = *solved.computation;
+    const int target = part.ask->kind == "defined" ? c.find_visible(part.ask->name) : c.find(part.ask->name);
+    if (target < 0)
+        return out;
+    std::vector<int> slots = c.cone(target);
+    slots.push_back(target);
+    for (const int i : slots) {
+        const Computation::Slot& s = c.slot(i);
+        if (s.quantity && (s.entry || s.quantity->redefines))
+            out.push_back(s.quantity);
+    }
+    return out;
+}
+
 } // namespace headcount::solve

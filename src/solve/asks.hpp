@@ -126,4 +126,9 @@ struct SolvedProblem {
 /// computed, a quantity a part asks for that this problem cannot answer (with the ask's position).
 Result<SolvedProblem> solve_problem(const spec::Problem& problem);
 
+/// The spec's quantities that redefine one of headcount's built-ins (by its formula name, in `quantities:`) and that
+/// `part`'s answer is computed with, itself included: what a solution and `check --format json` name as the
+/// definitions used. Empty when the part uses headcount's alone.
+std::vector<const spec::Quantity*> redefinitions(const SolvedProblem& solved, const SolvedPart& part);
+
 } // namespace headcount::solve

@@ -156,9 +156,10 @@ struct Quantity {
     /// What a part's `ask:` names it by: its name, or for one of headcount's own formulas (src/spec/training.hpp)
     /// the ask's id with its dots (memory.training, whose name in formulas is memory_training).
     std::string ask;
-    bool builtin = false; ///< one of headcount's own formulas, not the spec's
-    std::string title;    ///< used in questions, solutions and feedback ("training compute")
-    std::string unit;     ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
+    bool builtin = false;   ///< one of headcount's own formulas, not the spec's
+    bool redefines = false; ///< the spec's own formula, in place of headcount's built-in of the same name
+    std::string title;      ///< used in questions, solutions and feedback ("training compute")
+    std::string unit;       ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
     formula::Node formula;
     std::string formula_text; ///< as written
     std::vector<ListedMistake> mistakes;

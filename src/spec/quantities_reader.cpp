@@ -149,11 +149,15 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return r.error_at(entry.first, fmt::format("quantity '{}': a name is letters, digits and '_', not starting "
                                                        "with a digit",
                                                        name));
-        if (std::find(known.begin(), known.end(), name) != known.end()) {
-            const bool builtin = std::find(names.builtin.begin(), names.builtin.end(), name) != names.builtin.end();
+        // A built-in's name redefines it (its ask, and every formula that uses it, follow the spec's formula); a
+        // given's, or a second quantity's, is refused.
+        const bool builtin = std::find(names.builtin.begin(), names.builtin.end(), name) != names.builtin.end();
+        if (!builtin && std::find(known.begin(), known.end(), name) != known.end())
             return r.error_at(entry.first, fmt::format("quantity '{}' has the name of {}; choose another", name,
-                                                       builtin ? "a built-in quantity" : "a given"));
-        }
+                                                       std::none_of(read.begin(), read.end(),
+                                                                    [&](const Quantity& q) { return q.name == name; })
+                                                           ? "a given"
+                                                           : "another quantity"));
         const YAML::Node body = entry.second;
         if (auto ok = r.check_mapping(body, k_quantity_keys, fmt::format("quantity '{}'", name),
                                       fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "
@@ -164,6 +168,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         Quantity q;
         q.name = name;
         q.ask = name;
+        q.redefines = builtin;
         q.mark = mark_of(entry.first);
         auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
         if (!formula_node)

@@ -189,6 +189,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     if (have_formulas)
         formulas.reset(quantities);
     std::vector<std::string> builtin_quantities;
+    std::vector<std::string> redefined; ///< the spec's quantities that redefine one of headcount's
     if (training) {
         auto catalogue = training_quantities(r, *given, problem, asked);
         if (!catalogue)
@@ -198,11 +199,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         } else if (quantities && quantities.IsMap()) {
             formulas.reset(YAML::Node(YAML::NodeType::Map));
             for (const auto& entry : quantities) {
+                // One of headcount's training quantities redefined: the spec's formula is used in its place, by
+                // its ask and by every formula that uses it (a course that counts 10 bytes a parameter).
                 if ((*catalogue)[entry.first.Scalar()])
-                    return r.error_at(entry.first, fmt::format("quantity '{}' has the name of one of headcount's "
-                                                               "training quantities, which a part asks for; choose "
-                                                               "another",
-                                                               entry.first.Scalar()));
+                    redefined.push_back(entry.first.Scalar());
                 formulas.force_insert(entry.first, entry.second);
             }
         } else if (!quantities) {
@@ -211,8 +211,10 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         }
         if (formulas.IsMap()) // otherwise read_quantities says what is wrong with the spec's quantities
             for (const auto& entry : *catalogue) {
-                formulas.force_insert(entry.first, entry.second);
-                builtin_quantities.push_back(entry.first.Scalar());
+                const std::string name = entry.first.Scalar();
+                if (std::find(redefined.begin(), redefined.end(), name) == redefined.end())
+                    formulas.force_insert(entry.first, entry.second);
+                builtin_quantities.push_back(name);
             }
     }
 
@@ -235,6 +237,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         for (Quantity& q : *read)
             if (std::find(builtin_quantities.begin(), builtin_quantities.end(), q.name) != builtin_quantities.end()) {
                 q.builtin = true;
+                q.redefines = std::find(redefined.begin(), redefined.end(), q.name) != redefined.end();
                 q.ask = std::find_if(training_asks().begin(), training_asks().end(), [&](const TrainingAsk& ask) {
                             return training_name(ask.id) == q.name;
                         })->id;
