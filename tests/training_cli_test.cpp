@@ -471,3 +471,18 @@ TEST_CASE("a spec's quantity redefines a built-in, and every ask that uses it fo
               "| `memory_model_states` | `memory_model_states` | `10 * model_params` | the spec, in place of the "
               "catalogue's |"));
 }
+
+// GPT-2 small in fp32 with Adam keeps 16 P = 1,991,036,928 bytes of model states (the ZeRO paper; P = 124,439,808):
+// in a budget of 1 GB no batch fits, and batch.max would be negative. The spec is refused at the part, with both
+// sizes (issue 40, item 5).
+TEST_CASE("batch.max where the model states alone exceed the budget says that nothing fits", "[e2e][training]") {
+    const std::string spec =
+        gpt2_small("nothing-fits", "  precision: fp32\n  optimizer: adam\n  memory_budget: 1000000000\n",
+                   "  - {id: a, ask: memory.model_states}\n  - {id: c, ask: batch.max}\n");
+    const auto r = run_headcount({"solve", spec});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "batch.max: no batch fits: the model states alone take 1,991,036,928 bytes, more than "
+                     "memory_budget (1,000,000,000 bytes)"));
+    CHECK(has(r.err, ":20:")); // part c, line 20 of the spec gpt2_small writes
+    CHECK(r.out.empty());      // no answer printed
+}

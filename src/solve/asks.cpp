@@ -3,6 +3,8 @@
 #include <solve/defined.hpp>
 #include <solve/solutions.hpp>
 
+#include <util/text.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -157,6 +159,32 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
     return std::nullopt;
 }
 
+/// A part asking for batch.max where the model states alone take more than memory_budget: no batch fits, and a
+/// negative number of sequences is no answer (issue 40). Said at the part, with the two sizes, when the spec is read.
+std::optional<Error> nothing_fits(const SolvedProblem& solved) {
+    const Computation& c = *solved.computation;
+    const spec::Problem& problem = solved.problem;
+    const int batch = c.find_visible("batch_max");
+    if (!c.available(batch) || c.value(batch) >= 0)
+        return std::nullopt;
+    const int states = c.find_visible("memory_model_states");
+    const int budget = c.find_visible("memory_budget");
+    const auto bytes = [&](int slot) {
+        if (!c.available(slot) || c.value(slot).get_den() != 1)
+            return std::string("?");
+        const auto count = formula::to_count(c.value(slot));
+        return count ? with_thousands(*count) + " bytes" : c.value(slot).get_str() + " bytes";
+    };
+    for (const spec::Part& part : problem.parts)
+        if (part.ask == "batch.max")
+            return Error{problem.file, part.ask_mark.line, part.ask_mark.column,
+                         fmt::format("batch.max: no batch fits: the model states alone take {}, more than "
+                                     "memory_budget ({}); give a larger memory_budget, or split the model states over "
+                                     "GPUs (zero_stage with data_parallel)",
+                                     bytes(states), bytes(budget))};
+    return std::nullopt;
+}
+
 /// Answers every part of `solved`, whose computation is built.
 Result<SolvedProblem> solve_parts(SolvedProblem solved) {
     const spec::Problem& problem = solved.problem;
@@ -204,6 +232,8 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
     solved.computation = *built;
     const Computation& c = **built;
     if (const auto error = unanswerable_quantity(solved))
+        return std::unexpected(*error);
+    if (const auto error = nothing_fits(solved))
         return std::unexpected(*error);
     if (problem.quantities)
         solved.values = c.visible_values();
