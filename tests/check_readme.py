@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The README shows what the program prints: its quick start gives a working `headcount` and `man headcount` with the
 build folder on PATH, its problem solves as the shipped problems/week3-mha-params.yaml does, its excerpt of the worked
-solution is in `headcount solve`'s output, and each `$ headcount ...` of a console block prints what the block shows.
+solution is in `headcount solve`'s output, and each `$ headcount ...` of a console block prints what the block shows
+(the grade example runs on the shipped examples/).
 
 The README wraps long lines and leaves text out with "[…]", so shown and printed text are compared with their runs of
 white space made one space, and "[…]" stands for any text.
@@ -83,16 +84,23 @@ if excerpt and command:
     check(solved.returncode == 0, f"headcount {command.group(1)}: {solved.stderr.strip()}")
     check(shown_in(text, solved.stdout), f"the excerpt is not what headcount {command.group(1)} prints")
 
-# Each `$ headcount ...` in a console block, and the lines under it: what the command prints.
+# Each `$ headcount ...` in a console block, and the lines under it: what the command prints (on stdout, then
+# stderr, as a terminal shows both), run in a scratch folder that has the checkout's problems/ and examples/, so that
+# what a command writes (grade's --out) lands there.
 runs = 0
-for block in re.findall(r"```console\n(.*?)```", readme, re.S):
-    for run in re.split(r"^(?=\$ )", block, flags=re.M):
-        if not run.startswith("$ headcount "):
-            continue
-        line, _, shown = run.partition("\n")
-        printed = headcount(*shlex.split(line[len("$ headcount "):]))
-        check(shown_in(shown, printed.stdout, whole=True), f"{line}: prints\n{printed.stdout}{printed.stderr}")
-        runs += 1
+with tempfile.TemporaryDirectory() as scratch:
+    for folder in ("problems", "examples"):
+        os.symlink(source / folder, os.path.join(scratch, folder))
+    for block in re.findall(r"```console\n(.*?)```", readme, re.S):
+        for run in re.split(r"^(?=\$ )", block, flags=re.M):
+            if not run.startswith("$ headcount "):
+                continue
+            line, _, shown = run.partition("\n")
+            printed = subprocess.run([binary, *shlex.split(line[len("$ headcount "):])], capture_output=True,
+                                     text=True, cwd=scratch)
+            check(shown_in(shown, printed.stdout + printed.stderr, whole=True),
+                  f"{line}: prints\n{printed.stdout}{printed.stderr}")
+            runs += 1
 check(runs >= 1, "the README has no console example")
 
 for failure in failures:
