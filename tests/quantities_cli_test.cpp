@@ -255,7 +255,10 @@ TEST_CASE("a class's report names listed and derived mistakes", "[e2e][quantitie
     const auto run = run_headcount({"grade", k_compute, "--submissions", dir + "/class.csv", "--out", dir + "/out"});
     REQUIRE(run.exit_code == 0);
     const std::string report = headcount::testing::read_text(dir + "/out/report.md");
-    CHECK(has(report, "Forward only"));
+    // forward_only has no title: the report names it by its feedback's first sentence (training-compute.yaml), not
+    // by its id in words ("Forward only", issue 40 item 3).
+    CHECK(has(report, "One forward pass per token was counted"));
+    CHECK(!has(report, "Forward only"));
     CHECK(has(report, "`mfu` was multiplied where it divides"));
     const std::string gradebook = headcount::testing::read_text(dir + "/out/gradebook.csv");
     CHECK(has(gradebook, "\nann,0,0,0,2\n"));
@@ -330,4 +333,25 @@ TEST_CASE("a factor left out three levels down is named when the top quantity is
     const auto three = run_headcount({"check", spec, "--part", "a", "--answer", "157"});
     CHECK(three.exit_code == 1);
     CHECK(has(three.out, "`factor_left_out_3`"));
+}
+
+TEST_CASE("a listed mistake is named by its title, else by its feedback's first sentence", "[e2e][quantities]") {
+    // bubble = (p - 1) / (m + p - 1) with p = 4 stages and m = 12 microbatches: 3/15 = 0.2; over m alone, 3/12 = 0.25.
+    // The GPipe slip's feedback has no title; the other is given one.
+    const std::string spec = spec_file(
+        "titles",
+        "id: titles\ntitle: t\ngiven: {p: 4, m: 12}\nquantities:\n  bubble:\n    formula: (p - 1) / (m + p - 1)\n"
+        "    mistakes:\n      - id: bubble_over_m\n        formula: (p - 1) / m\n"
+        "        feedback: 'The idle time was divided by the microbatches alone: the pipeline runs m + p - 1 "
+        "slots.'\n"
+        "      - id: stages_not_minus_one\n        formula: p / (m + p - 1)\n        feedback: Every stage "
+        "was counted as idle.\n        title: All p stages counted as the bubble\n"
+        "parts: [{id: a, ask: bubble}]\n");
+    const auto over_m = run_headcount({"check", spec, "--part", "a", "--answer", "0.25"});
+    CHECK(over_m.exit_code == 1);
+    CHECK(has(over_m.out, "**The idle time was divided by the microbatches alone** (`bubble_over_m`)"));
+    CHECK(!has(over_m.out, "Bubble over m"));
+    // p / (m + p - 1) = 4/15 = 0.2667.
+    const auto stages = run_headcount({"check", spec, "--part", "a", "--answer", "0.267"});
+    CHECK(has(stages.out, "**All p stages counted as the bubble** (`stages_not_minus_one`)"));
 }

@@ -73,16 +73,6 @@ std::pair<std::string, std::string> derived_words(const Computation& c, const st
     return {s, s};
 }
 
-/// A listed mistake's id as a title: forward_only -> "Forward only" (its feedback says the rest).
-std::string id_title(std::string_view id) {
-    std::string title(id);
-    std::replace(title.begin(), title.end(), '_', ' ');
-    std::replace(title.begin(), title.end(), '-', ' ');
-    if (!title.empty())
-        title.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(title.front())));
-    return title;
-}
-
 /// The unit slips a part's unit invites, as factors on the right value.
 void add_unit_slips(std::string_view unit_text, const Number& right, std::vector<Single>& singles) {
     const solve::UnitInfo unit = solve::unit_info(unit_text);
@@ -232,7 +222,8 @@ void add_formula_singles(const solve::SolvedProblem& solved, int slot, int targe
                 {{slot, std::shared_ptr<const formula::Node>(solved.problem.quantities, &m.formula)}}};
             const auto value = value_of(change);
             if (value && *value != right)
-                add(m.id, id_title(m.id), m.feedback, *value, std::move(change), Single::Source::listed, nullptr);
+                add(m.id, spec::mistake_title(m.title, m.feedback, m.id), m.feedback, *value, std::move(change),
+                    Single::Source::listed, nullptr);
         }
     } else if (s.entry) {
         for (const solve::EntryMistake& m : s.entry->mistakes) {
@@ -243,7 +234,7 @@ void add_formula_singles(const solve::SolvedProblem& solved, int slot, int targe
             Computation::Change change{{{slot, solve::catalogue_formula(m.formula)}}};
             const auto value = value_of(change);
             if (value && *value != right)
-                add(m.id, m.title.empty() ? id_title(m.id) : std::string(m.title), std::string(m.feedback), *value,
+                add(m.id, spec::mistake_title(m.title, m.feedback, m.id), std::string(m.feedback), *value,
                     std::move(change), Single::Source::listed, nullptr);
         }
     }

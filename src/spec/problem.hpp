@@ -146,8 +146,15 @@ struct ListedMistake {
     formula::Node formula;
     std::string formula_text;
     std::string feedback; ///< Markdown with $…$, shown under every reveal policy: it must not give the answer away
-    Mark mark;            ///< where the mistake's `id:` stands
+    /// One line naming the slip (`title:`); when the spec gives none, its feedback's first sentence (mistake_title()).
+    std::string title;
+    Mark mark; ///< where the mistake's `id:` stands
 };
+
+/// The title of a listed mistake: its own, else the first sentence of its feedback (up to '.', ';' or ':', at most
+/// 100 bytes, cut at a word), else its id in words ("weights only"), so that a report and a feedback file never show
+/// a bare id ("Bubble over m").
+std::string mistake_title(std::string_view title, std::string_view feedback, std::string_view id);
 
 /// A quantity the spec defines (`quantities:`): a formula over the givens, the other defined quantities and the
 /// built-in quantities of the problem's kind (an ask's id with dots as underscores: model_params).

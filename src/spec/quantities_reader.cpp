@@ -208,14 +208,14 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         if (!listed)
             continue;
         if (!listed.IsSequence() || listed.size() == 0)
-            return r.error_at(listed, "mistakes must be a list of {id, formula, feedback}");
+            return r.error_at(listed, "mistakes must be a list of {id, formula, feedback} (and a title)");
         if (listed.size() > k_max_listed_mistakes)
             return r.error_at(listed, fmt::format("more than {} mistakes for one quantity", k_max_listed_mistakes));
         std::set<std::string> ids;
         for (const YAML::Node& item : listed) {
             ListedMistake m;
             auto id = r.mapping_id(item, k_listed_mistake_keys, "mistake", "mistake id",
-                                   "each mistake must be a mapping {id, formula, feedback}");
+                                   "each mistake must be a mapping {id, formula, feedback} (and a title)");
             if (!id)
                 return std::unexpected(id.error());
             m.mark = mark_of(item["id"]);
@@ -237,6 +237,10 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             if (!feedback)
                 return std::unexpected(feedback.error());
             m.feedback = *feedback;
+            if (auto ok = r.optional(item, "title", &Reader::string_of, m.title); !ok)
+                return std::unexpected(ok.error());
+            if (m.title.size() > 200)
+                return r.error_at(item["title"], "title is longer than 200 bytes");
             q.mistakes.push_back(std::move(m));
         }
     }
@@ -287,3 +291,46 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
 }
 
 } // namespace headcount::spec::detail
+
+namespace headcount::spec {
+
+std::string mistake_title(std::string_view title, std::string_view feedback, std::string_view id) {
+    if (!title.empty())
+        return std::string(title);
+    // The first sentence: up to a '.' that ends one (followed by a space or the end, so 3.5 and e.g. stay whole), a
+    // ';' or a ':'; a '$' span is kept whole.
+    std::size_t end = feedback.size();
+    bool math = false;
+    for (std::size_t i = 0; i < feedback.size(); ++i) {
+        const char c = feedback[i];
+        if (c == '$')
+            math = !math;
+        if (math)
+            continue;
+        const bool last = i + 1 == feedback.size() || feedback[i + 1] == ' ' || feedback[i + 1] == '\n';
+        if ((c == '.' && last) || c == ';' || c == ':' || c == '\n') {
+            end = i;
+            break;
+        }
+    }
+    std::string first(feedback.substr(0, end));
+    while (!first.empty() && (first.back() == ' ' || first.back() == '.'))
+        first.pop_back();
+    if (first.size() > 100) {
+        std::size_t cut = first.rfind(' ', 100);
+        if (cut == std::string::npos) // no word to cut at: at a character's first byte, never inside one
+            for (cut = 100; cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80; --cut) {
+            }
+        first = first.substr(0, cut) + "…";
+    }
+    if (!first.empty())
+        return first;
+    std::string words(id);
+    std::replace(words.begin(), words.end(), '_', ' ');
+    std::replace(words.begin(), words.end(), '-', ' ');
+    if (!words.empty())
+        words.front() = static_cast<char>(std::toupper(static_cast<unsigned char>(words.front())));
+    return words;
+}
+
+} // namespace headcount::spec

@@ -16,7 +16,7 @@ namespace headcount::spec::detail {
 /// Keys of `quantities:` entries and of a listed mistake.
 inline constexpr auto k_quantity_keys =
     std::to_array<std::string_view>({"title", "unit", "formula", "mistakes", "explanation"});
-inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback"});
+inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback", "title"});
 
 /// The entries of `given` whose keys are not among `architecture` (the keys the kind reads itself): each an exact
 /// number, integer or decimal (0.45 is 9/20), named like a formula's name.
