@@ -88,6 +88,7 @@ class Parser {
     template <class... Children> Result node_of(Node::Op op, std::size_t first, Children&&... children) {
         Node node;
         node.op = op;
+        node.children.reserve(sizeof...(Children));
         (node.children.push_back(std::forward<Children>(children)), ...);
         if (auto problem = finish(node, first))
             return std::unexpected(*problem);
@@ -125,6 +126,8 @@ class Parser {
             return head;
         Node node;
         node.op = op;
+        // Most sums and products have a few operands: room for four saves moving them as the vector grows.
+        node.children.reserve(4);
         node.children.push_back(std::move(*head));
         node.inverse.push_back(false);
         while (at(forward) || at(inverse)) {
@@ -220,6 +223,7 @@ class Parser {
         Node node;
         node.op = Node::Op::call;
         node.text = std::string(called);
+        node.children.reserve(function->min_arguments);
         if (!at(Tok::rparen)) {
             while (true) {
                 auto argument = comparison();
