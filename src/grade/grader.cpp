@@ -201,8 +201,7 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
 
     const Number right = exact_of(part.answer);
     const spec::Tolerance tolerance = solve::tolerance_of(part);
-    const auto within = [&](const Number& value) {
-        const double v = formula::to_double(value);
+    const auto within_at = [&](const Number& value, double v) {
         switch (tolerance.kind) {
         case spec::Tolerance::Kind::exact:
             return typed && *typed == value;
@@ -217,15 +216,23 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         }
         return false;
     };
-    const auto rounds = [&](const Number& value) {
-        const bool says_rounded = parsed->significant_figures > 0 || parsed->approximate;
-        const double resolution = resolution_of(*parsed);
-        if (resolution <= 0 || written_figures(*parsed) < (says_rounded ? 2 : 3))
+    const auto within = [&](const Number& value) { return within_at(value, formula::to_double(value)); };
+    const bool says_rounded = parsed->significant_figures > 0 || parsed->approximate;
+    const double resolution = resolution_of(*parsed);
+    const bool can_round = resolution > 0 && written_figures(*parsed) >= (says_rounded ? 2 : 3);
+    const Number half_resolution = can_round && typed ? Number(resolution) / 2 : Number(0);
+    const auto rounds_at = [&](const Number& value, double v) {
+        if (!can_round)
             return false;
-        if (typed) // exactly: past 2^53 a double cannot tell the last digits apart
-            return cmp(abs(Number(*typed - value)), Number(resolution) / 2) <= 0;
-        return std::abs(parsed->value - formula::to_double(value)) <= resolution / 2;
+        if (typed) { // exactly: past 2^53 a double cannot tell the last digits apart
+            // Far off by the doubles is far off exactly: the exact comparison only near the value.
+            if (std::abs(parsed->value - v) > 4 * resolution + 1e-9 * std::abs(v))
+                return false;
+            return cmp(abs(Number(*typed - value)), half_resolution) <= 0;
+        }
+        return std::abs(parsed->value - v) <= resolution / 2;
     };
+    const auto rounds = [&](const Number& value) { return rounds_at(value, formula::to_double(value)); };
     // Bytes written with a prefixed unit (16.8 MB, 16 MiB) are right to the figures they give, three at least.
     const bool in_units = unit.dimension == solve::UnitInfo::Dimension::bytes && !parsed->unit.empty() &&
                           parsed->unit != "B" && written_figures(*parsed) >= 3 && rounds(right);
@@ -235,8 +242,9 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         return verdict;
     }
     const auto is_exactly = [&](const Explanation& e) { return typed && *typed == exact_of(e.value); };
-    const bool is_a_mistake = std::any_of(table.explanations.begin(), table.explanations.end(), is_exactly) ||
-                              std::any_of(table.others.begin(), table.others.end(), is_exactly);
+    const auto is_value = [&](const MistakeTable::Value& v) { return typed && *typed == v.exact; };
+    const bool is_a_mistake = std::any_of(table.explanation_values.begin(), table.explanation_values.end(), is_value) ||
+                              std::any_of(table.other_values.begin(), table.other_values.end(), is_value);
     if (!is_a_mistake && rounds(right)) {
         verdict.status = Status::rounded;
         verdict.score = verdict.points * credit_for(part.part, *find_mistake(k_rounded));
@@ -253,14 +261,17 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
                       cmp(abs(Number(other - right)), Number(resolution) / 2) <= 0))
             verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
     }
-    const auto matches = [&](const solve::Answer& value) {
-        const Number exact = exact_of(value);
-        return within(exact) || rounds(exact);
+    const auto matches = [&](const MistakeTable::Value& v) {
+        return within_at(v.exact, v.approximate) || rounds_at(v.exact, v.approximate);
     };
-    for (const Explanation& e : table.explanations)
-        if (matches(e.value))
-            verdict.matches.push_back(e);
-    add_other_quantities(table, verdict, matches);
+    for (std::size_t i = 0; i < table.explanations.size(); ++i)
+        if (matches(table.explanation_values[i]))
+            verdict.matches.push_back(table.explanations[i]);
+    if (std::none_of(verdict.matches.begin(), verdict.matches.end(),
+                     [](const Explanation& e) { return e.mistakes.size() == 1; }))
+        for (std::size_t i = 0; i < table.others.size(); ++i)
+            if (matches(table.other_values[i]))
+                verdict.matches.push_back(table.others[i]);
     keep_simplest(verdict);
     // A listed mistake wins over the others that only come near its value: 46.7B for Mixtral's active parameters
     // is all experts counted, not also each small factor of the idle experts' term left out, which rounds alike.
@@ -285,7 +296,15 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
 } // namespace
 
 MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    return MistakeTable{&solved, &part, explanations(solved, part), other_quantities(solved, part)};
+    MistakeTable table{&solved, &part, explanations(solved, part), other_quantities(solved, part), {}, {}};
+    for (const auto& [from, to] :
+         {std::pair{&table.explanations, &table.explanation_values}, std::pair{&table.others, &table.other_values}})
+        for (const Explanation& e : *from) {
+            Number exact = exact_of(e.value);
+            const double approximate = formula::to_double(exact);
+            to->push_back({std::move(exact), approximate});
+        }
+    return table;
 }
 
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {

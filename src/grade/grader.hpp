@@ -41,6 +41,14 @@ struct MistakeTable {
     const solve::SolvedPart* part = nullptr;
     std::vector<Explanation> explanations;
     std::vector<Explanation> others;
+    /// Each explanation's value (then each other's) exactly and as a double, made once with the table: a class
+    /// whose answers all differ compares each with every one of them.
+    struct Value {
+        formula::Number exact;
+        double approximate = 0;
+    };
+    std::vector<Value> explanation_values;
+    std::vector<Value> other_values;
 };
 
 /// The table of `part` (one of `solved`'s parts, which must outlive it).
