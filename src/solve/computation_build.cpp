@@ -265,6 +265,11 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
     }
 
+    // A change is followed up through the users of what it changes: only those with a value here (a problem without
+    // a workload has no FLOPs or shapes for a parameter slip to reach).
+    for (auto& users : c.m_users)
+        std::erase_if(users, [&](int user) { return !c.slot(user).unavailable.empty(); });
+
     // The second methods agree with the first (a disagreement is a bug in the catalogue, reported, not hidden).
     for (const int i : c.m_order) {
         const Slot& s = c.slot(i);
