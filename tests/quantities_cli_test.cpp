@@ -355,3 +355,19 @@ TEST_CASE("a listed mistake is named by its title, else by its feedback's first 
     const auto stages = run_headcount({"check", spec, "--part", "a", "--answer", "0.267"});
     CHECK(has(stages.out, "**All p stages counted as the bubble** (`stages_not_minus_one`)"));
 }
+
+TEST_CASE("a quantity cannot redefine a built-in shape or choice, whose answers are no number", "[e2e][quantities]") {
+    for (const auto& [name, ask, what] :
+         {std::tuple{"shape_q", "shape.q", "a built-in shape"},
+          std::tuple{"flops_dominant", "flops.dominant", "a built-in choice (its answer is a word)"}}) {
+        INFO(name);
+        const std::string spec = spec_file(
+            std::string("redefine-") + name,
+            std::string("id: r\ntitle: t\ngiven: {d_model: 512, h: 8, batch: 2, seq_len: 16}\nquantities:\n  ") + name +
+                ": {formula: d_model}\nparts: [{id: a, ask: " + ask + "}]\n");
+        const auto r = run_headcount({"solve", spec});
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, std::string(":5:3: quantity '") + name + "' has the name of " + what +
+                             ", which a formula cannot redefine; choose another name"));
+    }
+}

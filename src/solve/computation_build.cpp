@@ -63,6 +63,13 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         for (const spec::Quantity& q : *problem.quantities) {
             const int known = c.find_visible(q.name);
             if (known >= 0 && !c.slot(known).given && c.slot(known).entry) {
+                const CatalogueEntry& e = *c.slot(known).entry;
+                if (!e.shape.empty() || !e.choices.empty())
+                    return std::unexpected(Error{
+                        problem.file, q.mark.line, q.mark.column,
+                        fmt::format("quantity '{}' has the name of a built-in {}, which a formula cannot redefine; "
+                                    "choose another name",
+                                    q.name, e.shape.empty() ? "choice (its answer is a word)" : "shape")});
                 c.m_slots[static_cast<std::size_t>(known)].quantity = &q;
                 continue;
             }
