@@ -8,6 +8,8 @@
 
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 using headcount::testing::run_headcount;
