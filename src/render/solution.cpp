@@ -151,6 +151,34 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
     return tidy_markdown(*document);
 }
 
+View question_words(std::string_view title, std::string_view unit) {
+    const auto lower = [](std::string_view text) {
+        std::string out(text);
+        for (char& c : out)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string t = lower(title);
+    const std::string u = lower(unit);
+    // A title that says its unit already ("the cost of the run in dollars") is not asked "in dollars" again.
+    const bool says_unit =
+        !u.empty() && (t.find(" in " + u) != std::string::npos || t.find("(" + u + ")") != std::string::npos);
+    // A title that ends in its unit's noun is not asked in it again: "the number of GPUs" as it is, and a count of
+    // the noun ("LoRA adapter parameters" in parameters) as "how many".
+    const bool ends_in_unit = u.size() > 1 && t.size() > u.size() && t.ends_with(" " + u);
+    const bool a_number = t.starts_with("number of ") || t.starts_with("the number of ") ||
+                          t.starts_with("total number of ") || t.starts_with("count of ");
+    const bool count_of_unit = ends_in_unit && !a_number && !says_unit && u.back() == 's';
+    // "the" unless the title has its own article or is a name that takes none.
+    const bool own_article = t.starts_with("the ") || t.starts_with("a ") || t.starts_with("an ") ||
+                             t.starts_with("how ") || t.starts_with("which ");
+    return View{{"title", std::string(title)},
+                {"unit", std::string(unit)},
+                {"has_unit", !unit.empty() && !says_unit && !ends_in_unit},
+                {"how_many", count_of_unit},
+                {"article", own_article ? "" : "the "}};
+}
+
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {
     if (part.part.text)
         return *part.part.text;
@@ -158,8 +186,7 @@ Result<std::string> part_question(const solve::SolvedPart& part, const TemplateS
     if (part.ask->kind == "defined") { // a defined quantity's question needs only its row: title and unit
         const solve::UnitInfo unit = solve::unit_info(part.ask->unit == "number" ? "" : part.ask->unit);
         with_quantity = view;
-        (*with_quantity)["quantity"] =
-            View{{"title", part.ask->noun}, {"unit", std::string(unit.symbol)}, {"has_unit", !unit.symbol.empty()}};
+        (*with_quantity)["quantity"] = question_words(part.ask->noun, unit.symbol);
     }
     auto question = templates.render(question_template(*part.ask), with_quantity ? *with_quantity : view);
     if (!question)

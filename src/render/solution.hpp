@@ -41,6 +41,12 @@ std::string tidy_markdown(const std::string& text);
 /// {"id", "title", "parts": [{"id", "ask", "answer", "unit"}]} with `answer` as json_answer writes it.
 nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
 
+/// What the question of a defined quantity reads (partials/question_quantity): its `title`, its `unit` and whether to
+/// ask for it (`has_unit`: not when the title says it, "the cost in dollars"), whether to ask `how_many` (a title that
+/// is a count of the unit's noun: "LoRA adapter parameters" in parameters), and the `article` before the title ("the
+/// ", or "" when the title has its own).
+nlohmann::ordered_json question_words(std::string_view title, std::string_view unit);
+
 /// The spec's redefinitions of headcount's built-ins that `part` is computed with (solve::redefinitions), as JSON:
 /// [{"name", "formula", "defined_by": "spec"}]; empty when it uses headcount's own alone.
 nlohmann::ordered_json redefinitions_json(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
