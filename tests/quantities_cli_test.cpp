@@ -358,10 +358,12 @@ TEST_CASE("a listed mistake is named by its title, else by its feedback's first 
     CHECK(has(stages.out, "**All p stages counted as the bubble** (`stages_not_minus_one`)"));
 }
 
-TEST_CASE("a quantity cannot redefine a built-in shape or choice, whose answers are no number", "[e2e][quantities]") {
-    for (const auto& [name, ask, what] :
-         {std::tuple{"shape_q", "shape.q", "a built-in shape"},
-          std::tuple{"flops_dominant", "flops.dominant", "a built-in choice (its answer is a word)"}}) {
+TEST_CASE("a quantity cannot take the name of a built-in ask other than a training one, nor a given's",
+          "[e2e][quantities]") {
+    // A built-in ask's worked solution and its second-method checks are written for its own formula (a shape's
+    // answer is no number at all); only the training asks' quantities may be redefined (training_cli_test.cpp).
+    for (const auto& [name, ask] : {std::pair{"shape_q", "shape.q"}, std::pair{"flops_dominant", "flops.dominant"},
+                                    std::pair{"qkv_params", "qkv_params"}, std::pair{"d_k", "d_k"}}) {
         INFO(name);
         const std::string spec = spec_file(
             std::string("redefine-") + name,
@@ -369,7 +371,44 @@ TEST_CASE("a quantity cannot redefine a built-in shape or choice, whose answers 
                 ": {formula: d_model}\nparts: [{id: a, ask: " + ask + "}]\n");
         const auto r = run_headcount({"solve", spec});
         CHECK(r.exit_code == 2);
-        CHECK(has(r.err, std::string(":5:3: quantity '") + name + "' has the name of " + what +
-                             ", which a formula cannot redefine; choose another name"));
+        CHECK(has(r.err, std::string(":5:3: quantity '") + name +
+                             "' has the name of a built-in quantity (only the training asks' can be redefined); "
+                             "choose another"));
     }
+    // The same name twice is refused, not the last one taken.
+    const std::string twice = spec_file("redefine-twice", "id: r\ntitle: t\nkind: quantities\ngiven: {a: 1}\n"
+                                                          "quantities:\n  x: {formula: a}\n  x: {formula: 2 * a}\n"
+                                                          "parts: [{id: a, ask: x}]\n");
+    const auto r = run_headcount({"solve", twice});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, ":7:3: quantity 'x' has the name of another quantity; choose another"));
+}
+
+TEST_CASE("a defined quantity's question reads as English for its title and unit", "[e2e][quantities]") {
+    // Titles x units as instructors write them (issue 40, item 2), and the sentence a student should read.
+    const std::string spec = spec_file(
+        "questions", "id: words\ntitle: t\nkind: quantities\ngiven: {r: 8, d: 4096, price: 2, gpus: 8}\nquantities:\n"
+                     "  lora: {title: LoRA adapter parameters, unit: parameters, formula: 2 * r * d}\n"
+                     "  cost: {title: cost of the run in dollars, unit: dollars, formula: price * gpus}\n"
+                     "  gpu_count: {title: number of GPUs, unit: GPUs, formula: gpus}\n"
+                     "  days: {title: training time, unit: days, formula: d / 24}\n"
+                     "  peak: {title: the peak memory, unit: GiB, formula: d / 1024}\n"
+                     "  ratio: {title: ratio of rank to width, formula: r / d}\n"
+                     "parts: [{id: a, ask: lora}, {id: b, ask: cost}, {id: c, ask: gpu_count}, {id: d, ask: days}, "
+                     "{id: e, ask: peak}, {id: f, ask: ratio}]\n");
+    const std::string dir = headcount::testing::fresh_temp_dir("questions-out");
+    std::ofstream(dir + "/roster.csv") << "student\nzed\n";
+    REQUIRE(run_headcount({"generate", spec, "--roster", dir + "/roster.csv", "--seed", "s", "--out", dir + "/out"})
+                .exit_code == 0);
+    const std::string sheet = headcount::testing::read_text(dir + "/out/zed/problems.md");
+    for (const char* question :
+         {"**(a)** How many LoRA adapter parameters are there?", "**(b)** What is the cost of the run in dollars?",
+          "**(c)** What is the number of GPUs?", "**(d)** What is the training time, in days?",
+          "**(e)** What is the peak memory, in GiB?", "**(f)** What is the ratio of rank to width?"}) {
+        INFO(question);
+        CHECK(has(sheet, question));
+    }
+    CHECK(!has(sheet, "in parameters?"));
+    CHECK(!has(sheet, "in dollars, in dollars"));
+    CHECK(!has(sheet, "the the "));
 }

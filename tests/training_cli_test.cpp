@@ -468,7 +468,7 @@ TEST_CASE("a spec's quantity redefines a built-in, and every ask that uses it fo
     CHECK(has(solution.out, "This problem defines `memory_model_states` as `10 * model_params`"));
     const auto formulas = run_headcount({"catalogue", "formulas", "--spec", ten});
     CHECK(has(formulas.out,
-              "| `memory_model_states` | `memory_model_states` | `10 * model_params` | the spec, in place of the "
+              "| `memory_model_states` | `memory.model_states` | `10 * model_params` | the spec, in place of the "
               "catalogue's |"));
 }
 

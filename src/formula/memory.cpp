@@ -29,12 +29,17 @@ struct FreeLists {
     std::array<std::size_t, k_classes + 1> count{};
 
     ~FreeLists() {
-        for (FreeBlock* block : head)
-            while (block) {
+        for (std::size_t c = 0; c < head.size(); ++c) {
+            for (FreeBlock* block = head[c]; block;) {
                 FreeBlock* next = block->next;
                 std::free(block);
                 block = next;
             }
+            // A GMP value destroyed after this thread's lists (a static one, at exit) goes to malloc: none is
+            // taken from a list that is gone, and none is kept in one.
+            head[c] = nullptr;
+            count[c] = k_kept;
+        }
     }
 };
 

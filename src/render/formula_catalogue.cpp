@@ -64,7 +64,7 @@ std::string formulas_markdown(const solve::Computation* computation) {
         const solve::Computation::Slot& s = c.slot(index);
         if (s.given || !c.available(index))
             continue;
-        const std::string ask = s.quantity                         ? fmt::format("`{}`", s.name)
+        const std::string ask = s.quantity                         ? fmt::format("`{}`", s.quantity->ask)
                                 : s.entry && !s.entry->ask.empty() ? fmt::format("`{}`", s.entry->ask)
                                                                    : std::string();
         const std::string formula = s.quantity ? cell(s.text) : formula_cell(*s.entry, s.text);

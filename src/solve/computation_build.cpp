@@ -62,7 +62,11 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     if (problem.quantities)
         for (const spec::Quantity& q : *problem.quantities) {
             const int known = c.find_visible(q.name);
-            if (known >= 0 && !c.slot(known).given && c.slot(known).entry) {
+            if (known >= 0 && c.slot(known).given) // the reader refuses these; a Problem built by hand may not
+                return std::unexpected(
+                    Error{problem.file, q.mark.line, q.mark.column,
+                          fmt::format("quantity '{}' has the name of a given; choose another name", q.name)});
+            if (known >= 0 && c.slot(known).entry) {
                 const CatalogueEntry& e = *c.slot(known).entry;
                 if (!e.shape.empty() || !e.choices.empty())
                     return std::unexpected(Error{

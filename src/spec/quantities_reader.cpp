@@ -149,15 +149,19 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return r.error_at(entry.first, fmt::format("quantity '{}': a name is letters, digits and '_', not starting "
                                                        "with a digit",
                                                        name));
-        // A built-in's name redefines it (its ask, and every formula that uses it, follow the spec's formula); a
-        // given's, or a second quantity's, is refused.
+        // One of headcount's training quantities redefines it (its ask, and every formula that uses it, follow the
+        // spec's formula). A given's name, a second quantity's, or another built-in's is refused: a built-in ask's
+        // worked solution and second-method checks are written for its own formula.
+        const bool redefinable =
+            std::find(names.redefinable.begin(), names.redefinable.end(), name) != names.redefinable.end();
+        const bool twice = std::any_of(read.begin(), read.end(), [&](const Quantity& q) { return q.name == name; });
         const bool builtin = std::find(names.builtin.begin(), names.builtin.end(), name) != names.builtin.end();
-        if (!builtin && std::find(known.begin(), known.end(), name) != known.end())
-            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of {}; choose another", name,
-                                                       std::none_of(read.begin(), read.end(),
-                                                                    [&](const Quantity& q) { return q.name == name; })
-                                                           ? "a given"
-                                                           : "another quantity"));
+        if (twice || (!redefinable && std::find(known.begin(), known.end(), name) != known.end()))
+            return r.error_at(entry.first,
+                              fmt::format("quantity '{}' has the name of {}; choose another", name,
+                                          twice     ? "another quantity"
+                                          : builtin ? "a built-in quantity (only the training asks' can be redefined)"
+                                                    : "a given"));
         const YAML::Node body = entry.second;
         if (auto ok = r.check_mapping(body, k_quantity_keys, fmt::format("quantity '{}'", name),
                                       fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "
@@ -168,7 +172,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         Quantity q;
         q.name = name;
         q.ask = name;
-        q.redefines = builtin;
+        q.redefines = redefinable;
         q.mark = mark_of(entry.first);
         auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
         if (!formula_node)
@@ -298,13 +302,24 @@ std::string mistake_title(std::string_view title, std::string_view feedback, std
     if (!title.empty())
         return std::string(title);
     // The first sentence: up to a '.' that ends one (followed by a space or the end, so 3.5 and e.g. stay whole), a
-    // ';' or a ':'; a '$' span is kept whole.
+    // ';' or a ':'; a $...$ or $$...$$ span is kept whole, and \$ is a dollar sign.
     std::size_t end = feedback.size();
     bool math = false;
+    std::size_t math_start = 0;
     for (std::size_t i = 0; i < feedback.size(); ++i) {
         const char c = feedback[i];
-        if (c == '$')
+        if (c == '\\') {
+            ++i;
+            continue;
+        }
+        if (c == '$') {
+            if (!math)
+                math_start = i;
+            if (i + 1 < feedback.size() && feedback[i + 1] == '$')
+                ++i;
             math = !math;
+            continue;
+        }
         if (math)
             continue;
         const bool last = i + 1 == feedback.size() || feedback[i + 1] == ' ' || feedback[i + 1] == '\n';
@@ -313,15 +328,34 @@ std::string mistake_title(std::string_view title, std::string_view feedback, std
             break;
         }
     }
+    if (math) // a '$' never closed (a currency sign): the sentence is the text before it
+        end = std::min(end, math_start);
     std::string first(feedback.substr(0, end));
     while (!first.empty() && (first.back() == ' ' || first.back() == '.'))
         first.pop_back();
     if (first.size() > 100) {
-        std::size_t cut = first.rfind(' ', 100);
-        if (cut == std::string::npos) // no word to cut at: at a character's first byte, never inside one
-            for (cut = 100; cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80; --cut) {
+        // Never inside math: the cut comes before the '$' of a span it would leave open.
+        std::size_t limit = 100;
+        bool open = false;
+        std::size_t opened = 0;
+        for (std::size_t i = 0; i < limit; ++i) {
+            if (first[i] == '\\') {
+                ++i;
+                continue;
             }
-        first = first.substr(0, cut) + "…";
+            if (first[i] == '$') {
+                if (!open)
+                    opened = i;
+                open = !open;
+            }
+        }
+        if (open)
+            limit = opened;
+        std::size_t cut = limit == 0 ? std::string::npos : first.rfind(' ', limit);
+        if (cut == std::string::npos) // no word to cut at: at a character's first byte, never inside one
+            for (cut = limit; cut > 0 && (static_cast<unsigned char>(first[cut]) & 0xC0) == 0x80; --cut) {
+            }
+        first = cut == 0 ? std::string() : first.substr(0, cut) + "…";
     }
     if (!first.empty())
         return first;

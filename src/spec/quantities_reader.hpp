@@ -27,6 +27,7 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
 struct FormulaNames {
     std::vector<std::string> architecture;
     std::vector<std::string> builtin;
+    std::vector<std::string> redefinable; ///< built-ins a quantity of the same name redefines (the training asks')
 };
 
 /// `quantities:`, checked (names, formulas, cycles, listed mistakes) and put in dependency order.

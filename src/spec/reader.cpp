@@ -231,6 +231,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (problem.kind != "quantities")
             for (std::string_view ask : words.asks)
                 names.builtin.push_back(builtin_name(ask));
+        names.redefinable = redefined;
         auto read = read_quantities(r, formulas, problem.values, names);
         if (!read)
             return std::unexpected(read.error());
