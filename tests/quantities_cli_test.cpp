@@ -412,3 +412,16 @@ TEST_CASE("a defined quantity's question reads as English for its title and unit
     CHECK(!has(sheet, "in dollars, in dollars"));
     CHECK(!has(sheet, "the the "));
 }
+
+TEST_CASE("a subtracted term's slips are worded as subtractions", "[e2e][quantities]") {
+    // bubble = (p - 1) / (m + p - 1), p = 4, m = 12 (by hand): the 1 of p - 1 subtracted twice gives 2/15 = 0.1333,
+    // not subtracted 4/15 = 0.2667 (issue 40, item 4: "counted twice ... it is added once" was said of these).
+    const std::string spec = spec_file("subtracted", "id: sub\ntitle: t\nkind: quantities\ngiven: {p: 4, m: 12}\n"
+                                                     "quantities:\n  bubble: {title: pipeline bubble, formula: "
+                                                     "(p - 1) / (m + p - 1)}\nparts: [{id: a, ask: bubble}]\n");
+    const auto twice = run_headcount({"check", spec, "--part", "a", "--answer", "0.133"});
+    CHECK(has(twice.out, "**The `1` term was subtracted twice** (`term_twice_1`)"));
+    CHECK(!has(twice.out, "added once"));
+    const auto left_out = run_headcount({"check", spec, "--part", "a", "--answer", "0.2667"});
+    CHECK(has(left_out.out, "**The `1` term was not subtracted** (`term_left_out_1`)"));
+}

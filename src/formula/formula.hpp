@@ -145,7 +145,8 @@ struct Perturbation {
     /// For factor_inverted: true when the factor divides in the formula as a whole (an odd number of divisions on
     /// the path from the root to it, its own included: mfu in `f / (g * p * mfu)`), so the student multiplied by it.
     bool divides = false;
-    std::string subject; ///< the child's source text ("ffn", "mfu", "2 * d_model * d_ff", "d_model^2")
+    bool subtracted = false; ///< for a term: it is subtracted in its sum (a - b: b)
+    std::string subject;     ///< the child's source text ("ffn", "mfu", "2 * d_model * d_ff", "d_model^2")
     /// A stable id: "<kind>_<subject>" with the subject made an identifier ("term_left_out_ffn",
     /// "factor_inverted_mfu", "exponent_dropped_d_model_2"); a repeated id gets _2, _3, ...
     std::string id;

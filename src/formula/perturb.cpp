@@ -38,8 +38,8 @@ class Walker {
             for (std::size_t i = 0; i < count; ++i) {
                 if (is_literal(node.children[i], 0))
                     continue; // neither leaving out nor doubling a 0 changes anything
-                add(Kind::term_left_out, i, node.children[i].source);
-                add(Kind::term_twice, i, node.children[i].source);
+                add(Kind::term_left_out, i, node.children[i].source, false, inverse_at(node, i));
+                add(Kind::term_twice, i, node.children[i].source, false, inverse_at(node, i));
             }
         } else if (node.op == Node::Op::product && count >= 2) {
             for (std::size_t i = 0; i < count; ++i) {
@@ -74,7 +74,7 @@ class Walker {
 
     bool full() const { return m_found.size() >= m_limit; }
 
-    void add(Kind kind, std::size_t child, const std::string& subject, bool divides = false) {
+    void add(Kind kind, std::size_t child, const std::string& subject, bool divides = false, bool subtracted = false) {
         if (full())
             return;
         std::string id = std::string(kind_name(kind)) + "_" + identifier(subject);
@@ -84,6 +84,7 @@ class Walker {
                                        .path = m_path,
                                        .child = child,
                                        .divides = kind == Kind::factor_inverted && divides,
+                                       .subtracted = subtracted,
                                        .subject = subject,
                                        .id = std::move(id)});
     }

@@ -51,9 +51,15 @@ std::pair<std::string, std::string> derived_words(const Computation& c, const st
     const std::string s = subject_words(c, p.subject);
     switch (p.kind) {
     case Perturbation::Kind::term_left_out:
+        if (p.subtracted)
+            return {fmt::format("The {} term was not subtracted", s),
+                    fmt::format("The {} term was left out of the {}: it is subtracted there.", s, title)};
         return {fmt::format("The {} term was left out", s),
                 fmt::format("The {} term was left out of the sum for the {}.", s, title)};
     case Perturbation::Kind::term_twice:
+        if (p.subtracted)
+            return {fmt::format("The {} term was subtracted twice", s),
+                    fmt::format("The {} term was subtracted twice in the {}; it is subtracted once.", s, title)};
         return {fmt::format("The {} term was counted twice", s),
                 fmt::format("The {} term was counted twice in the sum for the {}; it is added once.", s, title)};
     case Perturbation::Kind::factor_left_out:
