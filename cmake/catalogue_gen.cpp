@@ -169,6 +169,35 @@ class Reader {
         }
     }
 
+    /// Every tag of an explanation names a fact or a word the spec reader supplies (spec/training.cpp), and only an
+    /// ask has one.
+    void check_explanations() const {
+        for (const Entry& e : m_entries) {
+            if (e.explanation.empty())
+                continue;
+            if (e.ask.empty())
+                throw Failure{fmt::format("{}:{}: entry '{}' has an explanation but no ask: only an ask's worked "
+                                          "solution shows one",
+                                          e.file, e.line, e.name)};
+            for (std::size_t at = e.explanation.find("{{"); at != std::string::npos;
+                 at = e.explanation.find("{{", at + 2)) {
+                const std::size_t end = e.explanation.find("}}", at);
+                if (end == std::string::npos)
+                    throw Failure{fmt::format("{}:{}: the explanation of '{}' has a tag without its }}}}", e.file,
+                                              e.line, e.name)};
+                std::string tag = e.explanation.substr(at + 2, end - at - 2);
+                if (!tag.empty() && (tag[0] == '#' || tag[0] == '^' || tag[0] == '/'))
+                    tag.erase(0, 1);
+                const bool fact =
+                    std::any_of(m_facts.begin(), m_facts.end(), [&](const auto& f) { return f.first == tag; });
+                if (!fact && tag != "zero_stage" && tag != "lora_labels")
+                    throw Failure{fmt::format("{}:{}: the explanation of '{}' tests '{}', which is no fact (facts:) "
+                                              "nor zero_stage or lora_labels",
+                                              e.file, e.line, e.name, tag)};
+            }
+        }
+    }
+
     /// Every name a formula uses is an entry's; every change names an entry that is not a given.
     void check_names() {
         std::set<std::string> known;
@@ -548,6 +577,7 @@ int main(int argc, char** argv) {
         for (int i = 2; i < argc; ++i)
             reader.read(argv[i]);
         reader.check_names();
+        reader.check_explanations();
         std::ostringstream text;
         reader.write(text);
         const std::string output = argv[1];

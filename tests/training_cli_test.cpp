@@ -370,8 +370,8 @@ TEST_CASE("a decoding step over a cache of one is the built-in forward pass of o
 
 // The training asks as docs/spec.md listed them by hand before its table was printed from the rows, in its order,
 // with the units that table and the papers give them: memory in bytes, batch.max in sequences, compute in FLOPs,
-// time.training in days, mfu in percent, LoRA's and MoE's counts in parameters. A row added to the code is added
-// here too.
+// time.training in days, mfu in percent, LoRA's and MoE's counts in parameters; and Chinchilla's tokens per
+// parameter, added as a catalogue row. A row added to the catalogue is added here too.
 TEST_CASE("catalogue training-asks prints every training ask, and each is solved in its unit", "[e2e][training]") {
     const auto run = run_headcount({"catalogue", "training-asks"});
     REQUIRE(run.exit_code == 0);
@@ -398,7 +398,8 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                                                      {"flops.decode_step", "FLOPs"},
                                                                      {"params.lora", "parameters"},
                                                                      {"params.trainable", "parameters"},
-                                                                     {"params.active", "parameters"}};
+                                                                     {"params.active", "parameters"},
+                                                                     {"tokens.per_parameter", "tokens per parameter"}};
     CHECK(rows == listed);
     // One spec asks them all: GPT-2 small with eight experts of which two are active, LoRA on q and v, ZeRO stage 1
     // over 2 replicas, and a run's numbers; each part's unit is the one its row states.
@@ -485,4 +486,45 @@ TEST_CASE("batch.max where the model states alone exceed the budget says that no
                      "memory_budget (1,000,000,000 bytes)"));
     CHECK(has(r.err, ":20:")); // part c, line 20 of the spec gpt2_small writes
     CHECK(r.out.empty());      // no answer printed
+}
+
+// Every training row is a transformer's whether a part asks it or not (issue 40, item 9): a spec's formula may use
+// memory_model_states with no part asking memory.model_states. GPT-2 small, mixed-precision AdamW: 16 bytes per
+// parameter (2 + 2 + 12, the ZeRO paper §3.1) × P = 124,439,808 is 1,991,036,928 bytes, and 80 GB less that is
+// 80,000,000,000 − 1,991,036,928 = 78,008,963,072 bytes. Under SGD with momentum (2 + 2 + 4 + 4 = 12 bytes: fp32
+// master weights and one moment), 12 P = 1,493,277,696 and 78,506,722,304 left: the setup reaches the unasked row.
+TEST_CASE("a spec's formula may use a training row that no part asks", "[e2e][training]") {
+    const std::string quantities = "quantities:\n  headroom: {title: memory left beside the model states, unit: bytes, "
+                                   "formula: memory_budget - memory_model_states}\n";
+    const std::string parts = "  - {id: a, ask: headroom}\n";
+    CHECK(answer_of(gpt2_small("unasked-row", "  precision: mixed\n  memory_budget: 80 GB\n" + quantities, parts), 0) ==
+          "78008963072");
+    CHECK(answer_of(gpt2_small("unasked-row-sgd",
+                               "  precision: mixed\n  optimizer: sgd_momentum\n  memory_budget: 80 GB\n" + quantities,
+                               parts),
+                    0) == "78506722304");
+    // The solution says what the row is, with its value, as for any built-in a formula uses.
+    const auto solution = run_headcount(
+        {"solve", gpt2_small("unasked-row-words", "  precision: mixed\n  memory_budget: 80 GB\n" + quantities, parts)});
+    CHECK(has(solution.out, "the model states' bytes: 1,991,036,928 bytes (the ask `memory.model_states`)"));
+}
+
+// A built-in row with the generic worked solution (catalogue/training.yaml, no template of its own). GPT-2 small,
+// P = 124,439,808 = 768 × 162,031: 300e9 tokens are 300e9 / P = 390,625,000 / 162,031 ≈ 2,410.80 per parameter
+// (Chinchilla's compute-optimal is about 20). With steps instead, 1,000 steps × 4 replicas × 8 × 1,024 tokens are
+// 32,768,000 = 2^18 × 125, over P = 2^8 × 3 × 162,031: 128,000 / 486,093.
+TEST_CASE("tokens.per_parameter is one catalogue row, solved and graded like any ask", "[e2e][training]") {
+    const std::string parts = "  - {id: a, ask: tokens.per_parameter}\n";
+    const std::string tokens = gpt2_small("tokens-per-parameter", "  tokens: 300e9\n", parts);
+    CHECK(answer_of(tokens, 0) == "390625000/162031");
+    CHECK(answer_of(gpt2_small("tokens-per-parameter-steps", "  steps: 1000\n  data_parallel: 4\n", parts), 0) ==
+          "128000/486093");
+    const auto solution = run_headcount({"solve", tokens});
+    CHECK(has(solution.out, "**Answer: about 2411 tokens per parameter.**"));
+    CHECK(has(solution.out, "about 20 tokens per parameter"));
+    const auto right = run_headcount({"check", tokens, "--part", "a", "--answer", "2410", "--format", "json"});
+    CHECK(nlohmann::json::parse(right.out)["status"] == "correct");
+    // Turned over: P / 300e9 = 162,031 / 390,625,000 ≈ 0.000414800.
+    const auto over = run_headcount({"check", tokens, "--part", "a", "--answer", "0.0004148", "--format", "json"});
+    CHECK(has(over.out, "parameters_over_tokens"));
 }

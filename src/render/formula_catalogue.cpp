@@ -68,9 +68,9 @@ std::string formulas_markdown(const solve::Computation* computation) {
                                 : s.entry && !s.entry->ask.empty() ? fmt::format("`{}`", s.entry->ask)
                                                                    : std::string();
         const std::string formula = s.quantity ? cell(s.text) : formula_cell(*s.entry, s.text);
-        // headcount's training asks are still made as quantities of the spec (spec/training.cpp): theirs is the
+        // A training ask a part asks stands as a quantity made from its catalogue row (spec/training.hpp): the
         // catalogue's definition unless the spec redefined it.
-        const bool redefined = s.quantity && (s.entry || s.quantity->redefines);
+        const bool redefined = s.quantity && s.quantity->redefines;
         const char* by = !s.quantity || (s.quantity->builtin && !redefined) ? "the catalogue"
                          : redefined                                        ? "the spec, in place of the catalogue's"
                                                                             : "the spec";

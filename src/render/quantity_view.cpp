@@ -1,6 +1,8 @@
 #include <render/quantity_view.hpp>
 
 #include <render/answers.hpp>
+#include <render/mustache.hpp>
+#include <solve/catalogue.hpp>
 #include <solve/defined.hpp>
 
 #include <fmt/format.h>
@@ -27,6 +29,24 @@ std::string substituted_tex(const Number& value) {
     return tex.find("\\times") != std::string::npos ? "(" + tex + ")" : tex;
 }
 
+/// A quantity's explanation: as written, or for one of headcount's own (a catalogue row's) its template rendered
+/// over the words of the problem's setup.
+std::string explanation_of(const spec::Quantity& q) {
+    if (!q.explanation || q.explanation_words.empty())
+        return q.explanation.value_or("");
+    View words = View::object();
+    for (const auto& [name, word] : q.explanation_words)
+        words[name] = word.empty() ? View(false) : View(word);
+    // The catalogue's templates are checked when the program is built (cmake/catalogue_gen.cpp): neither fails.
+    auto parsed = parse_mustache(*q.explanation, "catalogue: " + q.name);
+    if (!parsed)
+        return *q.explanation;
+    auto text = render_mustache(
+        *parsed, words, [](std::string_view) { return nullptr; },
+        RenderLimits{.steps = 100000, .output_bytes = 1 << 20});
+    return text ? *text : *q.explanation;
+}
+
 View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
     const Number& value = solved.values.find(q.name)->second;
     const auto lookup = [&](std::string_view name) -> const Number* {
@@ -39,17 +59,16 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
     const solve::UnitInfo unit = solve::unit_info(q.unit);
     // The kind's built-in quantities the formula uses, said in words with their values.
     View builtins = View::array();
+    // (A training ask's row is one too where no part asks it: a part's would be a quantity of the problem.)
     for (const std::string& name : formula::names(q.formula))
-        for (const solve::Ask& ask : solve::asks()) {
-            std::string spelled(ask.id);
-            std::replace(spelled.begin(), spelled.end(), '.', '_');
-            if (spelled == name && solved.values.contains(name))
+        for (const solve::CatalogueEntry& e : solve::catalogue_entries())
+            if (!e.ask.empty() && e.name == name && solved.values.contains(name) &&
+                !solve::find_quantity(solved.problem, name))
                 builtins.push_back(View{{"name_tex", name_tex(name)},
-                                        {"noun", std::string(ask.noun)},
-                                        {"ask", std::string(ask.id)},
+                                        {"noun", std::string(e.noun)},
+                                        {"ask", std::string(e.ask)},
                                         {"value", exact_text(solved.values.find(name)->second)},
-                                        {"unit", std::string(ask.unit)}});
-        }
+                                        {"unit", std::string(e.unit)}});
     return View{{"name", q.name},
                 {"builtins", builtins},
                 {"has_builtins", !builtins.empty()},
@@ -62,7 +81,7 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                 {"value_tex", value_tex},
                 {"exact", whole || decimal.has_value()},
                 {"has_explanation", q.explanation.has_value()},
-                {"explanation", q.explanation.value_or("")}};
+                {"explanation", explanation_of(q)}};
 }
 
 /// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).

@@ -14,12 +14,14 @@ namespace headcount::solve {
 
 namespace {
 
-/// The built-in asks: every catalogue entry with an ask's columns, in the catalogue's order.
+/// The built-in asks with a template of their own: every catalogue entry with an ask's columns and no explanation,
+/// in the catalogue's order. (One with an explanation, a training ask, is a quantity of the spec that asks it:
+/// spec/training.hpp.)
 const std::vector<Ask>& built_in() {
     static const std::vector<Ask> rows = [] {
         std::vector<Ask> out;
         for (const CatalogueEntry& e : catalogue_entries())
-            if (!e.ask.empty())
+            if (!e.ask.empty() && e.explanation.empty())
                 out.push_back(Ask{.id = e.ask,
                                   .unit = e.unit,
                                   .noun = e.noun,
@@ -275,7 +277,9 @@ std::vector<const spec::Quantity*> redefinitions(const SolvedProblem& solved, co
     slots.push_back(target);
     for (const int i : slots) {
         const Computation::Slot& s = c.slot(i);
-        if (s.quantity && (s.entry || s.quantity->redefines))
+        // A training ask's quantity stands in its catalogue row's slot as the row itself (spec/training.hpp): only
+        // the spec's own formula in a built-in's place is a redefinition.
+        if (s.quantity && s.quantity->redefines)
             out.push_back(s.quantity);
     }
     return out;

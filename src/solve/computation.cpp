@@ -1,5 +1,7 @@
 #include <solve/computation.hpp>
 
+#include <spec/givens.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,9 +13,6 @@
 namespace headcount::solve {
 
 namespace {
-
-Number flag(bool on) { return Number(on ? 1 : 0); }
-Number count(Count value) { return formula::to_number(value); }
 
 /// The parsed catalogue formulas, by their text: each parsed once per process, shared by every computation.
 struct FormulaCache {
@@ -60,68 +59,7 @@ const CatalogueEntry* find_entry(std::string_view name) {
     return it == index.end() ? nullptr : it->second;
 }
 
-GivenValues given_values(const spec::Problem& problem) {
-    GivenValues out;
-    if (problem.kind != "quantities") {
-        const spec::MhaGivens& g = problem.given;
-        out["d_model"] = count(g.d_model);
-        out["h"] = count(g.h);
-        for (const auto& [name, value] : {std::pair{"d_k", g.d_k},
-                                          {"d_v", g.d_v},
-                                          {"kdim", g.kdim},
-                                          {"vdim", g.vdim},
-                                          {"n_kv_heads", g.n_kv_heads}})
-            if (value)
-                out[name] = count(*value);
-        out["bias_q"] = flag(g.bias.q);
-        out["bias_k"] = flag(g.bias.k);
-        out["bias_v"] = flag(g.bias.v);
-        out["bias_o"] = flag(g.bias.o);
-        out["add_bias_kv"] = flag(g.add_bias_kv);
-        out["bias"] = flag(g.bias.q); // the one flag vary sets for all four
-        out["is_model"] = flag(problem.model.has_value());
-    }
-    if (const auto& m = problem.model) {
-        using M = spec::ModelGivens;
-        for (const auto& [name, value] : {std::pair{"d_ff", m->d_ff},
-                                          {"layers", m->layers},
-                                          {"encoder_layers", m->encoder_layers},
-                                          {"decoder_layers", m->decoder_layers},
-                                          {"vocab", m->vocab},
-                                          {"max_positions", m->max_positions},
-                                          {"type_vocab", m->type_vocab},
-                                          {"experts", m->experts},
-                                          {"top_k", m->top_k}})
-            out[name] = count(value);
-        out["layernorm"] = flag(m->norm == M::Norm::layernorm);
-        out["norm_bias"] = flag(m->norm == M::Norm::layernorm && m->norm_bias);
-        out["gated"] = flag(m->ffn == M::Ffn::gated);
-        out["ffn_bias"] = flag(m->ffn_bias);
-        out["embedding_norm"] = flag(m->embedding_norm);
-        out["final_norm"] = flag(m->final_norm);
-        out["pooler"] = flag(m->pooler);
-        out["lm_head_linear"] = flag(m->lm_head == M::Head::linear);
-        out["lm_head_mlm"] = flag(m->lm_head == M::Head::mlm);
-        out["lm_head_bias"] = flag(m->lm_head_bias);
-        out["tied_embeddings"] = flag(m->tied_embeddings);
-    }
-    if (const auto& w = problem.workload) {
-        out["batch"] = count(w->batch);
-        out["seq_len"] = count(w->seq_len);
-        if (w->seq_len_kv)
-            out["seq_len_kv"] = count(*w->seq_len_kv);
-        out["seq_len_kv_given"] = flag(w->seq_len_kv.has_value());
-        out["macs"] = flag(w->macs);
-        out["count_softmax"] = flag(w->softmax);
-        out["count_biases"] = flag(w->biases);
-        out["causal"] = flag(w->causal);
-    }
-    if (const auto& p = problem.precision)
-        out["bits"] = count(p->bits);
-    for (const auto& [name, value] : problem.values)
-        out.insert_or_assign(name, value.value);
-    return out;
-}
+GivenValues given_values(const spec::Problem& problem) { return spec::formula_givens(problem); }
 
 std::optional<Number> Computation::evaluate(int index, const formula::Node& node, const Overlay* overlay) const {
     // One pointer captured, so that the lookup fits std::function's own storage: no allocation per evaluation.

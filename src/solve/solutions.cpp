@@ -143,7 +143,7 @@ ModelSolution read_model(const Computation& c, const spec::ModelGivens& m, const
 FlopsSolution read_flops(const Computation& c, const Computation::Change* change) {
     const Values read{c, change};
     FlopsSolution f;
-    f.tokens = read("tokens");
+    f.tokens = read("batch_tokens");
     f.kv_tokens = read("kv_tokens");
     f.per_product = read("per_product");
     f.q = read("q_flops");
@@ -218,7 +218,7 @@ MemorySolution read_memory(const Computation& c, const Computation::Change* chan
 ModelFlopsSolution read_model_flops(const Computation& c, const Computation::Change* change) {
     const Values read{c, change};
     ModelFlopsSolution s;
-    s.tokens = read("tokens");
+    s.tokens = read("batch_tokens");
     s.per_product = read("per_product");
     s.layers = read("layers");
     s.layer_linear = read("layer_linear");

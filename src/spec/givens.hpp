@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -83,5 +84,11 @@ Givens givens_of(const Problem& problem);
 
 /// `problem` with `givens` in place of its own: one variant of it.
 Problem with_givens(Problem problem, const Givens& givens);
+
+/// The givens of a problem by the names formulas use (d_model, bias_q, seq_len, bits, ...): its architecture,
+/// workload and dtype, flags as 1 or 0, its training settings (mixed_precision, zero_stage, ...), and its values,
+/// each exact. Defaults (d_k = d_model / h) are the catalogue's, filled in by the computation.
+using FormulaGivens = std::map<std::string, formula::Number, std::less<>>;
+FormulaGivens formula_givens(const Problem& problem);
 
 } // namespace headcount::spec

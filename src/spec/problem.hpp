@@ -171,8 +171,11 @@ struct Quantity {
     std::string formula_text; ///< as written
     std::vector<ListedMistake> mistakes;
     std::optional<std::string> explanation; ///< Markdown with $…$, shown in the worked solution
-    Mark mark;                              ///< where the quantity's name stands
-    Mark formula_mark;                      ///< where its formula's text starts (column 1 of the formula)
+    /// For one of headcount's own (a catalogue row's), the explanation is a Mustache template over these words:
+    /// each fact of the catalogue ("1" where it holds, "" where not) and a few of the setup's (spec/training.cpp).
+    std::vector<std::pair<std::string, std::string>> explanation_words;
+    Mark mark;         ///< where the quantity's name stands
+    Mark formula_mark; ///< where its formula's text starts (column 1 of the formula)
 };
 
 /// Everything a `vary:` may change, i.e. one student's variant: the attention block, the rest of a transformer
@@ -195,6 +198,9 @@ struct Problem {
     std::optional<Workload> workload;   ///< set when `given` has seq_len
     std::optional<Precision> precision; ///< set when `given` has dtype
     Values values;                      ///< givens beyond the architecture, for `quantities:`
+    /// The training setup as numbers the catalogue's formulas read (mixed_precision, optimizer_moments, zero_stage,
+    /// lora_q, ...): not shown as givens (`setup` says them in words); unset ones take the catalogue's defaults.
+    std::map<std::string, formula::Number, std::less<>> settings;
     /// What a value means, for the givens a sheet lists (gpus: "GPUs"), where headcount knows; else its name.
     std::map<std::string, std::string, std::less<>> meanings;
     /// The training setup in words (a key as written, and what its value means), for the sheet's givens.

@@ -126,8 +126,10 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
 }
 
 Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node& node, const Values& values,
-                                              const FormulaNames& names) {
-    if (!node.IsMap() || node.size() == 0)
+                                              const FormulaNames& names, std::vector<Quantity> builtins) {
+    if (!node.IsDefined() && !builtins.empty()) {
+        // headcount's own quantities alone: checked when the program was built (cmake/catalogue_gen.cpp).
+    } else if (!node.IsMap() || node.size() == 0)
         return r.error_at(node, "quantities must map names to {title, unit, formula}, e.g. train_flops: {formula: "
                                 "6 * n_params * tokens}");
     if (node.size() > k_max_quantities)
@@ -140,10 +142,11 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
     for (const std::string& name : names.builtin)
         known.push_back(name);
 
+    const std::size_t written = node.IsDefined() ? node.size() : 0; // the spec's own, read first
     std::vector<Quantity> read;
-    read.reserve(node.size()); // `known` holds views of their names: they must not move
+    read.reserve(written + builtins.size()); // `known` holds views of their names: they must not move
     std::vector<YAML::Node> formula_nodes;
-    for (const auto& entry : node) {
+    for (const auto& entry : node.IsDefined() ? node : YAML::Node(YAML::NodeType::Map)) {
         const std::string name = entry.first.Scalar();
         if (!is_name(name))
             return r.error_at(entry.first, fmt::format("quantity '{}': a name is letters, digits and '_', not starting "
@@ -201,9 +204,13 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         formula_nodes.push_back(*formula_node);
         known.push_back(read.back().name);
     }
+    for (Quantity& q : builtins) {
+        read.push_back(std::move(q));
+        known.push_back(read.back().name);
+    }
     // Listed mistakes after every name is known: a mistake may use any quantity, its own one included.
     std::size_t index = 0;
-    for (const auto& entry : node) {
+    for (const auto& entry : node.IsDefined() ? node : YAML::Node(YAML::NodeType::Map)) {
         Quantity& q = read[index];
         if (auto ok = check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name)); !ok)
             return std::unexpected(ok.error());
@@ -269,8 +276,16 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
                 for (auto p = start; p != path.end(); ++p)
                     cycle += read[*p].name + " → ";
                 cycle += name;
-                const formula::Node* at = find_name(read[i].formula, name);
-                return r.error_at(formula_mark(formula_nodes[i], at ? at->column : 1),
+                // Said where the spec's own formula on the cycle names the next (headcount's have no cycle).
+                std::size_t at_quantity = i;
+                std::string next = name;
+                for (auto p = start; p != path.end() && at_quantity >= written; ++p)
+                    if (*p < written) {
+                        at_quantity = *p;
+                        next = p + 1 == path.end() ? name : read[*(p + 1)].name;
+                    }
+                const formula::Node* at = find_name(read[at_quantity].formula, next);
+                return r.error_at(formula_mark(formula_nodes[std::min(at_quantity, written - 1)], at ? at->column : 1),
                                   fmt::format("quantities depend on each other in a cycle: {}; a formula may use "
                                               "only quantities that do not use it",
                                               cycle));

@@ -30,9 +30,10 @@ struct FormulaNames {
     std::vector<std::string> redefinable; ///< built-ins a quantity of the same name redefines (the training asks')
 };
 
-/// `quantities:`, checked (names, formulas, cycles, listed mistakes) and put in dependency order.
+/// `quantities:` (`node`, undefined for none), checked (names, formulas, cycles, listed mistakes), with headcount's
+/// own `builtins` (the training asks' for this spec, spec/training.hpp) after them, all put in dependency order.
 Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node& node, const Values& values,
-                                              const FormulaNames& names);
+                                              const FormulaNames& names, std::vector<Quantity> builtins = {});
 
 /// An ask id as a formula names it: dots as underscores (flops.total -> flops_total).
 std::string builtin_name(std::string_view ask_id);

@@ -181,41 +181,21 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
                !ok)
         return std::unexpected(ok.error());
 
-    // The training asks are headcount's own formulas (spec/training.hpp), added to the spec's own quantities.
-    // (yaml-cpp: = on a YAML::Node writes into the node it names, and a missing key's node is invalid: reset only
-    // a node of our own.)
-    YAML::Node formulas;
-    bool have_formulas = quantities.IsDefined();
-    if (have_formulas)
-        formulas.reset(quantities);
-    std::vector<std::string> builtin_quantities;
-    std::vector<std::string> redefined; ///< the spec's quantities that redefine one of headcount's
+    // The training asks are rows of headcount's catalogue (spec/training.hpp), made quantities beside the spec's
+    // own; a spec's quantity of a row's name redefines it, for its ask and every formula that uses it (a course that
+    // counts 10 bytes a parameter).
+    const bool have_formulas = quantities.IsDefined() || (training && !asked.empty());
+    std::vector<std::string> redefined;
+    std::vector<Quantity> builtin_quantities;
+    if (problem.kind == "transformer" && quantities && quantities.IsMap())
+        for (const std::string& name : training_row_names())
+            if (quantities[name])
+                redefined.push_back(name);
     if (training) {
-        auto catalogue = training_quantities(r, *given, problem, asked);
-        if (!catalogue)
-            return std::unexpected(catalogue.error());
-        if (asked.empty()) {
-            // a training setup without a training ask: checked, and nothing to add
-        } else if (quantities && quantities.IsMap()) {
-            formulas.reset(YAML::Node(YAML::NodeType::Map));
-            for (const auto& entry : quantities) {
-                // One of headcount's training quantities redefined: the spec's formula is used in its place, by
-                // its ask and by every formula that uses it (a course that counts 10 bytes a parameter).
-                if ((*catalogue)[entry.first.Scalar()])
-                    redefined.push_back(entry.first.Scalar());
-                formulas.force_insert(entry.first, entry.second);
-            }
-        } else if (!quantities) {
-            formulas.reset(YAML::Node(YAML::NodeType::Map));
-            have_formulas = true;
-        }
-        if (formulas.IsMap()) // otherwise read_quantities says what is wrong with the spec's quantities
-            for (const auto& entry : *catalogue) {
-                const std::string name = entry.first.Scalar();
-                if (std::find(redefined.begin(), redefined.end(), name) == redefined.end())
-                    formulas.force_insert(entry.first, entry.second);
-                builtin_quantities.push_back(name);
-            }
+        auto made = training_quantities(r, *given, problem, asked, redefined);
+        if (!made)
+            return std::unexpected(made.error());
+        builtin_quantities = std::move(*made);
     }
 
     Vocabulary vocabulary = words;
@@ -231,14 +211,21 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (problem.kind != "quantities")
             for (std::string_view ask : words.asks)
                 names.builtin.push_back(builtin_name(ask));
+        // Every training row is a transformer's, asked or not: a formula may use memory_model_states without a
+        // part that asks memory.model_states.
+        if (problem.kind == "transformer")
+            for (std::string& name : training_row_names())
+                if (std::find(names.builtin.begin(), names.builtin.end(), name) == names.builtin.end())
+                    names.builtin.push_back(std::move(name));
         names.redefinable = redefined;
-        auto read = read_quantities(r, formulas, problem.values, names);
+        // (yaml-cpp: a missing key's node is invalid, and asking it anything throws: an undefined node stands for it.)
+        auto read = read_quantities(r, quantities ? quantities : YAML::Node(YAML::NodeType::Undefined), problem.values,
+                                    names, std::move(builtin_quantities));
         if (!read)
             return std::unexpected(read.error());
         for (Quantity& q : *read)
-            if (std::find(builtin_quantities.begin(), builtin_quantities.end(), q.name) != builtin_quantities.end()) {
+            if (q.redefines) { // the ask of the row it redefines
                 q.builtin = true;
-                q.redefines = std::find(redefined.begin(), redefined.end(), q.name) != redefined.end();
                 q.ask = std::find_if(training_asks().begin(), training_asks().end(), [&](const TrainingAsk& ask) {
                             return training_name(ask.id) == q.name;
                         })->id;

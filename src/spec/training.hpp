@@ -1,9 +1,9 @@
 #pragma once
 // The asks of a course on training cost (memory.training, flops.training_run, time.training, mfu, params.lora, ...)
-// are headcount's own formulas over a transformer's built-in counts: quantities as a spec would define them (exact,
-// past 64 bits, with worked solutions, listed and derived mistakes, variants and every channel), written here for
-// the training setup the spec gives (precision, optimizer, ZeRO stage, recomputation, LoRA targets) and added to the
-// problem when a part asks for one. Internal to the spec reader (reader.cpp).
+// are rows of headcount's catalogue (catalogue/training.yaml) over a transformer's built-in counts. A part that asks
+// one gets it as a quantity beside the spec's own (exact, past 64 bits, with worked solutions, listed and derived
+// mistakes, variants and every channel), made from its row for the training setup the spec gives (precision,
+// optimizer, ZeRO stage, recomputation, LoRA targets). Internal to the spec reader (reader.cpp).
 
 #include <spec/problem.hpp>
 #include <spec/training_asks.hpp>
@@ -33,11 +33,16 @@ std::string training_name(std::string_view ask);
 /// Whether `given` holds any of k_training_keys.
 bool has_training_keys(const YAML::Node& given);
 
-/// The `quantities:` entries (a YAML mapping, as a spec would write them) for the training asks `asked` (ids of
-/// training_asks(), each with the node of the part's `ask:` for errors) and those they use, in the words of the
-/// training setup in `given`. Errors name a given the asks need and the spec lacks, or a bad training word.
-/// Adds memory_budget (a number of bytes, written with a unit: 80 GB, 80 GiB) to the problem's values.
-Result<YAML::Node> training_quantities(const Reader& r, const YAML::Node& given, Problem& problem,
-                                       std::span<const std::pair<std::string, YAML::Node>> asked);
+/// The names formulas use for the training rows of the catalogue (memory_weights, achieved_mfu, ...).
+std::vector<std::string> training_row_names();
+
+/// The training setup in `given` read into problem.settings (the numbers the catalogue's conditions test), and the
+/// quantities of the training asks `asked` (ids of training_asks(), each with the node of the part's `ask:` for
+/// errors) and of the rows they use, made from their catalogue rows for that setup; the rows the spec `redefined`
+/// are left to the spec. Errors name a given the asks need and the spec lacks, or a bad training word. Adds
+/// memory_budget (a number of bytes, written with a unit: 80 GB, 80 GiB) to the problem's values.
+Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::Node& given, Problem& problem,
+                                                  std::span<const std::pair<std::string, YAML::Node>> asked,
+                                                  std::span<const std::string> redefined);
 
 } // namespace headcount::spec::detail

@@ -1,8 +1,8 @@
 #pragma once
 // The training asks (memory, a run's compute and time, MFU, decoding, LoRA, MoE): one row each, with what it asks
 // for, its unit, what it reads from the problem and the convention its solution states. The rows are what the
-// spec reader accepts as a training `ask:` and what `headcount catalogue training-asks` prints for docs/spec.md;
-// their formulas, explanations and mistakes are written for the spec's setup in training.cpp.
+// spec reader accepts as a training `ask:` and what `headcount catalogue training-asks` prints for docs/spec.md,
+// read from their catalogue rows (catalogue/training.yaml), which hold their formulas, explanations and mistakes.
 
 #include <span>
 #include <string>

@@ -21,17 +21,18 @@ enum class Recompute { none, selective, full };
 /// a formula writes them.
 struct Target {
     std::string_view names;
-    std::string_view label; ///< as the solution lists it
+    std::string_view label;   ///< as the solution lists it
+    std::string_view setting; ///< the flag the catalogue's formulas test (catalogue/training.yaml)
     bool ffn;
 };
 inline constexpr auto k_targets = std::to_array<Target>({
-    {"q q_proj", "$W_Q$", false},
-    {"k k_proj", "$W_K$", false},
-    {"v v_proj", "$W_V$", false},
-    {"o o_proj", "$W_O$", false},
-    {"gate gate_proj", "the FFN's gate matrix", true},
-    {"up up_proj", "the FFN's up matrix", true},
-    {"down down_proj", "the FFN's down matrix", true},
+    {"q q_proj", "$W_Q$", "lora_q", false},
+    {"k k_proj", "$W_K$", "lora_k", false},
+    {"v v_proj", "$W_V$", "lora_v", false},
+    {"o o_proj", "$W_O$", "lora_o", false},
+    {"gate gate_proj", "the FFN's gate matrix", "lora_gate", true},
+    {"up up_proj", "the FFN's up matrix", "lora_up", true},
+    {"down down_proj", "the FFN's down matrix", "lora_down", true},
 });
 
 /// The training setup a spec gives, with its defaults: fp32, AdamW, no recomputation, no ZeRO.
