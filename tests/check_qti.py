@@ -19,6 +19,9 @@ question's general comment only when asked for: Canvas shows that comment after 
 quiz says about correct answers.
 """
 import csv
+import json
+from decimal import Decimal
+from fractions import Fraction
 import html
 import html.parser
 import io
@@ -252,6 +255,30 @@ def main():
             fail(f"the training compute is accepted as {defined_accepted['part_a']}")
         if not {"25.4", "25.36"} <= set(defined_accepted["part_b"]):
             fail(f"the training time is accepted as {defined_accepted['part_b']}")
+        # Rule 1 (issue 39) in Canvas, as in Moodle: at three figures the right value's every text check takes as
+        # right. By hand, 1,050,624's third figure is the ten-thousands: rule 1 takes 1,050,624 +- 5,000, so
+        # 1.05e6 and 1050000 are right and 1.1e6 (two figures, "rounded") is not.
+        spec = os.path.join(out, "sig.yaml")
+        with open(spec, "w") as f:
+            f.write("id: sig\ntitle: Three figures\ngiven: {d_model: 512, h: 8, bias: true}\nparts:\n"
+                    "  - {id: b, ask: total_params, points: 3, tolerance: {sigfigs: 3}}\n")
+        run(binary, source, "export", "canvas", spec, "--variants", "1", "--seed", "s", "--out", f"{out}/sig")
+        with open(f"{out}/sig/qti.zip", "rb") as f:
+            (sig_items,) = check_package(f.read()).values()
+        (_, _, _, sig_accepted), = sig_items
+        if not {"1050624", "1.05e6", "1050000", "1.051e6"} <= set(sig_accepted["part_b"]) or \
+                {"1.1e6", "1100000", "1.0e6"} & set(sig_accepted["part_b"]):
+            fail(f"at three figures 1,050,624 is accepted as {sig_accepted['part_b']}")
+        for typed in sig_accepted["part_b"]:
+            value = Fraction(Decimal(typed.replace(",", "").replace(" ", "")))
+            if abs(value - 1050624) > 5000:
+                fail(f"Canvas accepts {typed}, outside rule 1's 1,050,624 +- 5,000")
+            verdict = json.loads(subprocess.run([binary, "check", spec, "--part", "b", "--answer", typed, "--format",
+                                                 "json"], cwd=source, capture_output=True, text=True).stdout)
+            if verdict["status"] != "correct":
+                fail(f"Canvas accepts {typed}; check says {verdict['status']}")
+        if "3.15e23" not in defined_accepted["part_a"]:
+            fail(f"the training compute is accepted as {defined_accepted['part_a']}, without 3.15e23")
         with open(f"{out}/md/key.csv", newline="", encoding="utf-8") as f:
             key = list(csv.DictReader(f))
         data = {name: open(f"{out}/{name}/qti.zip", "rb").read()

@@ -4,12 +4,16 @@
 #include <grade/grader.hpp>
 #include <grade/mistakes.hpp>
 #include <render/answers.hpp>
+#include <solve/defined.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <set>
 
 namespace headcount::generate {
 
@@ -20,6 +24,23 @@ int digits_of(Count value) {
     for (Count v = value; v >= 10; v /= 10)
         ++digits;
     return digits;
+}
+
+/// The significant figures of a whole number: its digits less its trailing zeros (315,000: 3).
+int figures_of(Count value) {
+    int figures = digits_of(value);
+    for (Count v = value; v != 0 && v % 10 == 0; v /= 10)
+        --figures;
+    return figures;
+}
+
+/// A value as a whole number, when it is one (a count, or a defined quantity's whole exact value).
+std::optional<Count> whole_value(const solve::Answer& value) {
+    if (!value.exact)
+        return value.count;
+    if (value.exact->get_den() != 1)
+        return std::nullopt;
+    return formula::to_count(*value.exact);
 }
 
 /// How a value is typed for grade: digits for a count, (a, b, c) for a shape, the word for a choice.
@@ -39,12 +60,14 @@ Result<void> add_notes(PlatformAnswer& entry, const solve::SolvedProblem& varian
     return {};
 }
 
-/// The entry for `typed` when grade's verdict on it has status `wanted`, or nothing.
-Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
-                                             const std::string& typed, const solve::Answer& value, grade::Status wanted,
+/// The entry for `typed` as grade judges it, when its status is `wanted` (any status when none is given) and, for
+/// a wrong answer, it names a mistake; else nothing.
+Result<std::optional<PlatformAnswer>> judged(const grade::MistakeTable& table, const std::string& typed,
+                                             const solve::Answer& value, std::optional<grade::Status> wanted,
                                              const render::TemplateSet& templates) {
-    const grade::Verdict verdict = grade::grade_answer(variant, part, typed);
-    if (verdict.status != wanted || (wanted == grade::Status::incorrect && verdict.matches.empty()))
+    const grade::Verdict verdict = grade::grade_answer(table, typed);
+    if ((wanted && verdict.status != *wanted) || verdict.status == grade::Status::unreadable ||
+        (verdict.status == grade::Status::incorrect && verdict.matches.empty()))
         return std::optional<PlatformAnswer>{};
     PlatformAnswer entry;
     entry.value = value;
@@ -53,7 +76,7 @@ Result<std::optional<PlatformAnswer>> judged(const solve::SolvedProblem& variant
     entry.typed = typed;
     for (const grade::Mistake* m : grade::named_mistakes(verdict))
         entry.mistakes.emplace_back(m->id);
-    if (auto ok = add_notes(entry, variant, part, verdict, templates); !ok)
+    if (auto ok = add_notes(entry, *table.solved, *table.part, verdict, templates); !ok)
         return std::unexpected(ok.error());
     return std::optional<PlatformAnswer>{std::move(entry)};
 }
@@ -98,9 +121,8 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
         return {};
     };
 
-    if (auto ok =
-            add(judged(variant, part, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates));
-        !ok)
+    const grade::MistakeTable table = grade::mistake_table(variant, part);
+    if (auto ok = add(judged(table, typed_form(ask, part.answer), part.answer, grade::Status::correct, templates)); !ok)
         return std::unexpected(ok.error());
     if (out.empty())
         return std::unexpected(
@@ -108,7 +130,6 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                   fmt::format("internal: grade does not accept part '{}''s own answer", part.part.id)});
 
     std::vector<solve::Answer> wrong;
-    const grade::MistakeTable table = grade::mistake_table(variant, part);
     for (const grade::Explanation& e : table.explanations)
         wrong.push_back(e.value);
     for (const grade::Explanation& e : table.others)
@@ -117,8 +138,7 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
         const bool negative = value.exact ? *value.exact < 0 : value.count < 0;
         if (listed(value) || (is_count && negative))
             continue;
-        if (auto ok = add(judged(variant, part, typed_form(ask, value), value, grade::Status::incorrect, templates));
-            !ok)
+        if (auto ok = add(judged(table, typed_form(ask, value), value, grade::Status::incorrect, templates)); !ok)
             return std::unexpected(ok.error());
     }
 
@@ -138,12 +158,76 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
                 const solve::Answer value{candidate, {}, {}};
                 if (listed(value))
                     continue;
-                if (auto ok = add(judged(variant, part, e_notation(candidate, written), value, grade::Status::rounded,
-                                         templates));
+                if (auto ok =
+                        add(judged(table, e_notation(candidate, written), value, grade::Status::rounded, templates));
                     !ok)
                     return std::unexpected(ok.error());
             }
         }
+    }
+    return out;
+}
+
+Result<std::vector<PlatformAnswer>> text_answers(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
+                                                 const std::vector<PlatformAnswer>& answers,
+                                                 const render::TemplateSet& templates) {
+    const grade::MistakeTable table = grade::mistake_table(variant, part);
+    const spec::Tolerance tolerance = solve::tolerance_of(part);
+    std::vector<PlatformAnswer> out;
+    std::set<std::string> seen;
+    const auto add = [&](const std::string& text, const solve::Answer& value) -> Result<void> {
+        if (!seen.insert(text).second)
+            return {};
+        auto entry = judged(table, text, value, std::nullopt, templates);
+        if (!entry)
+            return std::unexpected(entry.error());
+        if (*entry)
+            out.push_back(std::move(**entry));
+        return {};
+    };
+    for (const PlatformAnswer& a : answers) {
+        const std::optional<Count> whole = whole_value(a.value);
+        if (!whole || *whole <= 0) {
+            if (auto ok = add(a.typed, a.value); !ok)
+                return std::unexpected(ok.error());
+            continue;
+        }
+        // Digits, as the question asks; e-notation when the value ends in zeros (3.15e23); the right value also
+        // with commas. Each form is an answer of its own with its feedback, so a value gets no more forms than these.
+        std::vector<std::string> texts{a.status == grade::Status::rounded ? a.typed : fmt::format("{}", *whole)};
+        if (a.status == grade::Status::rounded)
+            texts.push_back(fmt::format("{}", *whole));
+        else if (digits_of(*whole) - figures_of(*whole) >= 3)
+            texts.push_back(e_notation(*whole, figures_of(*whole)));
+        if (a.status == grade::Status::correct) {
+            texts.push_back(with_thousands(*whole));
+            // Its roundings to every number of figures: check takes those within rule 1's interval as right, and
+            // calls the others rounded.
+            Count place = 1;
+            for (int figures = digits_of(*whole) - 1; figures >= 1; --figures) {
+                place *= 10;
+                const Count below = *whole / place * place;
+                const Count nearest = 2 * (*whole - below) >= place ? below + place : below;
+                if (nearest != *whole && nearest > 0) {
+                    const int written = digits_of(nearest) > digits_of(*whole) ? figures + 1 : figures;
+                    texts.push_back(e_notation(nearest, written));
+                    texts.push_back(fmt::format("{}", nearest));
+                }
+            }
+        } else if (a.status == grade::Status::incorrect && tolerance.kind == spec::Tolerance::Kind::sigfigs &&
+                   digits_of(*whole) > tolerance.sigfigs) {
+            // A mistake's value as a student rounds it to the part's figures.
+            Count place = 1;
+            for (int i = tolerance.sigfigs; i < digits_of(*whole); ++i)
+                place *= 10;
+            const Count below = *whole / place * place;
+            const Count nearest = 2 * (*whole - below) >= place ? below + place : below;
+            texts.push_back(e_notation(nearest, digits_of(nearest) > digits_of(*whole) ? tolerance.sigfigs + 1
+                                                                                       : tolerance.sigfigs));
+        }
+        for (const std::string& text : texts)
+            if (auto ok = add(text, a.value); !ok)
+                return std::unexpected(ok.error());
     }
     return out;
 }

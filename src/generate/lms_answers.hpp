@@ -39,6 +39,17 @@ struct PlatformAnswer {
 Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
                                                      const render::TemplateSet& templates);
 
+/// The texts a student may type for a count part's values, each as grade judges it typed that way, for platforms
+/// that match text (a value past 2^53, which a double cannot hold): for the right value its digits, with commas, in
+/// e-notation with its figures, and its roundings to each number of figures (grade takes those within the part's
+/// interval as right and calls the others rounded); for another value its digits, with commas, in e-notation, and
+/// under {sigfigs: n} rounded to n figures; for a rounding its e-notation and digits. A text grade calls wrong
+/// without naming a mistake, or cannot read, is left out, and a text is listed once. `answers` is
+/// platform_answers' list for `part`; the result is in its order, each entry's `typed` the text.
+Result<std::vector<PlatformAnswer>> text_answers(const solve::SolvedProblem& variant, const solve::SolvedPart& part,
+                                                 const std::vector<PlatformAnswer>& answers,
+                                                 const render::TemplateSet& templates);
+
 /// The ways a student may type a shape, for platforms that match text: (32, 8, 128, 128), [32,8,128,128],
 /// 32x8x128x128, 32 × 8 × 128 × 128, torch.Size([32, 8, 128, 128]), ...
 std::vector<std::string> shape_forms(const solve::Shape& shape);

@@ -80,6 +80,12 @@ std::vector<std::string> cloze_feedback(const std::vector<PlatformAnswer>& answe
     return out;
 }
 
+/// What the '*' answer of a count matched as text says: the texts it knows are digits and e-notation.
+constexpr std::string_view k_catch_all_text =
+    "No known mistake gives this number, or it is typed in a way this box does not list: type the digits alone "
+    "(1234567) or e-notation (1.23e6), with no spaces, M or arithmetic; then recount each piece and "
+    "compare with the worked solution.";
+
 /// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
 /// `label` names the variant in `notes`, which gets a line for each value Moodle cannot tell apart.
 Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve::SolvedPart& part, int weight,
@@ -89,9 +95,21 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
     if (!answers)
         return std::unexpected(answers.error());
     const solve::Ask& ask = *part.ask;
+    // A count Moodle's float intervals cannot hold as rule 1 does (past 2^53, or an exact count whose allowance
+    // passes a unit) is matched as text, each way of typing it an answer with grade's verdict on that text.
+    const bool as_text = ask.type() == solve::Ask::Type::count && needs_text(*answers, solve::tolerance_of(part));
+    if (as_text) {
+        auto texts = text_answers(variant, part, *answers, templates);
+        if (!texts)
+            return std::unexpected(texts.error());
+        *answers = std::move(*texts);
+    }
     // Each answer the box lists, as its entry and text; its feedback is decided once the order is known.
     std::vector<std::pair<std::size_t, std::string>> listed;
-    if (ask.type() == solve::Ask::Type::count) {
+    if (as_text) {
+        for (std::size_t i = 0; i < answers->size(); ++i)
+            listed.emplace_back(i, cloze_escape((*answers)[i].typed));
+    } else if (ask.type() == solve::Ask::Type::count) {
         // Numbers in intervals (moodle_numbers.hpp): one entry may take two answers, or none when left out.
         const ClozeNumbers numbers = cloze_numbers(*answers, solve::tolerance_of(part));
         for (const ClozeNumber& n : numbers.answers)
@@ -138,9 +156,10 @@ Result<std::string> subquestion(const solve::SolvedProblem& variant, const solve
                 alternative(0, cloze_escape(escape_xml(ask.choices[i].word)), catch_all(ask));
         }
     } else {
-        alternative(0, "*", catch_all(ask));
+        alternative(0, "*", as_text ? std::string(k_catch_all_text) : catch_all(ask));
     }
-    const std::string_view type = ask.type() == solve::Ask::Type::count   ? "NUMERICAL"
+    const std::string_view type = as_text                                 ? "SHORTANSWER"
+                                  : ask.type() == solve::Ask::Type::count ? "NUMERICAL"
                                   : ask.type() == solve::Ask::Type::shape ? "SHORTANSWER"
                                                                           : "MULTICHOICE";
     std::string out = fmt::format("{{{}:{}:", weight, type);

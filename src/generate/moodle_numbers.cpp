@@ -30,12 +30,32 @@ bool accepts(MoodleNumber n, double x) {
     return lo <= x && x <= hi;
 }
 
-/// 10^exponent as a whole number, for the places {sigfigs: n} rounds at (exponent 1 to 36).
-Count power_of_ten(int exponent) {
-    Count p = 1;
-    for (int i = 0; i < exponent; ++i)
-        p *= 10;
-    return p;
+/// 10^exponent exactly.
+formula::Number decimal_power(int exponent) {
+    mpz_class power;
+    mpz_ui_pow_ui(power.get_mpz_t(), 10, static_cast<unsigned long>(std::abs(exponent)));
+    return exponent >= 0 ? formula::Number(power) : formula::Number(mpz_class(1), power);
+}
+
+/// The place of a value's first figure, e: 10^e <= |value| < 10^(e+1), from the exact value (log10 of a double can
+/// land a hair either side of a power of ten).
+int first_figure(const formula::Number& value) {
+    int exponent = static_cast<int>(std::floor(std::log10(std::abs(formula::to_double(value)))));
+    const formula::Number size = abs(value);
+    while (exponent > -400 && size < decimal_power(exponent))
+        --exponent;
+    while (exponent < 400 && size >= decimal_power(exponent + 1))
+        ++exponent;
+    return exponent;
+}
+
+/// `value` rounded to a whole multiple of 10^exponent, as the double nearest that decimal (1.9321e-21 at -23 is
+/// the double read from "193e-23"): short to write, and a number a student types.
+double rounded_at(double value, int exponent) {
+    const std::string text = fmt::format("{}e{}", std::round(value / std::pow(10.0, exponent)), exponent);
+    double out = 0;
+    std::from_chars(text.data(), text.data() + text.size(), out);
+    return out;
 }
 
 int digits_of(Count value) {
@@ -43,16 +63,6 @@ int digits_of(Count value) {
     for (Count v = value < 0 ? -value : value; v >= 10; v /= 10)
         ++digits;
     return digits;
-}
-
-/// `value` rounded half up at the place of its n-th figure under {sigfigs: n}, else `value` itself.
-Count band_centre(Count value, const spec::Tolerance& tolerance) {
-    const int below = tolerance.kind == spec::Tolerance::Kind::sigfigs ? digits_of(value) - tolerance.sigfigs : 0;
-    if (below <= 0 || value == 0)
-        return value;
-    const Count place = power_of_ten(below);
-    const Count magnitude = (wide_abs(value) + place / 2) / place * place; // half away from zero, as std::round
-    return value < 0 ? -magnitude : magnitude;
 }
 
 /// The answer centred on `centre` reaching `reach` each way, or a little less where Moodle's 1e-14 allowance
@@ -102,13 +112,14 @@ std::pair<double, double> moodle_interval(MoodleNumber n) {
     return {value - allowance, value + allowance};
 }
 
-NumberRange grade_band(Count value, const spec::Tolerance& tolerance) {
-    if (tolerance.kind != spec::Tolerance::Kind::sigfigs || value == 0)
-        return grade_band_real(static_cast<double>(value), tolerance);
-    // A count's rounding is found on its digits (band_centre), exact past 2^53 where a double's would not be.
-    const double half = std::pow(10.0, digits_of(value) - tolerance.sigfigs) / 2;
-    const double centre = static_cast<double>(band_centre(value, tolerance));
-    return {centre - half, centre + half, false, true};
+NumberRange right_band(Count value, const spec::Tolerance& tolerance) {
+    const double v = static_cast<double>(value);
+    double reach = 0.5; // exact: every digit, half a unit in the last
+    if (tolerance.kind == spec::Tolerance::Kind::sigfigs)
+        reach = value == 0 ? 0 : std::pow(10.0, digits_of(value) - tolerance.sigfigs) / 2;
+    else if (tolerance.kind == spec::Tolerance::Kind::relative)
+        reach = tolerance.relative * std::abs(v);
+    return {v - reach, v + reach};
 }
 
 MoodleNumber widest_answer(const NumberRange& allowed, std::optional<double> value) {
@@ -133,50 +144,57 @@ MoodleNumber widest_answer(const NumberRange& allowed, std::optional<double> val
     return best.value_or(MoodleNumber{value.value_or(first), 0});
 }
 
-NumberRange grade_band_real(double v, const spec::Tolerance& tolerance) {
+NumberRange right_band_real(const formula::Number& value, const spec::Tolerance& tolerance) {
+    const double v = formula::to_double(value);
+    double reach = 0;
     switch (tolerance.kind) {
-    case spec::Tolerance::Kind::relative: {
-        const double width = tolerance.relative * std::abs(v);
-        return {v - width, v + width};
-    }
+    case spec::Tolerance::Kind::relative:
+        reach = tolerance.relative * std::abs(v);
+        break;
     case spec::Tolerance::Kind::sigfigs: {
-        if (v == 0)
-            return {0, 0};
-        const double exponent = std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1;
-        const double place = std::pow(10.0, exponent);
-        // Below 1 a place is not a double (0.1), its inverse is: 254 / 10 is the double nearest 25.4, 254 * 0.1 is not.
-        const double centre =
-            exponent < 0 ? std::round(v / place) / std::pow(10.0, -exponent) : std::round(v / place) * place;
-        return {centre - place / 2, centre + place / 2, false, true};
-    }
-    case spec::Tolerance::Kind::exact:
+        if (value == 0)
+            break;
+        reach = std::pow(10.0, first_figure(value) - tolerance.sigfigs + 1) / 2;
         break;
     }
-    return {v, v};
+    case spec::Tolerance::Kind::exact: {
+        // Every digit: half a unit in the last one when the digits end (a denominator of 2s and 5s), else none.
+        mpz_class den = value.get_den();
+        int twos = 0, fives = 0;
+        while (den % 2 == 0)
+            den /= 2, ++twos;
+        while (den % 5 == 0)
+            den /= 5, ++fives;
+        if (den == 1)
+            reach = std::pow(10.0, -std::max(twos, fives)) / 2;
+        break;
+    }
+    }
+    return {v - reach, v + reach};
 }
 
 namespace {
 
-/// A defined quantity's answers, which need not be whole: each its band, centred, a hair inside grade's so that
-/// Moodle's 10^-14 allowance never reaches past it, and stopping short of later values that say otherwise.
+/// A defined quantity's answers, which need not be whole: the right value ± rule 1's reach; each other value its own
+/// interval, stopping short (halfway) of every other value listed in it, and a hair inside so that Moodle's 10^-14
+/// allowance never reaches past that.
 ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance) {
     ClozeNumbers out;
     const auto value_of = [&](std::size_t i) {
         return answers[i].value.exact ? formula::to_double(*answers[i].value.exact)
                                       : static_cast<double>(answers[i].value.count);
     };
-    const auto band_number = [](const NumberRange& r) {
-        const double centre = (r.lo + r.hi) / 2;
-        return MoodleNumber{centre, moodle_stored((r.hi - r.lo) / 2 * (1 - 1e-9))};
+    const auto exact_of = [&](std::size_t i) {
+        return answers[i].value.exact ? *answers[i].value.exact : formula::to_number(answers[i].value.count);
     };
-    const NumberRange right = grade_band_real(value_of(0), tolerance);
-    out.answers.push_back({0, {value_of(0), 0}});
-    if (right.hi > right.lo)
-        out.answers.push_back({0, band_number(right)});
+    // The right value ± rule 1's reach: Moodle's interval is rule 1's, closed, and its allowance of 1e-14 of the
+    // value past each end reaches only numbers nobody types.
+    const NumberRange right = right_band_real(exact_of(0), tolerance);
+    out.answers.push_back({0, {value_of(0), moodle_stored((right.hi - right.lo) / 2)}});
     for (std::size_t j = 1; j < answers.size(); ++j) {
         const double m = value_of(j);
         NumberRange allowed =
-            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : grade_band_real(m, tolerance);
+            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : right_band_real(exact_of(j), tolerance);
         for (std::size_t i = 0; i < answers.size(); ++i) {
             const double f = value_of(i);
             if (i == j || f < allowed.lo || f > allowed.hi)
@@ -186,7 +204,15 @@ ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, cons
             else if (f < m)
                 allowed.lo = (m + f) / 2;
         }
-        out.answers.push_back({j, allowed.hi > allowed.lo ? band_number(allowed) : MoodleNumber{m, 0}});
+        // Centred on the value as a student writes it at the part's figures (inside its interval, and short: all
+        // of a value's 17 digits can be more decimals than a number can be typed with), as far each way as the
+        // nearer end allows.
+        double centre = m;
+        if (tolerance.kind == spec::Tolerance::Kind::sigfigs && m != 0 && answers[j].status != grade::Status::rounded)
+            centre = rounded_at(m, first_figure(exact_of(j)) - tolerance.sigfigs + 1);
+        const double reach = std::min(centre - allowed.lo, allowed.hi - centre);
+        out.answers.push_back(
+            {j, reach > 0 ? MoodleNumber{centre, moodle_stored(reach * (1 - 1e-9))} : MoodleNumber{m, 0}});
     }
     return out;
 }
@@ -204,19 +230,16 @@ ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spe
     };
     const auto value_of = [&](std::size_t i) { return static_cast<double>(answers[i].value.count); };
 
-    // The right value: the band grade accepts (under {sigfigs: n} centred on the rounded value), after the
-    // value itself when that is not the band's centre, so that Moodle shows it as the right answer and always
-    // takes it.
-    const MoodleNumber band = widest_answer(grade_band(answers[0].value.count, tolerance), std::nullopt);
-    if (band.value != value_of(0))
-        out.answers.push_back({0, {value_of(0), 0}});
-    out.answers.push_back({0, band});
+    // The right value ± rule 1's reach (right_band): Moodle's interval is rule 1's, closed, and its allowance of 1e-14
+    // of the value past each end reaches only numbers nobody types (1,045,623.99999999).
+    const NumberRange right = right_band(answers[0].value.count, tolerance);
+    out.answers.push_back({0, {value_of(0), moodle_stored((right.hi - right.lo) / 2)}});
 
     for (std::size_t j = 1; j < answers.size(); ++j) {
         const double m = value_of(j);
         NumberRange allowed = answers[j].status == grade::Status::rounded
                                   ? NumberRange{m, m}
-                                  : grade_band(answers[j].value.count, tolerance);
+                                  : right_band(answers[j].value.count, tolerance);
         // Moodle takes the first interval that holds a number: stop short of every later value that says
         // otherwise.
         for (std::size_t i = j + 1; i < answers.size(); ++i) {
@@ -238,7 +261,9 @@ ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spe
         for (std::size_t j = 0; j < answers.size() && !changed; ++j) {
             const auto first = std::find_if(out.answers.begin(), out.answers.end(),
                                             [&](const ClozeNumber& a) { return accepts(a.number, value_of(j)); });
+            // A value within the right value's interval is right by rule 1, as Moodle says.
             if (first == out.answers.end() || first->entry == j || same(first->entry, j) ||
+                (first->entry == 0 && holds(right, value_of(j))) ||
                 std::find(out.dropped.begin(), out.dropped.end(), j) != out.dropped.end())
                 continue;
             std::erase_if(out.answers, [&](const ClozeNumber& a) { return a.entry == j; });
@@ -247,6 +272,29 @@ ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spe
         }
     }
     return out;
+}
+
+bool needs_text(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance) {
+    if (answers.empty())
+        return false;
+    const solve::Answer& right = answers[0].value;
+    if (right.exact && right.exact->get_den() != 1)
+        return false; // a value that is not whole is no count: its interval is a float's
+    constexpr Count k_doubles_exact = Count(1) << 53; // every whole number up to 2^53 is a double
+    for (const PlatformAnswer& a : answers) {
+        if (!a.value.exact ? wide_abs(a.value.count) > k_doubles_exact
+                           : a.value.exact->get_den() == 1 && abs(*a.value.exact) > formula::to_number(k_doubles_exact))
+            return true;
+    }
+    const Count value = right.exact ? formula::to_count(*right.exact).value_or(0) : right.count;
+    // Moodle's allowance, 1e-14 of the value, matters where it takes in whole numbers rule 1 does not and is not
+    // lost in the band: an exact count from 5·10^13 (± 0.5, the allowance half a unit or more) would take the next
+    // whole numbers as right; 10^15 at three figures (± 5·10^12) would take numbers 10 past an edge nobody types.
+    const NumberRange band = right_band(value, tolerance);
+    const double reach = (band.hi - band.lo) / 2;
+    const auto [lo, hi] = moodle_interval({static_cast<double>(value), reach});
+    const bool more_whole = std::ceil(lo) != std::ceil(band.lo) || std::floor(hi) != std::floor(band.hi);
+    return more_whole && k_moodle_epsilon * std::abs(static_cast<double>(value)) >= 1e-6 * reach;
 }
 
 std::string number_text(double value) {

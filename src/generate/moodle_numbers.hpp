@@ -1,10 +1,12 @@
 #pragma once
 // Moodle's NUMERICAL answers for grade's verdicts. Moodle tries a subquestion's answers in order and takes
 // the first whose closed interval, value ± tolerance, holds the number typed
-// (question/type/numerical/question.php); grade accepts a band around each value it lists, half-open for
-// {sigfigs: n}. These functions choose the answers so that every number Moodle accepts as right grade accepts
-// too, and so that each value grade lists reaches an answer with its own credit and feedback.
+// (question/type/numerical/question.php). The right answer is rule 1's interval (issue 39): within half a unit of
+// the part's last required figure of the exact value, both ends in. These functions choose the answers so that
+// Moodle's right interval is that one, and so that each value grade lists reaches an answer with its own credit and
+// feedback; needs_text says where a float interval cannot do it and the box matches text instead.
 
+#include <formula/formula.hpp>
 #include <generate/lms_answers.hpp>
 
 #include <optional>
@@ -36,12 +38,13 @@ struct NumberRange {
     bool hi_open = false;
 };
 
-/// What grade accepts as `value` under `tolerance` (grader.cpp's within_tolerance): exact, [v, v]; {rel: r},
-/// [v - r·v, v + r·v]; {sigfigs: n}, the numbers that round half up to the same n figures, [R - p/2, R + p/2)
-/// for R = v rounded at place p (1,050,624 at 3 figures: [1,045,000, 1,055,000)).
-NumberRange grade_band(Count value, const spec::Tolerance& tolerance);
-/// The same for a value that need not be whole (a defined quantity's): under {sigfigs: n}, [R - p/2, R + p/2).
-NumberRange grade_band_real(double value, const spec::Tolerance& tolerance);
+/// Rule 1's interval for a value (issue 39): the numbers within half a unit of the part's last required figure of the
+/// exact value, both ends included. {sigfigs: n}: half a unit in its n-th figure (1,050,624 at 3 figures:
+/// [1,045,624, 1,055,624]); exact, every digit: half a unit in its last (a whole number ± 0.5, 0.45 ± 0.005, and
+/// nothing but itself for 7/39, whose digits do not end); {rel: r}: ± r·|value|.
+NumberRange right_band(Count value, const spec::Tolerance& tolerance);
+/// The same for a value that need not be whole (a defined quantity's).
+NumberRange right_band_real(const formula::Number& value, const spec::Tolerance& tolerance);
 
 /// The answer whose interval holds the most whole numbers of `allowed`, `value` among them when given, and
 /// stays inside `allowed`: its tolerance reaches the whole numbers at the ends, or a little less where
@@ -55,16 +58,23 @@ struct ClozeNumber {
 };
 
 /// The answers for platform_answers' `answers` to a count part with `tolerance`, in the order Moodle tries
-/// them. The right value comes first (under {sigfigs: n} the exact value, then the rounded value ± half a
-/// unit less one). A mistake's answer covers the whole numbers grade reads as that mistake (but an end that
-/// Moodle's allowance would cross), up to the next value listed after it with other credit or feedback; a
-/// rounding is the value alone. `dropped` lists the entries Moodle would still give another answer's credit
-/// or feedback (possible only where its 1e-14 allowance spans whole numbers).
+/// them. The right value comes first, as itself ± the reach of rule 1's interval (right_band), so Moodle's
+/// interval is rule 1's, closed, widened only by Moodle's own allowance of 10^-14 of the value. A mistake's answer
+/// covers the whole numbers of its own interval (but an end that Moodle's allowance would cross), up to the next
+/// value listed after it with other credit or feedback; a rounding is the value alone. `dropped` lists the entries
+/// Moodle would still give another answer's credit or feedback (possible only where its 1e-14 allowance spans whole
+/// numbers), a value rule 1 takes as right excepted.
 struct ClozeNumbers {
     std::vector<ClozeNumber> answers;
     std::vector<std::size_t> dropped;
 };
 ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance);
+
+/// Whether a count part whose right value is whole cannot have Moodle NUMERICAL intervals, and is matched as text
+/// instead: a whole value listed past 2^53, which a double cannot hold (3.15e23 would take in 10^9 numbers either
+/// side), or a right value whose Moodle interval holds whole numbers rule 1's does not, its allowance not lost in the
+/// band (exact counts from 5·10^13, where Moodle's allowance is half a unit or more).
+bool needs_text(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance);
 
 /// A number as Moodle's NUMERICAL reads it (-?digits[.digits][e±digits]): whole numbers as digits, others in
 /// the shortest form that reads back as the same double.

@@ -1,6 +1,6 @@
 // Unit tests for Moodle's NUMERICAL answers. Expected numbers are worked out by hand in the comments, from
-// Moodle's formula (value ± (tolerance + 1e-14·max(tolerance, |value|)), both ends included) and grade's rule
-// (the numbers that round half up to the same significant figures).
+// Moodle's formula (value ± (tolerance + 1e-14·max(tolerance, |value|)), both ends included) and rule 1 of issue 39
+// (right when within half a unit of the last required figure of the exact value, both ends included).
 #include <generate/moodle_numbers.hpp>
 
 #include <util/test_catch.hpp>
@@ -47,56 +47,89 @@ TEST_CASE("Moodle's interval is closed and a hair wider than the tolerance", "[l
     CHECK(moodle_stored(1050624) == 1050624);
 }
 
-TEST_CASE("grade's band for three significant figures is half-open, around the rounded value", "[lms]") {
-    // 1,050,624 is 1.05e6 to three figures; what rounds half up to that: [1,045,000, 1,055,000).
-    const NumberRange band = grade_band(1050624, k_three_figures);
-    CHECK(band.lo == 1045000);
-    CHECK(band.hi == 1055000);
+TEST_CASE("rule 1's interval is half a unit in the last required figure, around the exact value", "[lms]") {
+    // 1,050,624 to three figures: the third figure (1|0|5) is the ten-thousands, half a unit is 5,000, so
+    // [1,045,624, 1,055,624], both ends in; not [1,045,000, 1,055,000) around the rounded 1.05e6.
+    const NumberRange band = right_band(1050624, k_three_figures);
+    CHECK(band.lo == 1045624);
+    CHECK(band.hi == 1055624);
     CHECK_FALSE(band.lo_open);
-    CHECK(band.hi_open);
-    // 1,045,000 rounds half up, to 1.05e6 again; 787,968 is 7.88e5: [787,500, 788,500); 999 has three
-    // figures.
-    CHECK(grade_band(1045000, k_three_figures).lo == 1045000);
-    CHECK(grade_band(787968, k_three_figures).lo == 787500);
-    CHECK(grade_band(787968, k_three_figures).hi == 788500);
-    CHECK(grade_band(999, k_three_figures).lo == 998.5);
-    CHECK(grade_band(999, k_three_figures).hi == 999.5);
-    CHECK(grade_band(1050624, k_exact).lo == 1050624);
-    CHECK(grade_band(1050624, k_exact).hi == 1050624);
+    CHECK_FALSE(band.hi_open);
+    // 787,968: the third figure is the thousands, ± 500; 999 has three figures, ± 0.5; 12 has two, its third figure
+    // is the tenths, ± 0.05.
+    CHECK(right_band(787968, k_three_figures).lo == 787468);
+    CHECK(right_band(787968, k_three_figures).hi == 788468);
+    CHECK(right_band(999, k_three_figures).lo == 998.5);
+    CHECK(right_band(999, k_three_figures).hi == 999.5);
+    CHECK(right_band(12, k_three_figures).hi == Approx(12.05));
+    // Exact, every digit: half a unit in the last, ± 0.5.
+    CHECK(right_band(1050624, k_exact).lo == 1050623.5);
+    CHECK(right_band(1050624, k_exact).hi == 1050624.5);
+    // {rel: 0.01}: ± 10,506.24.
+    CHECK(right_band(1050624, {spec::Tolerance::Kind::relative, 0.01, 0}).hi == Approx(1061130.24));
 }
 
-TEST_CASE("the right answer at three significant figures: itself, then every whole number grade accepts", "[lms]") {
+TEST_CASE("rule 1's interval for a value that need not be whole", "[lms]") {
+    // 7/39 = 0.179487...: its third figure is the thousandths, ± 0.0005, so 0.1795, 0.17949 and 0.179 are in and
+    // 0.1785 is out (issue 39's own example).
+    const NumberRange band = right_band_real(formula::Number(7, 39), k_three_figures);
+    CHECK(band.lo <= 0.179);
+    CHECK(band.hi >= 0.1795);
+    CHECK(band.lo > 0.1785);
+    CHECK(band.hi - band.lo == Approx(0.001));
+    // 1000 exactly: log10 is 3, the third figure the tens, ± 5 (not ± 0.5, nor ± 50).
+    CHECK(right_band_real(formula::Number(1000), k_three_figures).hi == 1005);
+    // Exact: 0.45 = 9/20 ends at the hundredths, ± 0.005; 7/39's digits do not end, so nothing but itself; a whole
+    // number ± 0.5.
+    CHECK(right_band_real(formula::Number(9, 20), k_exact).hi == Approx(0.455));
+    CHECK(right_band_real(formula::Number(7, 39), k_exact).hi == right_band_real(formula::Number(7, 39), k_exact).lo);
+    CHECK(right_band_real(formula::Number(42), k_exact).hi == 42.5);
+}
+
+TEST_CASE("the right answer at three significant figures is the exact value ± half a unit, both edges in", "[lms]") {
     const ClozeNumbers numbers = cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);
-    REQUIRE(numbers.answers.size() == 2);
+    REQUIRE(numbers.answers.size() == 1);
     CHECK(numbers.answers[0].number.value == 1050624);
-    CHECK(numbers.answers[0].number.tolerance == 0);
-    // grade's band is [1,045,000, 1,055,000): its whole numbers are 1,045,000 to 1,054,999, whose middle is
-    // 1,049,999.5 and half-width 4,999.5. Moodle's allowance reaches 1e-14 of the value past each end: below
-    // 1,045,000 that is 1,044,999.99999999, which nobody types; above, it stays short of 1,055,000.
-    CHECK(numbers.answers[1].number.value == 1049999.5);
-    CHECK(numbers.answers[1].number.tolerance == 4999.5);
-    CHECK(first_match(numbers, 1045000) == 0u);
-    CHECK_FALSE(first_match(numbers, 1044999));
-    CHECK(first_match(numbers, 1045001) == 0u);
-    CHECK(first_match(numbers, 1054999) == 0u);
-    CHECK_FALSE(first_match(numbers, 1055000));
-    CHECK_FALSE(first_match(numbers, 1055623));
+    CHECK(numbers.answers[0].number.tolerance == 5000);
+    CHECK(first_match(numbers, 1045624) == 0u);
+    CHECK(first_match(numbers, 1055624) == 0u);
+    CHECK(first_match(numbers, 1050000) == 0u);
+    CHECK(first_match(numbers, 1055000) == 0u); // 1.055e6 is within 4,376 of the value: right by rule 1
+    CHECK_FALSE(first_match(numbers, 1045623));
+    CHECK_FALSE(first_match(numbers, 1055625));
+    // Moodle's allowance, 1e-14 of the value (about 1.05e-8), is all it takes past the edges.
+    CHECK_FALSE(first_match(numbers, 1055624.001));
+    CHECK_FALSE(first_match(numbers, 1045623.999));
     CHECK(numbers.dropped.empty());
 }
 
-TEST_CASE("a relative tolerance keeps every whole number within r·value and nothing beyond", "[lms]") {
-    // 1% of 1,050,624 is 10,506.24: the whole numbers 1,040,118 to 1,061,130, a tolerance of 10,506.
+TEST_CASE("an exact count is right to half a unit: its digits, and nothing that is another whole number", "[lms]") {
+    const ClozeNumbers numbers = cloze_numbers({entry(787968, grade::Status::correct, 1, "")}, k_exact);
+    REQUIRE(numbers.answers.size() == 1);
+    CHECK(numbers.answers[0].number.tolerance == 0.5);
+    CHECK(first_match(numbers, 787968) == 0u);
+    CHECK(first_match(numbers, 787968.5) == 0u);
+    CHECK(first_match(numbers, 787967.5) == 0u);
+    CHECK_FALSE(first_match(numbers, 787968.51));
+    CHECK_FALSE(first_match(numbers, 787969));
+    CHECK_FALSE(first_match(numbers, 787967));
+}
+
+TEST_CASE("a relative tolerance is r·value each way, not cut to whole numbers", "[lms]") {
+    // 1% of 1,050,624 is 10,506.24.
     const spec::Tolerance one_percent{spec::Tolerance::Kind::relative, 0.01, 0};
     const ClozeNumbers numbers = cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, one_percent);
     REQUIRE(numbers.answers.size() == 1);
     CHECK(numbers.answers[0].number.value == 1050624);
-    CHECK(numbers.answers[0].number.tolerance == 10506);
+    CHECK(numbers.answers[0].number.tolerance == Approx(10506.24));
+    CHECK(first_match(numbers, 1061130.24) == 0u);
+    CHECK_FALSE(first_match(numbers, 1061130.25));
 }
 
 TEST_CASE("each listed value reaches its own answer, bands stopping short of later values", "[lms]") {
-    // 787,968 and 788,100 both round to 788,000 (band [787,500, 788,500)) but grade says different things of
-    // them: 787,968's answer stops before 788,100, so 788,100 reaches its own; 790,000 (a rounding) is a
-    // point.
+    // 787,968's interval at three figures is [787,468, 788,468] and holds 788,100, of which grade says something
+    // else: 787,968's answer stops before it, at its whole numbers 787,468 to 788,099 (787,783.5 ± 315.5), so
+    // 788,100 reaches its own ([787,600, 788,600]); 790,000 (a rounding) is a point.
     const ClozeNumbers numbers = cloze_numbers(
         {entry(1050624, grade::Status::correct, 1, ""), entry(787968, grade::Status::incorrect, 0, "A"),
          entry(788100, grade::Status::incorrect, 0, "B"), entry(790000, grade::Status::rounded, 0.5, "C")},
@@ -104,18 +137,17 @@ TEST_CASE("each listed value reaches its own answer, bands stopping short of lat
     CHECK(numbers.dropped.empty());
     for (std::size_t i = 0; i < 4; ++i)
         CHECK(first_match(numbers, std::vector<double>{1050624, 787968, 788100, 790000}[i]) == i);
-    // 787,968's whole numbers are 787,500 to 788,099: 787,799.5 ± 299.5 (Moodle's allowance reaches 1e-14 of the
-    // value below the closed end 787,500, which nobody types, and stays short of 788,100 above).
-    CHECK(numbers.answers[2].number.value == 787799.5);
-    CHECK(numbers.answers[2].number.tolerance == 299.5);
+    CHECK(numbers.answers[1].number.value == 787783.5);
+    CHECK(numbers.answers[1].number.tolerance == 315.5);
     CHECK(first_match(numbers, 788099) == 1u);
-    CHECK(first_match(numbers, 787500) == 1u);
-    CHECK(first_match(numbers, 787499) == std::nullopt);
-    CHECK(first_match(numbers, 788400) == 2u);
+    CHECK(first_match(numbers, 787468) == 1u);
+    CHECK(first_match(numbers, 787467) == std::nullopt);
+    CHECK(first_match(numbers, 788600) == 2u);
+    CHECK(first_match(numbers, 788601) == std::nullopt);
 }
 
 TEST_CASE("a value Moodle cannot tell from an earlier answer is left out and named", "[lms]") {
-    // At 10^15 Moodle's allowance is 1e-14 * 10^15 = 10: the exact answer 10^15 holds 10^15 + 3 too.
+    // At 10^15 Moodle's allowance is 1e-14 * 10^15 = 10: the exact answer 10^15 ± 0.5 holds 10^15 + 3 too.
     const ClozeNumbers numbers = cloze_numbers({entry(1'000'000'000'000'000, grade::Status::correct, 1, ""),
                                                 entry(1'000'000'000'000'003, grade::Status::incorrect, 0, "A"),
                                                 entry(1'000'000'000'000'050, grade::Status::incorrect, 0, "B")},
@@ -123,6 +155,21 @@ TEST_CASE("a value Moodle cannot tell from an earlier answer is left out and nam
     CHECK(numbers.dropped == std::vector<std::size_t>{1});
     REQUIRE(numbers.answers.size() == 2);
     CHECK(numbers.answers[1].entry == 2);
+}
+
+TEST_CASE("counts Moodle's doubles cannot hold as rule 1 does are matched as text", "[lms]") {
+    // 2^53 + 1 is no double; 10^15 exactly takes in 10^15 ± 10 (above); 1,050,624 exactly takes in itself alone,
+    // and at three figures its edges 1,045,624 and 1,055,624, nothing past them.
+    CHECK(needs_text({entry(9'007'199'254'740'993, grade::Status::correct, 1, "")}, k_three_figures));
+    CHECK(needs_text({entry(1'000'000'000'000'000, grade::Status::correct, 1, "")}, k_exact));
+    CHECK_FALSE(needs_text({entry(1050624, grade::Status::correct, 1, "")}, k_exact));
+    CHECK_FALSE(needs_text({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures));
+    // A mistake past 2^53 makes the box text too: its value would be read as another.
+    CHECK(needs_text({entry(1050624, grade::Status::correct, 1, ""),
+                      entry(12'345'678'901'234'567, grade::Status::incorrect, 0, "A")},
+                     k_exact));
+    // At three figures 10^15 is ± 5·10^12: Moodle's allowance of 10 past an edge is lost in it (numbers nobody types).
+    CHECK_FALSE(needs_text({entry(1'000'000'000'000'000, grade::Status::correct, 1, "")}, k_three_figures));
 }
 
 TEST_CASE("numbers are written as Moodle's NUMERICAL reads them", "[lms]") {

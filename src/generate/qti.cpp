@@ -56,8 +56,10 @@ std::string item_feedback(std::string_view id, std::string_view html) {
 
 /// The wrong-answer comment: per part, the mistakes grade knows for it, by title (words only, under every policy).
 Result<std::string> mistakes_comment(const solve::SolvedProblem& variant, const render::TemplateSet& templates) {
-    std::string markdown = "Not all right yet. Canvas accepts the exact value only, typed as digits: a rounded number "
-                           "earns nothing here. The mistakes headcount knows for each part:\n\n";
+    std::string markdown =
+        "Not all right yet. Canvas accepts the right value typed as digits (or a rounding of it that "
+        "the part's figures allow), and gives nothing for a coarser rounding or a mistake here. The "
+        "mistakes headcount knows for each part:\n\n";
     for (const solve::SolvedPart& part : variant.parts) {
         auto answers = platform_answers(variant, part, templates);
         if (!answers)
@@ -107,7 +109,21 @@ Result<Item> fimb_item(const std::string& problem_id, const BankVariant& variant
                             canvas_text(escape_xml(unit)));
         std::string labels;
         std::string first;
-        for (const std::string& form : canvas_forms(*part.ask, part.answer)) {
+        std::vector<std::string> forms = canvas_forms(*part.ask, part.answer);
+        if (part.ask->type() == solve::Ask::Type::count) {
+            // As in Moodle's text boxes: every way of typing a number that grade takes as right here (1.05e6 and
+            // 1050000 for 1,050,624 at three figures; 3.15e23 for 315,000,000,000,000,000,000,000).
+            auto answers = platform_answers(solved, part, templates);
+            if (!answers)
+                return std::unexpected(answers.error());
+            auto texts = text_answers(solved, part, *answers, templates);
+            if (!texts)
+                return std::unexpected(texts.error());
+            for (const PlatformAnswer& a : *texts)
+                if (a.status == grade::Status::correct && std::find(forms.begin(), forms.end(), a.typed) == forms.end())
+                    forms.push_back(a.typed);
+        }
+        for (const std::string& form : forms) {
             const std::string id = ident("answer", name + '\0' + part.part.id + '\0' + form);
             if (first.empty())
                 first = id;
