@@ -15,6 +15,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -121,7 +122,8 @@ struct Entry {
     bool given = false, per_head = false, derive = false;
     std::string formula, title, title_when, title_otherwise, check, explanation, available_when, unavailable;
     std::string workload = "none", what, convention;
-    std::vector<std::string> uses; ///< the names its formula (or its axes) use, each once, in the order first met
+    std::vector<std::string> uses;     ///< the names its formula (or its axes) use, each once, in the order first met
+    std::vector<std::string> required; ///< the givens without a default it needs whatever the conditions
     std::vector<std::string> shape;
     struct Axis {
         std::string text, when, otherwise;
@@ -198,6 +200,59 @@ class Reader {
         }
     }
 
+    /// For each entry that is not a given, the givens without a default it needs under any conditions: those its
+    /// formula (or its axes) uses outside the branches of an if(), and those the entries it so uses need. A problem
+    /// that lacks one has no value for the entry, which the computation knows before reading its formula.
+    void find_requirements() {
+        std::map<std::string, std::size_t> index;
+        for (std::size_t i = 0; i < m_entries.size(); ++i)
+            index.emplace(m_entries[i].name, i);
+        std::map<std::string, std::set<std::string>> memo;
+        std::function<const std::set<std::string>&(const std::string&)> of =
+            [&](const std::string& name) -> const std::set<std::string>& {
+            if (const auto it = memo.find(name); it != memo.end())
+                return it->second;
+            std::set<std::string> out;
+            const Entry& e = m_entries[index.at(name)];
+            if (e.given) {
+                if (e.formula.empty())
+                    out.insert(name);
+            } else {
+                std::vector<std::string> texts = e.shape;
+                if (!e.formula.empty())
+                    texts.push_back(e.formula);
+                for (const std::string& text : texts) {
+                    auto parsed = headcount::formula::parse(text);
+                    if (!parsed)
+                        continue;
+                    std::vector<std::string> names;
+                    unconditional_names(*parsed, names);
+                    for (const std::string& used : names)
+                        if (index.contains(used) && used != name)
+                            for (const std::string& given : of(used))
+                                out.insert(given);
+                }
+            }
+            return memo.emplace(name, std::move(out)).first->second;
+        };
+        for (Entry& e : m_entries)
+            if (!e.given) {
+                const auto& needed = of(e.name);
+                e.required.assign(needed.begin(), needed.end());
+            }
+    }
+
+    static void unconditional_names(const headcount::formula::Node& node, std::vector<std::string>& out) {
+        using Op = headcount::formula::Node::Op;
+        if (node.op == Op::name) {
+            out.push_back(node.text);
+            return;
+        }
+        const bool branches = node.op == Op::call && node.text == "if" && node.children.size() == 3;
+        for (std::size_t i = 0; i < (branches ? 1 : node.children.size()); ++i)
+            unconditional_names(node.children[i], out);
+    }
+
     /// Every name a formula uses is an entry's; every change names an entry that is not a given.
     void check_names() {
         std::set<std::string> known;
@@ -240,6 +295,12 @@ class Reader {
                     out << literal(name) << ", ";
                 out << "};\n";
             }
+            if (!e.required.empty()) {
+                out << "constexpr std::string_view k_required_" << i << "[] = {";
+                for (const std::string& name : e.required)
+                    out << literal(name) << ", ";
+                out << "};\n";
+            }
             if (!e.choices.empty()) {
                 out << "constexpr Choice k_choices_" << i << "[] = {";
                 for (const auto& [word, synonyms] : e.choices)
@@ -267,6 +328,8 @@ class Reader {
                 out << ", .shape = k_shape_" << i << ", .axes = k_axes_" << i;
             if (!e.uses.empty())
                 out << ", .uses = k_uses_" << i;
+            if (!e.required.empty())
+                out << ", .required = k_required_" << i;
             out << ", .conditional = " << (e.formula.find("if(") != std::string::npos ? "true" : "false");
             out << ", .per_head = " << (e.per_head ? "true" : "false") << ", .check = " << literal(e.check)
                 << ",\n     .ask = " << literal(e.ask) << ", .unit = " << literal(e.unit)
@@ -578,6 +641,7 @@ int main(int argc, char** argv) {
             reader.read(argv[i]);
         reader.check_names();
         reader.check_explanations();
+        reader.find_requirements();
         std::ostringstream text;
         reader.write(text);
         const std::string output = argv[1];

@@ -68,9 +68,12 @@ struct CatalogueEntry {
     std::span<const std::string_view> shape = {}; ///< a shape's axes, outermost first, as formulas
     std::span<const AxisSymbol> axes = {};        ///< and the symbols solutions write for them
     std::span<const std::string_view> uses = {};  ///< the names its formula (or its axes) use, once each, in order
-    bool conditional = false;                     ///< its formula has an if(), which a problem's givens may settle
-    bool per_head = false;  ///< a per-head tensor: `heads_before_seq` 0 swaps its second and third axes
-    std::string_view check; ///< a formula that holds (is 1) for the right values: the second method's agreement
+    /// The givens without a default it needs under any conditions (through the entries it uses too): a problem
+    /// that lacks one has no value for it.
+    std::span<const std::string_view> required = {};
+    bool conditional = false; ///< its formula has an if(), which a problem's givens may settle
+    bool per_head = false;    ///< a per-head tensor: `heads_before_seq` 0 swaps its second and third axes
+    std::string_view check;   ///< a formula that holds (is 1) for the right values: the second method's agreement
     // As an ask (ask empty: not askable).
     std::string_view ask;         ///< as written after `ask:` in a spec (q_params, flops.total)
     std::string_view unit;        ///< parameters, dimensions, FLOPs, bytes, shape, term, ...

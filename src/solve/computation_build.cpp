@@ -125,6 +125,24 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         if (c.m_slots[i].given && !known[i] && c.m_slots[i].unavailable.empty())
             c.m_slots[i].unavailable = missing_given(c.m_slots[i].name);
 
+    // A catalogue entry that needs a given the problem lacks, whatever its conditions, has no value: known without
+    // reading its formula (an attention block has none of a whole model's, or a training run's, many rows). Not
+    // where the spec redefines a row, which may need what the catalogue's formula does not.
+    const bool redefining =
+        std::any_of(c.m_slots.begin(), c.m_slots.end(), [](const Slot& s) { return s.entry && s.quantity; });
+    for (std::size_t i = 0; i < count && !redefining; ++i) {
+        Slot& s = c.m_slots[i];
+        if (s.given || !s.entry || s.quantity)
+            continue;
+        for (const std::string_view name : s.entry->required) {
+            const int used = c.find(name);
+            if (used >= 0 && !known[static_cast<std::size_t>(used)]) {
+                s.unavailable = missing_given(name);
+                break;
+            }
+        }
+    }
+
     // Every formula for this problem: an if() whose condition the givens settle is written as its branch.
     const formula::Decide decide = [&](const formula::Node& condition) -> std::optional<bool> {
         auto value = formula::evaluate(condition, [&](std::string_view name) -> const Number* {
@@ -146,10 +164,10 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         } else {
             s.title = s.name;
         }
-        if (s.entry && !s.quantity && !s.entry->available_when.empty() &&
+        if (s.entry && !s.quantity && s.unavailable.empty() && !s.entry->available_when.empty() &&
             !decide(*catalogue_formula(s.entry->available_when)).value_or(false))
             s.unavailable = std::string(s.entry->unavailable);
-        if (s.given)
+        if (s.given || (s.entry && !s.quantity && !s.unavailable.empty()))
             continue;
         const auto add_names = [&](const formula::Node& node) {
             for (std::string& name : formula::names(node))
