@@ -394,8 +394,9 @@ TEST_CASE("a defined quantity's question reads as English for its title and unit
                      "  days: {title: training time, unit: days, formula: d / 24}\n"
                      "  peak: {title: the peak memory, unit: GiB, formula: d / 1024}\n"
                      "  ratio: {title: ratio of rank to width, formula: r / d}\n"
+                     "  weights: {title: all weights, unit: parameters, formula: r * d}\n"
                      "parts: [{id: a, ask: lora}, {id: b, ask: cost}, {id: c, ask: gpu_count}, {id: d, ask: days}, "
-                     "{id: e, ask: peak}, {id: f, ask: ratio}]\n");
+                     "{id: e, ask: peak}, {id: f, ask: ratio}, {id: g, ask: weights}]\n");
     const std::string dir = headcount::testing::fresh_temp_dir("questions-out");
     std::ofstream(dir + "/roster.csv") << "student\nzed\n";
     REQUIRE(run_headcount({"generate", spec, "--roster", dir + "/roster.csv", "--seed", "s", "--out", dir + "/out"})
@@ -404,13 +405,23 @@ TEST_CASE("a defined quantity's question reads as English for its title and unit
     for (const char* question :
          {"**(a)** How many LoRA adapter parameters are there?", "**(b)** What is the cost of the run in dollars?",
           "**(c)** What is the number of GPUs?", "**(d)** What is the training time, in days?",
-          "**(e)** What is the peak memory, in GiB?", "**(f)** What is the ratio of rank to width?"}) {
+          "**(e)** What is the peak memory, in GiB?", "**(f)** What is the ratio of rank to width?",
+          "**(g)** What are all weights, in parameters?"}) {
         INFO(question);
         CHECK(has(sheet, question));
     }
-    CHECK(!has(sheet, "in parameters?"));
+    CHECK(!has(sheet, "adapter parameters, in parameters?"));
     CHECK(!has(sheet, "in dollars, in dollars"));
     CHECK(!has(sheet, "the the "));
+    // The worked solution opens with the same words, in a sentence ("The all weights is" was printed).
+    const std::string solution = run_headcount({"solve", spec}).out;
+    for (const char* opening : {"\nThe LoRA adapter parameters are\n", "\nThe cost of the run in dollars is\n",
+                                "\nThe peak memory is\n", "\nAll weights are\n", "\nThe ratio of rank to width is\n"}) {
+        INFO(opening);
+        CHECK(has(solution, opening));
+    }
+    CHECK(!has(solution, "The the "));
+    CHECK(!has(solution, "The all "));
 }
 
 TEST_CASE("a subtracted term's slips are worded as subtractions", "[e2e][quantities]") {

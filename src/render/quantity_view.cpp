@@ -2,6 +2,7 @@
 
 #include <render/answers.hpp>
 #include <render/mustache.hpp>
+#include <render/solution.hpp>
 #include <solve/catalogue.hpp>
 #include <solve/defined.hpp>
 
@@ -74,6 +75,7 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                 {"has_builtins", !builtins.empty()},
                 {"name_tex", name_tex(q.name)},
                 {"title", q.title},
+                {"opening", question_words(q.title, unit.symbol)["opening"]},
                 {"unit", std::string(unit.symbol)},
                 {"has_unit", !unit.symbol.empty()},
                 {"formula_tex", formula::tex(q.formula, name_tex)},

@@ -171,12 +171,21 @@ View question_words(std::string_view title, std::string_view unit) {
     const bool count_of_unit = ends_in_unit && !a_number && !says_unit && u.back() == 's';
     // "the" unless the title has its own article or is a name that takes none.
     const bool own_article = t.starts_with("the ") || t.starts_with("a ") || t.starts_with("an ") ||
-                             t.starts_with("how ") || t.starts_with("which ");
+                             t.starts_with("how ") || t.starts_with("which ") || t.starts_with("all ") ||
+                             t.starts_with("every ") || t.starts_with("each ") || t.starts_with("both ");
+    // Said of many: a count of the unit's noun, or "all weights".
+    const bool plural = count_of_unit || t.starts_with("all ") || t.starts_with("both ");
+    // The worked solution's first words: "The memory left is", "All weights are", "The LoRA adapter parameters are".
+    std::string opening = (own_article ? "" : "the ") + std::string(title) + (plural ? " are" : " is");
+    if (!opening.empty() && opening[0] >= 'a' && opening[0] <= 'z')
+        opening[0] = static_cast<char>(opening[0] - 'a' + 'A');
     return View{{"title", std::string(title)},
                 {"unit", std::string(unit)},
                 {"has_unit", !unit.empty() && !says_unit && !ends_in_unit},
                 {"how_many", count_of_unit},
-                {"article", own_article ? "" : "the "}};
+                {"article", own_article ? "" : "the "},
+                {"verb", plural ? "are" : "is"},
+                {"opening", opening}};
 }
 
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {

@@ -44,7 +44,8 @@ nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved);
 /// What the question of a defined quantity reads (partials/question_quantity): its `title`, its `unit` and whether to
 /// ask for it (`has_unit`: not when the title says it, "the cost in dollars"), whether to ask `how_many` (a title that
 /// is a count of the unit's noun: "LoRA adapter parameters" in parameters), and the `article` before the title ("the
-/// ", or "" when the title has its own).
+/// ", or "" when the title has its own), the `verb` ("is", "are" for "all weights") and the worked solution's `opening`
+/// ("All weights are").
 nlohmann::ordered_json question_words(std::string_view title, std::string_view unit);
 
 /// The spec's redefinitions of headcount's built-ins that `part` is computed with (solve::redefinitions), as JSON:
