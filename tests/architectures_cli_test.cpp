@@ -293,3 +293,33 @@ TEST_CASE("a listed mistake wins over derived ones that only round alike", "[e2e
     CHECK(mistake_ids("problems/model-mixtral-8x7b.yaml", "c", "46.7B") ==
           std::vector<std::string>{"all_experts_active"});
 }
+
+// Heads wider than d_model / h (issue 40, item 8): Gemma-7B has d_model 3,072, 16 heads of head_dim 256 (a query
+// width of 4,096), a gated FFN of 24,576, 28 layers, a 256,000-token vocabulary tied to the head and RMSNorm. By
+// hand: embedding 256,000 × 3,072 = 786,432,000; a layer's attention 4 × 3,072 × 4,096 = 50,331,648, its FFN 3 ×
+// 3,072 × 24,576 = 226,492,416 and its two norms 6,144, 276,830,208 in all, × 28 = 7,751,245,824; with the final
+// norm's 3,072 that is 8,537,680,896, Hugging Face's count for google/gemma-7b.
+TEST_CASE("head_dim apart from d_model / h is a transformer's given", "[e2e][presets]") {
+    const std::string gemma = "  d_model: 3072\n  h: 16\n  head_dim: 256\n  bias: false\n  d_ff: 24576\n  ffn: gated\n"
+                              "  ffn_bias: false\n  layers: 28\n  vocab: 256000\n  norm: rmsnorm\n  final_norm: true\n"
+                              "  lm_head: linear\n  tied_embeddings: true\n";
+    const std::string spec =
+        spec_file("gemma-7b", gemma, "  - {id: a, ask: model_params}\n  - {id: b, ask: total_params}\n");
+    CHECK(right(spec, "a", "8537680896"));
+    CHECK(right(spec, "b", "50331648"));
+    // d_k and d_v say the same, one at a time.
+    std::string split = gemma;
+    split.replace(split.find("  head_dim: 256\n"), 16, "  d_k: 256\n  d_v: 256\n");
+    CHECK(right(spec_file("gemma-dk", split, "  - {id: a, ask: model_params}\n"), "a", "8537680896"));
+    const auto both =
+        run_headcount({"solve", spec_file("gemma-both", gemma + "  d_k: 256\n", "  - {id: a, ask: model_params}\n")});
+    CHECK(both.exit_code == 2);
+    CHECK(has(both.err, "give head_dim (the width of every head's query, key and value) or d_k and d_v, not both"));
+    // The training rows that count with heads d_model / h wide say so rather than count wrong.
+    const auto activations =
+        run_headcount({"solve", spec_file("gemma-activations", gemma + "  batch: 1\n  seq_len: 8192\n",
+                                          "  - {id: a, ask: memory.activations}\n")});
+    CHECK(activations.exit_code == 2);
+    CHECK(has(activations.err, "memory.activations counts Korthikanti et al.'s activations, whose widths assume "
+                               "heads d_model / h wide"));
+}

@@ -223,6 +223,11 @@ FormulaGivens formula_givens(const Problem& problem) {
     if (const auto& p = problem.precision)
         out["bits"] = count(p->bits);
     out["n_kv_heads_given"] = flag(problem.kind != "quantities" && problem.given.n_kv_heads.has_value());
+    // Whether the heads are narrower or wider than d_model / h (head_dim, d_k or d_v given apart from it).
+    out["head_width_own"] =
+        flag(problem.kind != "quantities" &&
+             ((problem.given.d_k && *problem.given.d_k * problem.given.h != problem.given.d_model) ||
+              (problem.given.d_v && *problem.given.d_v * problem.given.h != problem.given.d_model)));
     out["data_parallel_given"] = flag(problem.values.contains("data_parallel"));
     out["steps_given"] = flag(problem.values.contains("steps"));
     for (const auto& [name, value] : problem.settings)

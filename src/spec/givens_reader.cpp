@@ -76,6 +76,18 @@ Result<MhaGivens> read_mha_givens(const Reader& r, const YAML::Node& given, std:
     for (const auto& [key, field] : k_block_defaults)
         if (auto ok = r.optional(given, key, &Reader::positive_integer, g.*field); !ok)
             return std::unexpected(ok.error());
+    // A transformer's head width apart from d_model / h (Gemma's 256 with d_model 3072 and 16 heads; PaLM):
+    // head_dim, Hugging Face's name, is d_k and d_v at once.
+    if (const YAML::Node head_dim = given["head_dim"]) {
+        if (given["d_k"] || given["d_v"])
+            return r.error_at(head_dim, "give head_dim (the width of every head's query, key and value) or d_k and "
+                                        "d_v, not both");
+        std::optional<Count> width;
+        if (auto ok = r.optional(given, "head_dim", &Reader::positive_integer, width); !ok)
+            return std::unexpected(ok.error());
+        g.d_k = width;
+        g.d_v = width;
+    }
     if (const YAML::Node bias = given["bias"]) {
         auto flags = read_bias(r, bias, g.bias_given_per_projection);
         if (!flags)
