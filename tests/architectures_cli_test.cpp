@@ -321,5 +321,22 @@ TEST_CASE("head_dim apart from d_model / h is a transformer's given", "[e2e][pre
                                           "  - {id: a, ask: memory.activations}\n")});
     CHECK(activations.exit_code == 2);
     CHECK(has(activations.err, "memory.activations counts Korthikanti et al.'s activations, whose widths assume "
-                               "heads d_model / h wide"));
+                               "heads d_model / h wide and two norms a layer"));
+}
+
+// norm: none (issue 40, item 8): GPT-2 small without its norms. Its 124,439,808 parameters hold 12 layers × 2
+// LayerNorms × 2 × 768 = 36,864 and the final norm's 1,536, 38,400 in all: 124,401,408 without them.
+TEST_CASE("norm: none is a transformer without norms", "[e2e][presets]") {
+    const std::string gpt2 = "  d_model: 768\n  h: 12\n  d_ff: 3072\n  layers: 12\n  vocab: 50257\n"
+                             "  max_positions: 1024\n  final_norm: true\n  lm_head: linear\n";
+    const std::string parts = "  - {id: a, ask: model_params}\n  - {id: b, ask: layer_params}\n";
+    CHECK(right(spec_file("gpt2-norms", gpt2, parts), "a", "124439808"));
+    const std::string none = spec_file("gpt2-no-norms", gpt2 + "  norm: none\n", parts);
+    CHECK(right(none, "a", "124401408"));
+    // A layer: 4 × 768² + 4 × 768 attention and 2 × 768 × 3072 + 3072 + 768 FFN = 7,084,800 (7,087,872 with norms).
+    CHECK(right(none, "b", "7084800"));
+    const auto solution = run_headcount({"solve", none});
+    REQUIRE(solution.exit_code == 0);
+    CHECK(has(solution.out, "This model has none (`norm: none`)"));
+    CHECK(!has(solution.out, "A layer has two: one around the attention"));
 }

@@ -144,7 +144,9 @@ void add_model_rows(View& rows, const spec::ModelGivens& m) {
     if (m.type_vocab > 0)
         row("type vocab", "token type embedding rows", n(m.type_vocab));
     row("norm", "normalisation",
-        m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias") : "RMSNorm");
+        m.norm == M::Norm::layernorm ? (m.norm_bias ? "LayerNorm" : "LayerNorm, no bias")
+        : m.norm == M::Norm::none    ? "none"
+                                     : "RMSNorm");
     if (m.experts > 0)
         row("experts", "mixture of experts: FFNs per layer, and how many each token is routed to",
             fmt::format("{} experts, top {}", n(m.experts), n(m.top_k)));

@@ -198,6 +198,7 @@ FormulaGivens formula_givens(const Problem& problem) {
                                           {"top_k", m->top_k}})
             out[name] = count(value);
         out["layernorm"] = flag(m->norm == M::Norm::layernorm);
+        out["has_norm"] = flag(m->norm != M::Norm::none);
         out["norm_bias"] = flag(m->norm == M::Norm::layernorm && m->norm_bias);
         out["gated"] = flag(m->ffn == M::Ffn::gated);
         out["ffn_bias"] = flag(m->ffn_bias);

@@ -8,8 +8,10 @@ namespace headcount::spec::detail {
 
 namespace {
 
-constexpr auto k_norms = std::to_array<std::pair<std::string_view, ModelGivens::Norm>>(
-    {{"layernorm", ModelGivens::Norm::layernorm}, {"rmsnorm", ModelGivens::Norm::rmsnorm}});
+constexpr auto k_norms =
+    std::to_array<std::pair<std::string_view, ModelGivens::Norm>>({{"layernorm", ModelGivens::Norm::layernorm},
+                                                                   {"rmsnorm", ModelGivens::Norm::rmsnorm},
+                                                                   {"none", ModelGivens::Norm::none}});
 constexpr auto k_ffns = std::to_array<std::pair<std::string_view, ModelGivens::Ffn>>(
     {{"mlp", ModelGivens::Ffn::mlp}, {"gated", ModelGivens::Ffn::gated}});
 constexpr auto k_heads = std::to_array<std::pair<std::string_view, ModelGivens::Head>>(

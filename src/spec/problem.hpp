@@ -44,7 +44,7 @@ struct MhaGivens {
 /// The rest of a whole transformer (kind: transformer), beyond its attention block (d_model, h, n_kv_heads and
 /// the attention biases stay in MhaGivens). Counts default to 0 (absent); flags to PyTorch / Hugging Face habits.
 struct ModelGivens {
-    enum class Norm { layernorm, rmsnorm };
+    enum class Norm { layernorm, rmsnorm, none };
     enum class Ffn { mlp, gated };
     enum class Head { none, linear, mlm };
     Count d_ff = 0;
