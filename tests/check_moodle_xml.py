@@ -367,14 +367,14 @@ def check_answer_size(name, subquestions):
 
 
 def check_sigfigs_edges(binary, source, spec, root):
-    """{sigfigs: 3} in Moodle as in grade. By hand: 787,968 and 1,050,624 to three figures are 7.88e5 and 1.05e6,
-    and grade takes what rounds to those (half up): [787,500, 788,500) and [1,045,000, 1,055,000). Every whole number
-    agrees, the edges included; Moodle's allowance (1e-14 of the value) reaches past a closed end only by numbers
-    nobody types (1,044,999.99999999), and every other number Moodle calls right grade calls right."""
+    """{sigfigs: 3} in Moodle as in grade. By hand (issue 39's rule 1): right is within half a unit in the third
+    figure of the exact value, ends included: 787,968 ± 500 and 1,050,624 ± 5,000, i.e. [787,468, 788,468] and
+    [1,045,624, 1,055,624]. Every whole number agrees, the edges included; Moodle's allowance (1e-14 of the value)
+    reaches past a closed end only by numbers nobody types (1,045,623.99999999), and every other number Moodle calls
+    right grade calls right."""
     (_, subquestions, _), = check_bank(root)["$course$/top/headcount/sig"]
-    edges = {"a": {787499: False, 787500: True, 787501: True, 788499: True, 788500: False},
-             "b": {1044999: False, 1045000: True, 1045001: True, 1054999: True, 1055000: False,
-                   1055623: False, 1045624: True}}
+    edges = {"a": {787467: False, 787468: True, 787469: True, 788467: True, 788468: True, 788469: False},
+             "b": {1045623: False, 1045624: True, 1045625: True, 1055623: True, 1055624: True, 1055625: False}}
     for (part, expected), sub in zip(edges.items(), subquestions):
         rights = [a for a in sub["answers"] if a["percent"] == 100]
         for typed, right in expected.items():
@@ -423,9 +423,9 @@ def check_listed_values(binary, source, spec, root, listed_root):
 def check_defined_quantities(binary, source, out):
     """A spec's own quantities (problems/training-compute.yaml): an exact count past 2^64 and a time in days at three
     figures. Each number the bank lists, typed into Moodle, reaches an answer with grade's credit and grade's
-    mistakes; and by hand, 25.3588 days to three figures is 25.4: grade takes [25.35, 25.45) as right, Moodle the
-    same band a hair inside it (its allowance must not reach 25.45), so both agree but on 25.35 itself, and both take
-    25.3 or 25.5 as not."""
+    mistakes; and by hand (issue 39's rule 1), 25.358861... days at three figures is right within 0.05 of it:
+    grade takes [25.308861..., 25.408861...], Moodle the same band a hair inside it, so both take 25.31, 25.36 and
+    25.408 and neither 25.308, 25.409 or 25.449 (which rounds to 25.4 but is 0.09 off)."""
     run(binary, source, "export", "moodle", "problems/training-compute.yaml", "--variants", "1", "--seed", "s",
         "--out", f"{out}/defined")
     _, root = load(f"{out}/defined/questions.xml")
@@ -445,7 +445,8 @@ def check_defined_quantities(binary, source, out):
             if answer["percent"] < 100:
                 check_feedback_words(f"defined ({part}) {typed}", answer["feedback"], mistakes)
     check_answer_size("training-compute", subquestions)
-    for typed, right in (("25.36", True), ("25.3501", True), ("25.449", True), ("25.3", False), ("25.5", False)):
+    for typed, right in (("25.36", True), ("25.31", True), ("25.408", True), ("25.308", False), ("25.409", False),
+                        ("25.449", False)):
         in_moodle = moodle_match(subquestions[1]["answers"], typed)["percent"] == 100
         in_grade = grade_verdict(binary, source, "problems/training-compute.yaml", "b", typed)[0] == 100
         if (in_moodle, in_grade) != (right, right):

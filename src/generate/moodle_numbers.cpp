@@ -30,29 +30,11 @@ bool accepts(MoodleNumber n, double x) {
     return lo <= x && x <= hi;
 }
 
-/// 10^exponent as a whole number, for the places {sigfigs: n} rounds at (exponent 1 to 36).
-Count power_of_ten(int exponent) {
-    Count p = 1;
-    for (int i = 0; i < exponent; ++i)
-        p *= 10;
-    return p;
-}
-
 int digits_of(Count value) {
     int digits = 1;
     for (Count v = value < 0 ? -value : value; v >= 10; v /= 10)
         ++digits;
     return digits;
-}
-
-/// `value` rounded half up at the place of its n-th figure under {sigfigs: n}, else `value` itself.
-Count band_centre(Count value, const spec::Tolerance& tolerance) {
-    const int below = tolerance.kind == spec::Tolerance::Kind::sigfigs ? digits_of(value) - tolerance.sigfigs : 0;
-    if (below <= 0 || value == 0)
-        return value;
-    const Count place = power_of_ten(below);
-    const Count magnitude = (wide_abs(value) + place / 2) / place * place; // half away from zero, as std::round
-    return value < 0 ? -magnitude : magnitude;
 }
 
 /// The answer centred on `centre` reaching `reach` each way, or a little less where Moodle's 1e-14 allowance
@@ -105,10 +87,10 @@ std::pair<double, double> moodle_interval(MoodleNumber n) {
 NumberRange grade_band(Count value, const spec::Tolerance& tolerance) {
     if (tolerance.kind != spec::Tolerance::Kind::sigfigs || value == 0)
         return grade_band_real(static_cast<double>(value), tolerance);
-    // A count's rounding is found on its digits (band_centre), exact past 2^53 where a double's would not be.
+    // Issue 39's rule 1: within half a unit in the last required figure of the exact value, both ends included.
     const double half = std::pow(10.0, digits_of(value) - tolerance.sigfigs) / 2;
-    const double centre = static_cast<double>(band_centre(value, tolerance));
-    return {centre - half, centre + half, false, true};
+    const auto centre = static_cast<double>(value);
+    return {centre - half, centre + half, false, false};
 }
 
 MoodleNumber widest_answer(const NumberRange& allowed, std::optional<double> value) {
@@ -142,12 +124,10 @@ NumberRange grade_band_real(double v, const spec::Tolerance& tolerance) {
     case spec::Tolerance::Kind::sigfigs: {
         if (v == 0)
             return {0, 0};
+        // Issue 39's rule 1: within half a unit in the last required figure of the exact value, both ends included.
         const double exponent = std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1;
         const double place = std::pow(10.0, exponent);
-        // Below 1 a place is not a double (0.1), its inverse is: 254 / 10 is the double nearest 25.4, 254 * 0.1 is not.
-        const double centre =
-            exponent < 0 ? std::round(v / place) / std::pow(10.0, -exponent) : std::round(v / place) * place;
-        return {centre - place / 2, centre + place / 2, false, true};
+        return {v - place / 2, v + place / 2, false, false};
     }
     case spec::Tolerance::Kind::exact:
         break;
@@ -156,6 +136,19 @@ NumberRange grade_band_real(double v, const spec::Tolerance& tolerance) {
 }
 
 namespace {
+
+/// The band a wrong value's answer takes under {sigfigs: n}: what rounds to that value at n figures, as check
+/// matches a mistake's value (grade/grader.cpp); the right value's band is rule 1's (grade_band_real).
+NumberRange rounding_band_real(double v, const spec::Tolerance& tolerance) {
+    if (tolerance.kind != spec::Tolerance::Kind::sigfigs || v == 0)
+        return grade_band_real(v, tolerance);
+    const double exponent = std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1;
+    const double place = std::pow(10.0, exponent);
+    // Below 1 a place is not a double (0.1), its inverse is: 254 / 10 is the double nearest 25.4, 254 * 0.1 is not.
+    const double centre =
+        exponent < 0 ? std::round(v / place) / std::pow(10.0, -exponent) : std::round(v / place) * place;
+    return {centre - place / 2, centre + place / 2, false, true};
+}
 
 /// A defined quantity's answers, which need not be whole: each its band, centred, a hair inside grade's so that
 /// Moodle's 10^-14 allowance never reaches past it, and stopping short of later values that say otherwise.
@@ -176,7 +169,7 @@ ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, cons
     for (std::size_t j = 1; j < answers.size(); ++j) {
         const double m = value_of(j);
         NumberRange allowed =
-            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : grade_band_real(m, tolerance);
+            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : rounding_band_real(m, tolerance);
         for (std::size_t i = 0; i < answers.size(); ++i) {
             const double f = value_of(i);
             if (i == j || f < allowed.lo || f > allowed.hi)

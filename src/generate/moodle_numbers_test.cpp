@@ -47,40 +47,36 @@ TEST_CASE("Moodle's interval is closed and a hair wider than the tolerance", "[l
     CHECK(moodle_stored(1050624) == 1050624);
 }
 
-TEST_CASE("grade's band for three significant figures is half-open, around the rounded value", "[lms]") {
-    // 1,050,624 is 1.05e6 to three figures; what rounds half up to that: [1,045,000, 1,055,000).
+TEST_CASE("grade's band for three significant figures is closed, around the exact value", "[lms]") {
+    // Issue 39's rule 1: right is within half a unit in the third figure of the exact value, both ends included.
+    // 1,050,624's third figure is worth 10,000: [1,045,624, 1,055,624].
     const NumberRange band = grade_band(1050624, k_three_figures);
-    CHECK(band.lo == 1045000);
-    CHECK(band.hi == 1055000);
+    CHECK(band.lo == 1045624);
+    CHECK(band.hi == 1055624);
     CHECK_FALSE(band.lo_open);
-    CHECK(band.hi_open);
-    // 1,045,000 rounds half up, to 1.05e6 again; 787,968 is 7.88e5: [787,500, 788,500); 999 has three
-    // figures.
-    CHECK(grade_band(1045000, k_three_figures).lo == 1045000);
-    CHECK(grade_band(787968, k_three_figures).lo == 787500);
-    CHECK(grade_band(787968, k_three_figures).hi == 788500);
+    CHECK_FALSE(band.hi_open);
+    // 1,045,000 ± 5,000; 787,968 ± 500 (its third figure is worth 1,000); 999 has three figures, ± 0.5.
+    CHECK(grade_band(1045000, k_three_figures).lo == 1040000);
+    CHECK(grade_band(787968, k_three_figures).lo == 787468);
+    CHECK(grade_band(787968, k_three_figures).hi == 788468);
     CHECK(grade_band(999, k_three_figures).lo == 998.5);
     CHECK(grade_band(999, k_three_figures).hi == 999.5);
     CHECK(grade_band(1050624, k_exact).lo == 1050624);
     CHECK(grade_band(1050624, k_exact).hi == 1050624);
 }
 
-TEST_CASE("the right answer at three significant figures: itself, then every whole number grade accepts", "[lms]") {
+TEST_CASE("the right answer at three significant figures: every whole number grade accepts", "[lms]") {
     const ClozeNumbers numbers = cloze_numbers({entry(1050624, grade::Status::correct, 1, "")}, k_three_figures);
-    REQUIRE(numbers.answers.size() == 2);
+    // The band is centred on the value itself, so one answer shows it and takes the band: 1,050,624 ± 5,000.
+    // Moodle's allowance reaches 1e-14 of the value past each closed end (1,055,624.00000001), which nobody types.
+    REQUIRE(numbers.answers.size() == 1);
     CHECK(numbers.answers[0].number.value == 1050624);
-    CHECK(numbers.answers[0].number.tolerance == 0);
-    // grade's band is [1,045,000, 1,055,000): its whole numbers are 1,045,000 to 1,054,999, whose middle is
-    // 1,049,999.5 and half-width 4,999.5. Moodle's allowance reaches 1e-14 of the value past each end: below
-    // 1,045,000 that is 1,044,999.99999999, which nobody types; above, it stays short of 1,055,000.
-    CHECK(numbers.answers[1].number.value == 1049999.5);
-    CHECK(numbers.answers[1].number.tolerance == 4999.5);
-    CHECK(first_match(numbers, 1045000) == 0u);
-    CHECK_FALSE(first_match(numbers, 1044999));
-    CHECK(first_match(numbers, 1045001) == 0u);
-    CHECK(first_match(numbers, 1054999) == 0u);
-    CHECK_FALSE(first_match(numbers, 1055000));
-    CHECK_FALSE(first_match(numbers, 1055623));
+    CHECK(numbers.answers[0].number.tolerance == 5000);
+    CHECK(first_match(numbers, 1045624) == 0u);
+    CHECK_FALSE(first_match(numbers, 1045623));
+    CHECK(first_match(numbers, 1050624) == 0u);
+    CHECK(first_match(numbers, 1055624) == 0u);
+    CHECK_FALSE(first_match(numbers, 1055625));
     CHECK(numbers.dropped.empty());
 }
 
@@ -94,9 +90,8 @@ TEST_CASE("a relative tolerance keeps every whole number within r·value and not
 }
 
 TEST_CASE("each listed value reaches its own answer, bands stopping short of later values", "[lms]") {
-    // 787,968 and 788,100 both round to 788,000 (band [787,500, 788,500)) but grade says different things of
-    // them: 787,968's answer stops before 788,100, so 788,100 reaches its own; 790,000 (a rounding) is a
-    // point.
+    // 788,100 lies within 787,968's band [787,468, 788,468] but grade says something else of it: 787,968's answer
+    // stops before 788,100, so 788,100 reaches its own; 790,000 (a rounding) is a point.
     const ClozeNumbers numbers = cloze_numbers(
         {entry(1050624, grade::Status::correct, 1, ""), entry(787968, grade::Status::incorrect, 0, "A"),
          entry(788100, grade::Status::incorrect, 0, "B"), entry(790000, grade::Status::rounded, 0.5, "C")},
@@ -104,13 +99,13 @@ TEST_CASE("each listed value reaches its own answer, bands stopping short of lat
     CHECK(numbers.dropped.empty());
     for (std::size_t i = 0; i < 4; ++i)
         CHECK(first_match(numbers, std::vector<double>{1050624, 787968, 788100, 790000}[i]) == i);
-    // 787,968's whole numbers are 787,500 to 788,099: 787,799.5 ± 299.5 (Moodle's allowance reaches 1e-14 of the
-    // value below the closed end 787,500, which nobody types, and stays short of 788,100 above).
-    CHECK(numbers.answers[2].number.value == 787799.5);
-    CHECK(numbers.answers[2].number.tolerance == 299.5);
+    // 787,968's whole numbers are 787,468 to 788,099: 787,783.5 ± 315.5 (Moodle's allowance reaches 1e-14 of the
+    // value below the closed end 787,468, which nobody types, and stays short of 788,100 above).
+    CHECK(numbers.answers[1].number.value == 787783.5);
+    CHECK(numbers.answers[1].number.tolerance == 315.5);
     CHECK(first_match(numbers, 788099) == 1u);
-    CHECK(first_match(numbers, 787500) == 1u);
-    CHECK(first_match(numbers, 787499) == std::nullopt);
+    CHECK(first_match(numbers, 787468) == 1u);
+    CHECK(first_match(numbers, 787467) == std::nullopt);
     CHECK(first_match(numbers, 788400) == 2u);
 }
 
