@@ -61,6 +61,27 @@ void keep_simplest(Verdict& verdict) {
         std::erase_if(verdict.matches, [](const Explanation& e) { return e.mistakes.size() > 1; });
 }
 
+/// Issue 39's rule 6: more than two unrelated explanations (sharing no mistake) of one number assert none of them;
+/// the first three become possibilities, listed as such.
+void keep_only_causes(Verdict& verdict) {
+    constexpr std::size_t k_most_possible = 3;
+    std::vector<const Explanation*> unrelated;
+    for (const Explanation& e : verdict.matches) {
+        const auto shares = [&](const Explanation* other) {
+            return std::any_of(e.mistakes.begin(), e.mistakes.end(), [&](const Mistake* m) {
+                return std::find(other->mistakes.begin(), other->mistakes.end(), m) != other->mistakes.end();
+            });
+        };
+        if (std::none_of(unrelated.begin(), unrelated.end(), shares))
+            unrelated.push_back(&e);
+    }
+    if (unrelated.size() <= 2)
+        return;
+    for (std::size_t i = 0; i < k_most_possible; ++i)
+        verdict.possible.push_back(*unrelated[i]);
+    verdict.matches.clear();
+}
+
 /// The best credit among the matching explanations; a pair earns the smaller of its two mistakes' credits.
 void score_matches(const solve::SolvedPart& part, Verdict& verdict) {
     for (const Explanation& e : verdict.matches) {
@@ -348,9 +369,10 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         if (std::any_of(verdict.matches.begin(), verdict.matches.end(), listed))
             std::erase_if(verdict.matches, [&](const Explanation& e) { return !listed(e) && !is_exactly(e); });
     }
+    keep_only_causes(verdict);
     score_matches(part, verdict);
     const double r = formula::to_double(right);
-    if (verdict.matches.empty() && r != 0) {
+    if (verdict.matches.empty() && verdict.possible.empty() && r != 0) {
         const double off = (parsed->value - r) / r;
         if (std::abs(off) <= 0.05)
             verdict.near_miss = off;
