@@ -2,6 +2,8 @@
 
 #include <answer/parser.hpp>
 
+#include <util/text.hpp>
+
 #include <fmt/format.h>
 
 #include <cctype>
@@ -40,25 +42,45 @@ std::expected<ParsedAnswer, std::string> AnswerParser::answer() {
 void AnswerParser::skip_trailing_words() {
     while (peek_word() == WordKind::count_noun || peek_word() == WordKind::filler) {
         const bool noun = peek_word() == WordKind::count_noun;
+        const bool flop = ascii_lowered(peek().text).starts_with("flop");
         advance();
-        if (noun)
-            skip_noun_tail();
+        const bool rate = noun && skip_noun_tail();
+        if (flop && m_unit_text.empty()) // FLOPs or FLOP/s written out: the value is in them, not the part's unit
+            m_unit_text = rate ? "FLOP/s" : "FLOPs";
     }
 }
 
 // After a count's noun, the unit of time that makes it a rate or a product: FLOP/s, tokens/sec, GPU-hours. The
 // unit of time belongs to the noun here, so a count may carry it. The hyphen must touch both words.
-void AnswerParser::skip_noun_tail() {
+bool AnswerParser::skip_noun_tail() {
     const bool per = peek_is(TokenKind::divide);
     const bool hyphen = peek_is(TokenKind::minus) && !peek().spaced;
     if (!per && !hyphen)
-        return;
+        return false;
     const Token& next = m_tokens[m_next + 1]; // exists: the current token is not the final end
     if (next.kind != TokenKind::word || classify_word(next.text, m_unit).kind != WordKind::time_unit ||
         (hyphen && next.spaced))
-        return;
+        return false;
     advance();
     advance();
+    return per;
+}
+
+// After a unit of bytes, "/s" (or another unit of time) makes it a rate: 3.35 TB/s. Only seconds are read, as
+// bandwidth is quoted; the rate's unit is the bytes' with "/s".
+std::optional<std::string> AnswerParser::byte_rate_tail() {
+    if (!peek_is(TokenKind::divide) || m_tokens[m_next + 1].kind != TokenKind::word)
+        return std::nullopt;
+    const Token& next = m_tokens[m_next + 1];
+    const WordMeaning time = classify_word(next.text, m_unit);
+    if (time.kind != WordKind::time_unit)
+        return std::nullopt;
+    if (time.unit != "s")
+        return fmt::format("write a rate of bytes per second ('{}' at position {})", next.text, next.position);
+    advance();
+    advance();
+    m_unit_text += "/s";
+    return std::string();
 }
 
 // "this part's answer is a count, not bytes ('MiB' at position 4)".
@@ -117,8 +139,8 @@ Step AnswerParser::suffixes(Value value) {
             if (!scaled)
                 return scaled;
             value = *scaled;
-            if (scale.noun) // 312 TFLOP/s
-                skip_noun_tail();
+            if (scale.noun) // 312 TFLOP/s: the value is then in FLOPs (per second), whatever the part's unit
+                m_unit_text = skip_noun_tail() ? "FLOP/s" : "FLOPs";
         }
     }
     if (peek_is(TokenKind::percent) || peek_word() == WordKind::percent)
@@ -135,7 +157,11 @@ Step AnswerParser::suffixes(Value value) {
         return std::unexpected(fmt::format("a second unit '{}' at position {}", word.text, word.position));
     advance();
     m_unit_text = unit.unit;
-    return unit.factor == 1 ? Step(std::move(value)) : scale_by(std::move(value), Rational{unit.factor, 1});
+    if (unit.kind == WordKind::bytes_unit)
+        if (auto refused = byte_rate_tail(); refused && !refused->empty())
+            return std::unexpected(*refused);
+    const Rational factor{unit.factor, unit.divisor};
+    return unit.factor == 1 && unit.divisor == 1 ? Step(std::move(value)) : scale_by(std::move(value), factor);
 }
 
 // A plain answer's % or "percent": hundredths, so 45% is 0.45 and keeps the figures of its 45.

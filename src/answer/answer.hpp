@@ -38,6 +38,9 @@ struct ParseOptions {
     /// Accept divisions that do not come out whole; the result is then in ParsedAnswer::exact (and value), with
     /// integer unset when it is not a whole number.
     bool wide = false;
+    /// The part's own unit when it counts something (chips, sequences): allowed after the number like
+    /// "parameters", in the singular or plural.
+    std::string_view noun;
 };
 
 /// A student's answer, read.
@@ -57,9 +60,10 @@ struct ParsedAnswer {
     /// The student marked it as approximate: ≈ ≃ ~ or about, approx, approximately, roughly, around.
     bool literal = false; ///< a single number as written (1,050,000; 1.05M), not the result of arithmetic
     bool approximate = false;
-    /// The unit as typed, normalised: "", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB" for bytes; "s",
-    /// "min", "h", "d", "wk", "yr" for time; "%" for plain. "" when none was written: then nothing was scaled and
-    /// the number is in whatever unit the question uses.
+    /// The unit as typed, normalised: "", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB" for bytes, each
+    /// also with "/s" for a rate (GB/s); "ns", "µs", "ms", "s", "min", "h", "d", "wk", "yr" for time; "%" for plain;
+    /// "FLOP/s" for a count written as FLOP/s (with any prefix: 989 TFLOP/s). "" when none was written: then
+    /// nothing was scaled and the number is in whatever unit the question uses.
     std::string unit;
     /// The exact value, in the same base unit as `value` (bytes; seconds for time): set whenever the answer
     /// denotes an exact rational within the parser's bound, which every answer parse_answer accepts does.

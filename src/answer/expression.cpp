@@ -19,7 +19,7 @@ std::string describe(RationalError error) {
 }
 
 WordKind AnswerParser::peek_word() const {
-    return peek_is(TokenKind::word) ? classify_word(peek().text, m_unit).kind : WordKind::other;
+    return peek_is(TokenKind::word) ? classify_word(peek().text, m_unit, m_options.noun).kind : WordKind::other;
 }
 
 std::string AnswerParser::unexpected_here() const {

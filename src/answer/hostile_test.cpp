@@ -115,7 +115,7 @@ TEST_CASE("random strings of tricky characters never throw", "[answer]") {
             for (bool wide : {false, true}) {
                 INFO("answer '" << text << "'");
                 CHECK_NOTHROW([&] {
-                    const auto result = parse_answer(text, unit, ParseOptions{.wide = wide});
+                    const auto result = parse_answer(text, unit, ParseOptions{.wide = wide, .noun = {}});
                     if (!result)
                         REQUIRE_FALSE(result.error().empty());
                     else
@@ -141,7 +141,7 @@ TEST_CASE("what looks like a product or TeX but is not one is refused, not guess
 }
 
 TEST_CASE("wide answers and the new units keep the limits", "[answer]") {
-    const ParseOptions wide{.wide = true};
+    const ParseOptions wide{.wide = true, .noun = {}};
     // Towers of powers fail at once: 10^10 is a fine exponent, but 10^(10^10) passes 10^36 long before it is
     // computed (any exponent above 127 overflows), and the same holds for every unit.
     for (AnswerUnit unit : {AnswerUnit::count, AnswerUnit::bytes, AnswerUnit::time, AnswerUnit::plain})

@@ -17,6 +17,9 @@ constexpr char32_t k_no_char = 0xFFFFFFFF;
 
 bool is_digit(char32_t c) { return c >= '0' && c <= '9'; }
 bool is_letter(char32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+// The micro sign and the Greek mu, which spell µs; read as letters so that the unit is one word.
+bool is_micro(char32_t c) { return c == 0x00B5 || c == 0x03BC; }
+bool is_word_char(char32_t c) { return is_letter(c) || is_micro(c); }
 bool is_hex_digit(char32_t c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // Spaces that may also group digits (1 050 624): ASCII, no-break, thin and narrow no-break.
@@ -165,9 +168,9 @@ std::expected<std::vector<Token>, std::string> Lexer::run() {
         } else if (is_digit(c) || (c == '.' && is_digit(at(m_i + 1)))) {
             if (auto done = number(); !done)
                 return std::unexpected(done.error());
-        } else if (is_letter(c)) {
+        } else if (is_word_char(c)) {
             const std::size_t start = m_i;
-            while (is_letter(at(m_i)))
+            while (is_word_char(at(m_i)))
                 ++m_i;
             push(TokenKind::word, start, m_i);
         } else if (superscript_digit(c) >= 0 || c == 0x207B || c == 0x207A) {

@@ -69,7 +69,8 @@ class AnswerParser {
     std::string unexpected_here() const;
     bool implicit_product(const Value& left) const;
     void skip_trailing_words();
-    void skip_noun_tail();
+    bool skip_noun_tail(); ///< true when it read a rate's "/s" (or another unit of time after "/")
+    std::optional<std::string> byte_rate_tail();
     std::string wrong_kind(const Token& word, std::string_view kind) const;
     std::optional<std::string> unit_word(const Token& word, const WordMeaning& meaning) const;
     Step percent(Value value);

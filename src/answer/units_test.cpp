@@ -15,7 +15,7 @@ using namespace headcount::testing;
 
 namespace {
 
-constexpr ParseOptions k_wide{.wide = true};
+constexpr ParseOptions k_wide{.wide = true, .noun = {}};
 
 // A 128-bit integer in decimal: Catch cannot print one, and the digits are what the comments work out.
 std::string decimal(Wide v) {
@@ -220,8 +220,11 @@ TEST_CASE("counts of FLOP/s, tokens, steps and GPUs", "[answer]") {
         const ParsedAnswer answer = read(text);
         CHECK(answer.integer == 312'000'000'000'000);
         CHECK(answer.significant_figures == 3);
-        CHECK(answer.unit.empty());
+        // In FLOPs (per second) whatever the part's unit, so that a part asking in TFLOP/s can scale it.
+        CHECK(answer.unit.starts_with("FLOP"));
     }
+    CHECK(read("312 TFLOP/s").unit == "FLOP/s");
+    CHECK(read("312 TFLOPS").unit == "FLOPs");
     CHECK(read("312 TFLOP/s").resolution == Approx(1e12));
     CHECK(read("1.5e4 tokens/s").integer == 15'000);
     CHECK(read("2048 tokens").integer == 2'048);

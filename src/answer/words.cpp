@@ -68,6 +68,7 @@ constexpr auto k_count_nouns =
 constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
+    Entry{"eflop", k_thousand* k_thousand* k_thousand* k_thousand* k_thousand* k_thousand},
     Entry{"kflop", k_thousand},
     Entry{"mflop", k_thousand* k_thousand},
     Entry{"gflop", k_thousand* k_thousand* k_thousand},
@@ -82,16 +83,21 @@ constexpr Wide k_day = 24 * k_hour;
 struct TimeUnit {
     std::string_view unit;
     Wide seconds;
-    std::array<std::string_view, 5> spellings; ///< the unused ones empty
+    Wide per = 1;                              ///< `seconds` is divided by this: 1000 for a millisecond
+    std::array<std::string_view, 6> spellings; ///< the unused ones empty
 };
 
+// µ is written as the micro sign (U+00B5) or the Greek letter mu (U+03BC), both lower-cased as they are.
 constexpr std::array k_time_units{
-    TimeUnit{"s", 1, {"s", "sec", "secs", "second", "seconds"}},
-    TimeUnit{"min", k_minute, {"min", "mins", "minute", "minutes"}},
-    TimeUnit{"h", k_hour, {"h", "hr", "hrs", "hour", "hours"}},
-    TimeUnit{"d", k_day, {"d", "day", "days"}},
-    TimeUnit{"wk", 7 * k_day, {"wk", "wks", "week", "weeks"}},
-    TimeUnit{"yr", 36'525 * k_day / 100, {"yr", "yrs", "year", "years"}},
+    TimeUnit{"ns", 1, 1'000'000'000, {"ns", "nsec", "nanosecond", "nanoseconds"}},
+    TimeUnit{"\u00b5s", 1, 1'000'000, {"us", "usec", "\u00b5s", "\u03bcs", "microsecond", "microseconds"}},
+    TimeUnit{"ms", 1, 1'000, {"ms", "msec", "msecs", "millisecond", "milliseconds"}},
+    TimeUnit{"s", 1, 1, {"s", "sec", "secs", "second", "seconds"}},
+    TimeUnit{"min", k_minute, 1, {"min", "mins", "minute", "minutes"}},
+    TimeUnit{"h", k_hour, 1, {"h", "hr", "hrs", "hour", "hours"}},
+    TimeUnit{"d", k_day, 1, {"d", "day", "days"}},
+    TimeUnit{"wk", 7 * k_day, 1, {"wk", "wks", "week", "weeks"}},
+    TimeUnit{"yr", 36'525 * k_day / 100, 1, {"yr", "yrs", "year", "years"}},
 };
 static_assert(36'525 * k_day / 100 == 31'557'600, "a Julian year is 365.25 days");
 constexpr auto k_approx_words =
@@ -126,9 +132,10 @@ std::string_view without_plural(std::string_view lower) {
 
 } // namespace
 
-WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
+WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_view noun) {
     const std::string lower = ascii_lowered(word);
     const std::string_view singular = without_plural(lower);
+    const std::string own = ascii_lowered(noun);
 
     if (lower == "x")
         return {WordKind::multiply, 1, ""};
@@ -136,7 +143,7 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
         return {WordKind::approx_marker, 1, ""};
     // A plain number is a count that may be a percentage: it takes the same nouns and scales.
     const bool counts = unit == AnswerUnit::count || unit == AnswerUnit::plain;
-    if (counts && contains(k_count_nouns, singular))
+    if (counts && (contains(k_count_nouns, singular) || (!own.empty() && singular == without_plural(own))))
         return {WordKind::count_noun, 1, ""};
     if (contains(k_fillers, lower))
         return {WordKind::filler, 1, ""};
@@ -154,7 +161,7 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit) {
         return {WordKind::ambiguous_prefix, 1, ""};
     }
     if (const TimeUnit* u = find_time_unit(lower))
-        return {WordKind::time_unit, u->seconds, u->unit};
+        return {WordKind::time_unit, u->seconds, u->unit, false, u->per};
     if (contains(k_bit_names, singular))
         return {WordKind::bits_unit, 1, ""};
     if (const ByteUnit* u = find_byte_unit(&ByteUnit::name, singular))

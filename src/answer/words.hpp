@@ -31,13 +31,16 @@ struct WordMeaning {
     Wide factor = 1;       ///< 10^6 for "million", 2^20 for "MiB", 1 for "bytes", 3600 for "hours"
     std::string_view unit; ///< the normalised unit for bytes_unit ("B", "KB", ..., "TiB") and time_unit ("s", ...)
     bool noun = false;     ///< a scale that is also the count's noun (GFLOPs, TFLOP/s), so it may take a "/s"
+    Wide divisor = 1;      ///< what the factor is divided by: 1000 for "ms" (a thousandth of a second)
 };
 
-/// How `word` (ASCII letters) reads in an answer carrying `unit`. B and b are billion for counts, times and plain
-/// numbers, and byte for bytes; count nouns are only nouns in count and plain answers. Time units are classified
-/// whatever the unit, so that a parser can name them when they do not belong. Short byte units are
+/// How `word` (ASCII letters, or µ for micro) reads in an answer carrying `unit`. B and b are billion for counts, times
+/// and plain numbers, and byte for bytes; count nouns are only nouns in count and plain answers. Time units are
+/// classified whatever the unit, so that a parser can name them when they do not belong. Short byte units are
 /// case-insensitive except that an upper-case prefix with a lower-case final b (Kb, Mb, Gb, Tb, Mib) reads as
 /// bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
-WordMeaning classify_word(std::string_view word, AnswerUnit unit);
+/// `noun` is the part's own unit when it is a count of something (chips, sequences): that word, in the singular or
+/// plural and any case, is a count noun too.
+WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_view noun = {});
 
 } // namespace headcount::answer::detail

@@ -168,6 +168,18 @@ View mistake_numbers(const solve::SolvedProblem& solved, const solve::SolvedPart
     return numbers;
 }
 
+/// The slips that could each give the number (rule 6), by title and id, a pair as its two joined: names only.
+View possible_lines(const Verdict& verdict) {
+    View lines = View::array();
+    for (const Explanation& e : verdict.possible) {
+        std::string line;
+        for (const Mistake* m : e.mistakes)
+            line += fmt::format("{}**{}** (`{}`)", line.empty() ? "" : ", together with ", m->title, m->id);
+        lines.push_back(View{{"line", line}});
+    }
+    return lines;
+}
+
 } // namespace
 
 std::string points_text(double points) { return fmt::format("{:g}", points); }
@@ -252,7 +264,9 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
          verdict.matches.size() > 1 && std::any_of(verdict.matches.begin(), verdict.matches.end(),
                                                    [](const Explanation& e) { return e.mistakes.size() > 1; })},
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
-        {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty()},
+        {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty() && verdict.possible.empty()},
+        {"ambiguous", !verdict.possible.empty()},
+        {"possible", possible_lines(verdict)},
         {"near_miss", verdict.near_miss.has_value()},
         {"counts_parameters", ask.unit == "parameters"},
         {"counts_dimensions", ask.unit == "dimensions"},

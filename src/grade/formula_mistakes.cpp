@@ -79,9 +79,10 @@ std::pair<std::string, std::string> derived_words(const Computation& c, const st
     return {s, s};
 }
 
-/// The unit slips a part's unit invites, as factors on the right value.
-void add_unit_slips(std::string_view unit_text, const Number& right, std::vector<Single>& singles) {
-    const solve::UnitInfo unit = solve::unit_info(unit_text);
+/// The unit slips a part's unit invites, as factors on the right value. A spec's own percentage, a fraction of one,
+/// invites no fraction-for-percentage slip: both are right answers there.
+void add_unit_slips(std::string_view unit_text, const solve::UnitInfo& unit, const Number& right,
+                    std::vector<Single>& singles) {
     const auto add = [&](std::string_view id, std::string title, std::string feedback, Number factor) {
         Single s;
         s.mistake = defined_mistake(id, title, feedback);
@@ -354,7 +355,7 @@ std::vector<Explanation> formula_explanations(const solve::SolvedProblem& solved
     }
     add_advertised_sizes(solved, target, right, singles);
     std::vector<Single> slips;
-    add_unit_slips(part.ask->unit, right, slips);
+    add_unit_slips(part.ask->unit, solve::ask_unit(solved.problem, *part.ask), right, slips);
     for (Single& slip : slips)
         if (std::find(taken.begin(), taken.end(), slip.mistake->id) == taken.end())
             singles.push_back(std::move(slip));

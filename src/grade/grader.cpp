@@ -8,6 +8,8 @@
 
 #include <solve/defined.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -57,6 +59,27 @@ void keep_simplest(Verdict& verdict) {
     if (std::any_of(verdict.matches.begin(), verdict.matches.end(),
                     [](const Explanation& e) { return e.mistakes.size() == 1; }))
         std::erase_if(verdict.matches, [](const Explanation& e) { return e.mistakes.size() > 1; });
+}
+
+/// Issue 39's rule 6: more than two unrelated explanations (sharing no mistake) of one number assert none of them;
+/// the first three become possibilities, listed as such.
+void keep_only_causes(Verdict& verdict) {
+    constexpr std::size_t k_most_possible = 3;
+    std::vector<const Explanation*> unrelated;
+    for (const Explanation& e : verdict.matches) {
+        const auto shares = [&](const Explanation* other) {
+            return std::any_of(e.mistakes.begin(), e.mistakes.end(), [&](const Mistake* m) {
+                return std::find(other->mistakes.begin(), other->mistakes.end(), m) != other->mistakes.end();
+            });
+        };
+        if (std::none_of(unrelated.begin(), unrelated.end(), shares))
+            unrelated.push_back(&e);
+    }
+    if (unrelated.size() <= 2)
+        return;
+    for (std::size_t i = 0; i < k_most_possible; ++i)
+        verdict.possible.push_back(*unrelated[i]);
+    verdict.matches.clear();
 }
 
 /// The best credit among the matching explanations; a pair earns the smaller of its two mistakes' credits.
@@ -141,6 +164,40 @@ void grade_exact(const MistakeTable& table, Verdict& verdict) {
 
 using formula::Number;
 
+/// 10^k, exactly.
+Number power_of_ten(long k) {
+    mpz_class p;
+    mpz_ui_pow_ui(p.get_mpz_t(), 10, static_cast<unsigned long>(k < 0 ? -k : k));
+    return k < 0 ? Number(mpz_class(1), p) : Number(p);
+}
+
+/// Half a unit in the `figures`-th significant figure of `value` (0.0005 for 7/39 at three figures), or nullopt
+/// when `value` is 0 or too far out for a double to place.
+std::optional<Number> half_unit(const Number& value, int figures) {
+    const Number size = abs(value);
+    const double approximate = formula::to_double(size);
+    if (size == 0 || !std::isfinite(approximate) || approximate == 0)
+        return std::nullopt;
+    auto exponent = static_cast<long>(std::floor(std::log10(approximate)));
+    // The double's logarithm can be one off beside a power of ten: settle it exactly.
+    while (power_of_ten(exponent) > size)
+        --exponent;
+    while (power_of_ten(exponent + 1) <= size)
+        ++exponent;
+    return power_of_ten(exponent - figures + 1) / 2;
+}
+
+/// Why a typed unit of bytes does not fit a part asking for a rate of bytes, or the other way round.
+std::optional<std::string> rate_mismatch(const solve::UnitInfo& unit, std::string_view typed) {
+    if (unit.dimension != solve::UnitInfo::Dimension::bytes || typed.empty())
+        return std::nullopt;
+    const bool rate_asked = unit.symbol.ends_with("/s");
+    if (rate_asked == typed.ends_with("/s"))
+        return std::nullopt;
+    return rate_asked ? fmt::format("this part asks for a rate of bytes per second: write {}/s", typed)
+                      : fmt::format("this part asks for bytes, not a rate ('{}')", typed);
+}
+
 /// An exact fraction read from an answer, as a GMP rational.
 Number from_fraction(const answer::Fraction& f) {
     Number n(formula::to_number(f.num).get_num(), formula::to_number(f.den).get_num());
@@ -173,21 +230,34 @@ Number exact_of(const solve::Answer& answer) { return answer.exact ? *answer.exa
 /// converted to the question's unit.
 Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     const solve::SolvedPart& part = *table.part;
-    const spec::Quantity* quantity = solve::defined_quantity(table.solved->problem, *part.ask);
-    const solve::UnitInfo unit = solve::unit_info(quantity ? std::string_view(quantity->unit) : part.ask->unit);
+    const solve::UnitInfo unit = solve::ask_unit(table.solved->problem, *part.ask);
     using D = solve::UnitInfo::Dimension;
     const AnswerUnit mode = unit.dimension == D::bytes   ? AnswerUnit::bytes
                             : unit.dimension == D::time  ? AnswerUnit::time
                             : unit.dimension == D::plain ? AnswerUnit::plain
                                                          : AnswerUnit::count;
-    auto parsed = parse_answer(verdict.answer, mode, answer::ParseOptions{.wide = true});
+    const std::string_view noun = unit.dimension == D::count ? part.ask->unit : std::string_view();
+    auto parsed = parse_answer(verdict.answer, mode, answer::ParseOptions{.wide = true, .noun = noun});
+    if (parsed)
+        if (auto refused = rate_mismatch(unit, parsed->unit))
+            parsed = std::unexpected(*refused);
     if (!parsed) {
         verdict.status = Status::unreadable;
         verdict.unreadable_reason = parsed.error();
         return verdict;
     }
     // A unit typed makes the number one of the dimension's base unit (bytes, seconds, a plain fraction for %).
-    const Number factor = parsed->unit.empty() ? Number(1) : Number(1) / unit.scale;
+    Number factor = parsed->unit.empty() ? Number(1) : Number(1) / unit.scale;
+    // A spec's percentage written without % may be the percentage (17.95) or the fraction (0.1795): the reading
+    // nearer the value is the one meant.
+    if (unit.fraction_as_percent && parsed->unit.empty() && parsed->exact) {
+        const Number as_written = from_fraction(*parsed->exact);
+        const Number right = exact_of(part.answer);
+        if (cmp(abs(Number(as_written / 100 - right)), abs(Number(as_written - right))) < 0) {
+            factor = Number(1, 100);
+            parsed->unit = std::string(1, '%');
+        }
+    }
     std::optional<Number> typed;
     if (parsed->exact)
         typed = from_fraction(*parsed->exact) * factor;
@@ -201,6 +271,9 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
 
     const Number right = exact_of(part.answer);
     const spec::Tolerance tolerance = solve::tolerance_of(part);
+    // The unit the student wrote in, in the question's unit: figures are counted in it (18.0 years has its three
+    // figures in years, not in the days asked for).
+    const Number typed_unit = parsed->unit.empty() ? Number(1) : solve::unit_info(parsed->unit).scale / unit.scale;
     const auto within_at = [&](const Number& value, double v) {
         switch (tolerance.kind) {
         case spec::Tolerance::Kind::exact:
@@ -208,10 +281,11 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         case spec::Tolerance::Kind::relative:
             return std::abs(parsed->value - v) <= tolerance.relative * std::abs(v);
         case spec::Tolerance::Kind::sigfigs: {
-            if (value == 0)
-                return parsed->value == 0;
-            const double place = std::pow(10.0, std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1);
-            return std::round(parsed->value / place) == std::round(v / place);
+            if (!typed || value == 0)
+                return typed && *typed == value;
+            // Rule 1: within half a unit in the last required figure of the exact value, never of a rounded one.
+            const auto half = half_unit(Number(value / typed_unit), tolerance.sigfigs);
+            return half && cmp(abs(Number(*typed - value)), Number(*half * typed_unit)) <= 0;
         }
         }
         return false;
@@ -236,7 +310,11 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     // Bytes written with a prefixed unit (16.8 MB, 16 MiB) are right to the figures they give, three at least.
     const bool in_units = unit.dimension == solve::UnitInfo::Dimension::bytes && !parsed->unit.empty() &&
                           parsed->unit != "B" && written_figures(*parsed) >= 3 && rounds(right);
-    if (within(right) || in_units) {
+    // Fewer figures than the part asks for is a rounding, even when it lands near enough (0.17 for 0.17002 at
+    // three figures), unless it is the exact value itself.
+    const int figures = written_figures(*parsed);
+    const bool too_few = tolerance.kind == spec::Tolerance::Kind::sigfigs && figures > 0 && figures < tolerance.sigfigs;
+    if ((typed && *typed == right) || (within(right) && !too_few) || in_units) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return verdict;
@@ -261,8 +339,16 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
                       cmp(abs(Number(other - right)), Number(resolution) / 2) <= 0))
             verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
     }
+    // A mistake's value is still matched as it rounds at the part's figures (what Moodle's bands of wrong values
+    // take: issue 39's rule 8 will move both to rule 1's interval together).
+    const auto rounds_alike = [&](const Number& value, double v) {
+        if (tolerance.kind != spec::Tolerance::Kind::sigfigs || value == 0)
+            return within_at(value, v);
+        const double place = std::pow(10.0, std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1);
+        return std::round(parsed->value / place) == std::round(v / place);
+    };
     const auto matches = [&](const MistakeTable::Value& v) {
-        return within_at(v.exact, v.approximate) || rounds_at(v.exact, v.approximate);
+        return rounds_alike(v.exact, v.approximate) || rounds_at(v.exact, v.approximate);
     };
     for (std::size_t i = 0; i < table.explanations.size(); ++i)
         if (matches(table.explanation_values[i]))
@@ -283,9 +369,10 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         if (std::any_of(verdict.matches.begin(), verdict.matches.end(), listed))
             std::erase_if(verdict.matches, [&](const Explanation& e) { return !listed(e) && !is_exactly(e); });
     }
+    keep_only_causes(verdict);
     score_matches(part, verdict);
     const double r = formula::to_double(right);
-    if (verdict.matches.empty() && r != 0) {
+    if (verdict.matches.empty() && verdict.possible.empty() && r != 0) {
         const double off = (parsed->value - r) / r;
         if (std::abs(off) <= 0.05)
             verdict.near_miss = off;

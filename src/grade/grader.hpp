@@ -30,7 +30,10 @@ struct Verdict {
     double points = 0;                ///< the part's points
     double score = 0;                 ///< points earned: all, a mistake's credit share, or 0
     std::vector<Explanation> matches; ///< for incorrect: every explanation whose value the answer equals
-    std::optional<double> near_miss;  ///< for unexplained wrong answers within 5%: the relative difference
+    /// For incorrect: when more than two unrelated explanations match (a small whole number, a two-figure answer),
+    /// none is the cause: up to three of them as possibilities, and `matches` empty.
+    std::vector<Explanation> possible;
+    std::optional<double> near_miss; ///< for unexplained wrong answers within 5%: the relative difference
 };
 
 /// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued

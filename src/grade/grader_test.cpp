@@ -103,9 +103,14 @@ TEST_CASE("a part's tolerance widens what counts as right", "[grader]") {
     const spec::Tolerance two_percent{spec::Tolerance::Kind::relative, 0.02, 0};
     CHECK(grade_b("1.04M", {}, one_percent).status == Status::incorrect);
     CHECK(grade_b("1.04M", {}, two_percent).status == Status::correct);
-    // Three significant figures: 1,050,624 is 1.05M; 1,054,999 still rounds to it, 1,055,001 does not.
+    // Three significant figures: within half a unit in the third figure of the exact 1,050,624, i.e. 5,000 either
+    // side of it, judged against the exact value and not its rounding 1.05M: 1,055,624 and 1,045,624 are right,
+    // 1,055,625 and 1,045,623 are not (and 1,055,001, which rounds to 1.06M, is right).
     const spec::Tolerance three_figures{spec::Tolerance::Kind::sigfigs, 0, 3};
     CHECK(grade_b("1.05M", {}, three_figures).status == Status::correct);
     CHECK(grade_b("1054999", {}, three_figures).status == Status::correct);
-    CHECK(grade_b("1055001", {}, three_figures).status == Status::incorrect);
+    CHECK(grade_b("1055624", {}, three_figures).status == Status::correct);
+    CHECK(grade_b("1045624", {}, three_figures).status == Status::correct);
+    CHECK(grade_b("1055625", {}, three_figures).status == Status::incorrect);
+    CHECK(grade_b("1045623", {}, three_figures).status == Status::incorrect);
 }

@@ -27,6 +27,15 @@ nlohmann::ordered_json verdict_json(const solve::SolvedProblem& solved, const so
     for (const MistakeNote& note : feedback.notes)
         mistakes.push_back({{"id", note.id}, {"title", note.title}, {"feedback", note.feedback}});
     out["mistakes"] = mistakes;
+    // Slips that could each give the number, none asserted (issue 39's rule 6): their names, never their values.
+    nlohmann::ordered_json possible = nlohmann::ordered_json::array();
+    for (const Explanation& e : verdict.possible) {
+        nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+        for (const Mistake* m : e.mistakes)
+            ids.push_back({{"id", m->id}, {"title", m->title}});
+        possible.push_back(e.mistakes.size() == 1 ? ids[0] : nlohmann::ordered_json{{"together", ids}});
+    }
+    out["possible_mistakes"] = possible;
     out["feedback_policy"] = spec::reveal_name(reveal);
     if (reveal == spec::Reveal::full)
         out["expected"] = render::json_answer(*part.ask, verdict.expected);

@@ -57,7 +57,13 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
     const bool whole = value.get_den() == 1;
     const auto decimal = formula::exact_decimal(value, 12);
     const std::string value_tex = whole || decimal ? number_tex(value) : formula::rounded(value, figures);
-    const solve::UnitInfo unit = solve::unit_info(q.unit);
+    const solve::UnitInfo unit = solve::quantity_unit(q);
+    std::string unit_text(unit.symbol);
+    if (unit.fraction_as_percent) { // the formula's fraction, then the percentage it is: 0.1795 = 17.95 %
+        const Number percent = value * 100;
+        const bool exact = percent.get_den() == 1 || formula::exact_decimal(percent, 12);
+        unit_text = fmt::format("= {} %", exact ? exact_text(percent) : formula::rounded(percent, figures));
+    }
     // The kind's built-in quantities the formula uses, said in words with their values.
     View builtins = View::array();
     // (A training ask's row is one too where no part asks it: a part's would be a quantity of the problem.)
@@ -76,8 +82,8 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                 {"name_tex", name_tex(q.name)},
                 {"title", q.title},
                 {"opening", question_words(q.title, unit.symbol)["opening"]},
-                {"unit", std::string(unit.symbol)},
-                {"has_unit", !unit.symbol.empty()},
+                {"unit", unit_text},
+                {"has_unit", !unit_text.empty()},
                 {"formula_tex", formula::tex(q.formula, name_tex)},
                 {"substituted_tex", formula::tex_substituted(q.formula, lookup, substituted_tex)},
                 {"value_tex", value_tex},
@@ -157,11 +163,13 @@ std::string quantity_answer_text(const solve::SolvedProblem& solved, const solve
     const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
     if (!q || !part.answer.exact)
         return answer_text(*part.ask, part.answer);
-    const Number& value = *part.answer.exact;
+    const solve::UnitInfo info = solve::quantity_unit(*q);
+    // A spec's percentage is the formula's fraction times 100.
+    const Number value = info.fraction_as_percent ? Number(*part.answer.exact * 100) : *part.answer.exact;
     std::string text = value.get_den() == 1 || formula::exact_decimal(value, 12)
                            ? exact_text(value)
                            : "about " + formula::rounded(value, stated_figures(part.part));
-    const std::string_view unit = solve::unit_info(q->unit).symbol;
+    const std::string_view unit = info.symbol;
     return unit.empty() ? text : (unit == "%" ? text + "%" : fmt::format("{} {}", text, unit));
 }
 

@@ -34,6 +34,9 @@ constexpr auto k_units = std::to_array<UnitRow>({
     {"MiB", D::bytes, 1L << 20, 1, "MiB"},
     {"GiB", D::bytes, 1L << 30, 1, "GiB"},
     {"TiB", D::bytes, 1L << 40, 1, "TiB"},
+    {"ns nanosecond nanoseconds", D::time, 1, 1000000000, "ns"},
+    {"us \u00b5s \u03bcs microsecond microseconds", D::time, 1, 1000000, "\u00b5s"},
+    {"ms millisecond milliseconds", D::time, 1, 1000, "ms"},
     {"s sec secs second seconds", D::time, 1, 1, "seconds"},
     {"min mins minute minutes", D::time, 60, 1, "minutes"},
     {"h hr hrs hour hours", D::time, 3600, 1, "hours"},
@@ -42,6 +45,23 @@ constexpr auto k_units = std::to_array<UnitRow>({
     // A Julian year, 365.25 days.
     {"yr yrs year years", D::time, 31557600, 1, "years"},
     {"% percent", D::plain, 1, 100, "%"},
+    // Rates: FLOP/s with a prefix is a count of FLOPs per second; bytes per second keep the bytes' units and slips.
+    {"FLOP/s flop/s FLOPS", D::count, 1, 1, "FLOP/s"},
+    {"kFLOP/s", D::count, 1000, 1, "kFLOP/s"},
+    {"MFLOP/s", D::count, 1000000, 1, "MFLOP/s"},
+    {"GFLOP/s", D::count, 1000000000, 1, "GFLOP/s"},
+    {"TFLOP/s", D::count, 1000000000000, 1, "TFLOP/s"},
+    {"PFLOP/s", D::count, 1000000000000000, 1, "PFLOP/s"},
+    {"EFLOP/s", D::count, 1000000000000000000, 1, "EFLOP/s"},
+    {"B/s", D::bytes, 1, 1, "B/s"},
+    {"KB/s kB/s", D::bytes, 1000, 1, "KB/s"},
+    {"MB/s", D::bytes, 1000000, 1, "MB/s"},
+    {"GB/s", D::bytes, 1000000000, 1, "GB/s"},
+    {"TB/s", D::bytes, 1000000000000, 1, "TB/s"},
+    {"KiB/s", D::bytes, 1L << 10, 1, "KiB/s"},
+    {"MiB/s", D::bytes, 1L << 20, 1, "MiB/s"},
+    {"GiB/s", D::bytes, 1L << 30, 1, "GiB/s"},
+    {"TiB/s", D::bytes, 1L << 40, 1, "TiB/s"},
     {"ratio fraction number", D::plain, 1, 1, ""},
 });
 
@@ -62,6 +82,21 @@ UnitInfo unit_info(std::string_view unit) {
         if (one_of_words(row.names, unit) || (row.dimension != D::bytes && one_of_words(row.names, lower)))
             return {row.dimension, formula::Number(row.numerator, row.denominator), row.symbol};
     return {D::count, 1, unit};
+}
+
+UnitInfo quantity_unit(const spec::Quantity& quantity) {
+    UnitInfo unit = unit_info(quantity.unit);
+    if (!quantity.builtin && unit.dimension == D::plain && unit.scale == formula::Number(1, 100)) {
+        unit.scale = 1;
+        unit.fraction_as_percent = true;
+    }
+    return unit;
+}
+
+UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask) {
+    if (const spec::Quantity* quantity = defined_quantity(problem, ask))
+        return quantity_unit(*quantity);
+    return unit_info(ask.unit == "number" ? "" : ask.unit);
 }
 
 spec::Tolerance tolerance_of(const SolvedPart& part) {

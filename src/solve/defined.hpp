@@ -16,12 +16,21 @@ struct UnitInfo {
     Dimension dimension = Dimension::count;
     formula::Number scale = 1;
     std::string_view symbol; ///< how the solution writes the unit after a number ("FLOPs", "GiB", "days", "%")
+    /// A spec's own `unit: percent`: the formula's value is a fraction of one (scale 1), shown times 100 with "%".
+    bool fraction_as_percent = false;
 };
 
 /// The unit as written in a spec: bytes (B, bytes, KB/MB/GB/TB, KiB/MiB/GiB/TiB), time (s, seconds, minutes, hours,
 /// days, weeks, years of 365.25 days), plain numbers ("", percent, %, ratio) and otherwise a count of what it names
 /// (parameters, FLOPs, FLOP/s, tokens, ...).
 UnitInfo unit_info(std::string_view unit);
+
+/// The unit of `ask`'s answer in `problem`: unit_info(ask.unit), except that a spec's own quantity in `percent` (or
+/// `%`) is a fraction of one shown as a percentage (fraction_as_percent), while headcount's own `mfu` is in percent.
+UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask);
+
+/// The unit of `quantity`'s value, as ask_unit says.
+UnitInfo quantity_unit(const spec::Quantity& quantity);
 
 /// The tolerance `part` is graded at: its own, else exact for a whole answer and {sigfigs: 3} for one that is not
 /// (a defined quantity's value may be any fraction).

@@ -203,7 +203,7 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
     CHECK_FALSE(gpt->model->tied_embeddings);
 
     CHECK(error_of(head + "  layers: 12\n  norm: layernrom\n" + parts) ==
-          "p.yaml:9:9: norm must be one of layernorm, rmsnorm, got 'layernrom' (did you mean 'layernorm'?)");
+          "p.yaml:9:9: norm must be one of layernorm, rmsnorm, none, got 'layernrom' (did you mean 'layernorm'?)");
     CHECK(error_of(head + "  layers: 12\n  encoder_layers: 6\n  decoder_layers: 6\n" + parts) ==
           "p.yaml:5:3: give either layers (one stack) or encoder_layers and decoder_layers, not both");
     CHECK(error_of(head + "  encoder_layers: 6\n" + parts) ==

@@ -352,8 +352,8 @@ for typed in ["3072", "3,072", "6 \\times 512", "4 \\cdot 512 + 2 \\cdot 512"]:
     row(P, "a", typed, "correct", value=3072, why="b_Q, b_K, b_V, b_O and bias_k, bias_v: 6·512")
 row(P, "a", "2,048", "incorrect", "missing_bias_kv missing_value_projection", 2048, 0,
     "bias_k and bias_v left out (4·512); or V left out, taking b_V and bias_v")
-row(P, "a", "2,560", "incorrect", "missing_output_projection missing_output_bias bias_formula_per_head", 2560, 0,
-    "5·512 (O or b_O left out), or the article's 8(3·64+64) + 512")
+row(P, "a", "2,560", "incorrect", "", 2560, 0,
+    "5·512 (O or b_O left out), or the article's 8(3·64+64) + 512: three slips give it, so none is named (rule 6)")
 row(P, "a", "512", "incorrect", "bias_counted_once", 512, 0, "one bias vector")
 for typed in ["1,051,648", "4 \\cdot 512^2 + 6 \\cdot 512", "1,050,624 + 1024"]:
     row(P, "b", typed, "correct", value=4 * 512**2 + 3072, why="4·512² weights + 6·512 biases")

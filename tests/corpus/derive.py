@@ -423,12 +423,22 @@ def explain(g: dict, ask: str, value, resolution: float = 0) -> set:
             return v == value
         return abs(v - value) <= resolution / 2
 
+    # Issue 39's rule 6: a number that more than two unrelated explanations (sharing no mistake) give names none of
+    # them as its cause, for a count; a shape or a word is not a coincidence of rounding.
+    count = not isinstance(value, (tuple, str))
     found = {m for m, values in singles(g, ask).items() if any(near(v) for v in values)}
     if found:
-        return found
+        return set() if count and len(found) > 2 else found
     if any(near(v) for v in other_quantities(g, ask).values()):
         return {"other_quantity"}
-    return {m for pair, v in pairs(g, ask).items() if near(v) for m in pair}
+    matching = [set(pair) for pair, v in pairs(g, ask).items() if near(v)]
+    unrelated = []
+    for pair in matching:
+        if not any(pair & other for other in unrelated):
+            unrelated.append(pair)
+    if count and len(unrelated) > 2:
+        return set()
+    return {m for pair in matching for m in pair}
 
 
 def givens(problem: str, variant: dict | None = None) -> dict:
