@@ -1,6 +1,7 @@
 #include <grade/mistakes.hpp>
 
 #include <grade/formula_mistakes.hpp>
+#include <solve/catalogue.hpp>
 #include <solve/defined.hpp>
 
 #include <fmt/format.h>
@@ -127,6 +128,18 @@ std::string mistakes_markdown() {
     for (const Mistake& m : catalogue())
         out +=
             fmt::format("| `{}` | {} | {} | {:g} | `{}` |\n", m.id, m.title, m.answers, m.credit, mistake_template(m));
+    // The mistakes a catalogue row lists for itself (the training asks' ZeRO, optimizer and recomputation slips),
+    // once per row that lists them, named on that row's ask.
+    for (const solve::CatalogueEntry& e : solve::catalogue_entries()) {
+        std::vector<std::string_view> seen;
+        for (const solve::EntryMistake& m : e.mistakes) {
+            if (std::find(seen.begin(), seen.end(), m.id) != seen.end())
+                continue;
+            seen.push_back(m.id);
+            out += fmt::format("| `{}` | {} | `{}` | 0 | `defined/mistake` |\n", m.id,
+                               spec::mistake_title(m.title, m.feedback, m.id), e.ask);
+        }
+    }
     return out;
 }
 
