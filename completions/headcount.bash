@@ -93,10 +93,10 @@ _headcount() {
             COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
         elif [[ $subcommand == formulas ]]; then
             COMPREPLY=($(compgen -W $'--spec\n--format\n--help' -- "$cur"))
-        elif [[ $subcommand =~ ^(asks|mistakes|training-asks|exports)$ ]]; then
+        elif [[ $subcommand =~ ^(asks|mistakes|training-asks|exports|vary)$ ]]; then
             COMPREPLY=($(compgen -W $'--format\n--help' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W $'asks\nmistakes\ntraining-asks\nexports\nformulas\n--help' -- "$cur"))
+            COMPREPLY=($(compgen -W $'asks\nmistakes\ntraining-asks\nexports\nvary\nformulas\n--help' -- "$cur"))
         fi
         return
         ;;

@@ -136,3 +136,20 @@ TEST_CASE("catalogue formulas --spec applies the spec's conditions and says whos
     const auto missing = run_headcount({"catalogue", "formulas", "--spec", "no-such-file.yaml"});
     CHECK(missing.exit_code != 0);
 }
+
+// docs/variants.md's list of what vary: takes is printed from the reader's rows (issue 40, item 11: it missed top_k,
+// lora_rank, tokens and gpus). Each row named is one a spec may vary: the table and the reader agree.
+TEST_CASE("catalogue vary lists every given vary: takes", "[e2e][catalogue]") {
+    const auto run = run_headcount({"catalogue", "vary"});
+    REQUIRE(run.exit_code == 0);
+    for (const char* row : {"| `top_k` | a whole transformer (kind: transformer) | whole numbers |",
+                            "| `experts` | a whole transformer (kind: transformer) | whole numbers |",
+                            "| `lora_rank` | a training run (kind: transformer) | whole numbers |",
+                            "| `tokens` | a training run (kind: transformer) | whole numbers |",
+                            "| `gpus` | a training run (kind: transformer) | whole numbers |",
+                            "| `bias` | the attention block (any problem) | true, false |"}) {
+        INFO(row);
+        CHECK(run.out.find(row) != std::string::npos);
+    }
+    CHECK(run.out.find("`mfu`") == std::string::npos); // a fraction, which vary's whole numbers cannot give
+}

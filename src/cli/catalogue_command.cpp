@@ -1,6 +1,6 @@
-// `headcount catalogue asks|mistakes|training-asks|exports|formulas`: the reference tables of the catalogues, printed
-// from their rows (never typed twice): what a spec may ask and grade names, what each ask computes, and what the
-// docs' lists are generated from.
+// `headcount catalogue asks|mistakes|training-asks|exports|vary|formulas`: the reference tables of the catalogues,
+// printed from their rows (never typed twice): what a spec may ask and grade names, what each ask computes, and what
+// the docs' lists are generated from.
 
 #include <cli/app.hpp>
 #include <cli/commands.hpp>
@@ -10,6 +10,7 @@
 #include <grade/mistakes.hpp>
 #include <render/ask_catalogue.hpp>
 #include <render/formula_catalogue.hpp>
+#include <spec/givens.hpp>
 #include <spec/training_asks.hpp>
 
 #include <fmt/format.h>
@@ -56,9 +57,10 @@ Result<int> print_formulas(const CatalogueArguments& arguments) {
 } // namespace
 
 Command add_catalogue_command(CLI::App& app) {
-    CLI::App* catalogue =
-        app.add_subcommand("catalogue", "Print a catalogue as a Markdown table: the asks, the mistakes, the training "
-                                        "asks, the export formats, or the formula of every built-in quantity.");
+    CLI::App* catalogue = app.add_subcommand(
+        "catalogue", "Print a catalogue as a Markdown table: the asks, the mistakes, the training "
+                     "asks, the export formats, the givens vary: takes, or the formula of every built-in "
+                     "quantity.");
     catalogue->require_subcommand(1);
     auto arguments = std::make_shared<CatalogueArguments>();
     constexpr auto k_tables = std::to_array<std::pair<const char*, Table>>({
@@ -66,6 +68,7 @@ Command add_catalogue_command(CLI::App& app) {
         {"mistakes", grade::mistakes_markdown},
         {"training-asks", spec::training_asks_markdown},
         {"exports", generate::export_formats_markdown},
+        {"vary", spec::vary_markdown},
     });
     for (const auto& [name, table] : k_tables) {
         CLI::App* command = catalogue->add_subcommand(name, fmt::format("Print the {} table, one row each.", name));

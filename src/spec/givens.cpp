@@ -1,5 +1,7 @@
 #include <spec/givens.hpp>
 
+#include <spec/training.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -58,6 +60,26 @@ std::optional<GivensProblem> check_givens(const MhaGivens& g) {
 }
 
 std::span<const std::string_view> varying_keys() { return k_varying; }
+
+std::string vary_markdown() {
+    std::string out = "| given | of | values |\n|---|---|---|\n";
+    for (const std::string_view key : k_varying) {
+        const bool transformer = std::find(k_transformer_attention.begin(), k_transformer_attention.end(), key) !=
+                                 k_transformer_attention.end();
+        const std::size_t at =
+            static_cast<std::size_t>(std::find(k_varying.begin(), k_varying.end(), key) - k_varying.begin());
+        const char* of = at < 9
+                             ? (transformer ? "the attention block (any problem)" : "the attention block (kind: mha)")
+                         : is_workload_key(key) ? "the workload"
+                                                : "a whole transformer (kind: transformer)";
+        out += fmt::format("| `{}` | {} | {} |\n", key, of, is_flag_key(key) ? "true, false" : "whole numbers");
+    }
+    for (const std::string_view key : detail::k_training_values)
+        if (key != "mfu") // a fraction
+            out += fmt::format("| `{}` | a training run (kind: transformer) | whole numbers |\n", key);
+    out += "| any other given | the spec's own formulas (`quantities:`) | whole numbers |\n";
+    return out;
+}
 
 std::optional<std::string> cannot_vary(const Problem& problem, std::string_view key) {
     if (problem.values.contains(key))

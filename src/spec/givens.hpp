@@ -63,6 +63,10 @@ std::optional<GivensProblem> check_givens(const MhaGivens& given);
 /// and the workload's (batch, seq_len, seq_len_kv). Which of them a particular spec admits is cannot_vary's call.
 std::span<const std::string_view> varying_keys();
 
+/// The givens `vary:` may name, as a Markdown table (`headcount catalogue vary`, docs/variants.md): what each is a
+/// given of, and its values.
+std::string vary_markdown();
+
 /// Why `key` (one of varying_keys()) cannot vary in `problem`, as one sentence without position, or nullopt when it
 /// can: a key the spec's kind cannot give, or a model or workload size the spec does not give (batch needs only
 /// seq_len, as it defaults to 1). Vary changes the sizes a spec gives; it never adds one, so a variant keeps the
