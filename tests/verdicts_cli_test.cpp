@@ -203,3 +203,21 @@ TEST_CASE("16e9 for GPT-2 XL's training memory is not named a missing output pro
     CHECK(json["possible_mistakes"].size() <= 3);
     CHECK_FALSE(has(run.out, "\"mistakes\":[{\"id\":\"missing_output_projection\""));
 }
+
+// Rule 4: bytes written as a power of ten are judged at figures, as with a prefixed unit. mha-shapes-memory's part d,
+// the attention weights, are 32 sequences × 8 heads × 128 × 128 scores × 4 bytes (fp32) = 16,777,216: 1.68e7 is within
+// half a unit of the third figure (|16,800,000 − 16,777,216| = 22,784 ≤ 50,000), 1.678e7 and 1.6777e7 too; 1.7e7 has
+// two figures (a rounding); 1.69e7 is 122,784 off (wrong). Plain digits stay a count's: 16,777,000 is a rounding.
+TEST_CASE("bytes written as a power of ten are judged at three figures", "[e2e][verdicts]") {
+    const auto verdict = [](const std::string& answer) {
+        const auto run = run_headcount(
+            {"check", "problems/mha-shapes-memory.yaml", "--part", "d", "--answer", answer, "--format", "json"});
+        return nlohmann::json::parse(run.out)["status"].get<std::string>();
+    };
+    CHECK(verdict("1.68e7 bytes") == "correct");
+    CHECK(verdict("1.678e7") == "correct");
+    CHECK(verdict("1.6777e7 B") == "correct");
+    CHECK(verdict("1.7e7 bytes") == "rounded");
+    CHECK(verdict("1.69e7 bytes") == "incorrect");
+    CHECK(verdict("16777000") == "rounded");
+}

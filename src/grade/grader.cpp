@@ -307,9 +307,12 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         return std::abs(parsed->value - v) <= resolution / 2;
     };
     const auto rounds = [&](const Number& value) { return rounds_at(value, formula::to_double(value)); };
-    // Bytes written with a prefixed unit (16.8 MB, 16 MiB) are right to the figures they give, three at least.
-    const bool in_units = unit.dimension == solve::UnitInfo::Dimension::bytes && !parsed->unit.empty() &&
-                          parsed->unit != "B" && written_figures(*parsed) >= 3 && rounds(right);
+    // Bytes written with a prefixed unit (16.8 MB, 16 MiB) or as a power of ten (1.68e7 bytes) are right to the
+    // figures they give, three at least (issue 39, rule 4); plain digits are a count's, every one.
+    const bool prefixed = !parsed->unit.empty() && parsed->unit != "B" && written_figures(*parsed) >= 3;
+    const bool power_of_ten = parsed->unit.size() <= 1 && parsed->significant_figures >= 3; // 1.68e7, 1.68e7 B
+    const bool in_units =
+        unit.dimension == solve::UnitInfo::Dimension::bytes && (prefixed || power_of_ten) && rounds(right);
     // Fewer figures than the part asks for is a rounding, even when it lands near enough (0.17 for 0.17002 at
     // three figures), unless it is the exact value itself.
     const int figures = written_figures(*parsed);

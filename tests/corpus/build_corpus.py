@@ -477,8 +477,8 @@ for typed, v, r in [("16,777,216", AW, 0), ("16 MiB", AW, 0), ("16.8 MB", 16_800
         why="b·h·n·n = 4,194,304 values × 4 bytes = 16 MiB ≈ 16.78 MB (with a unit, 3+ figures that round to it)")
 row(P, "d", "17 MB", "rounded", "rounded", 17 * MB, MB, "16.78 MB to 2 figures")
 row(P, "d", "1.7e7", "rounded", "rounded", 17_000_000, 1_000_000, "2 figures")
-row(P, "d", "1.68e7", "rounded", "rounded", 16_800_000, 100_000,
-    "3 figures but no unit: the 3-figure rule is for values with a unit")
+row(P, "d", "1.68e7", "correct", "", 16_800_000, 100_000,
+    "a power of ten to 3 figures, within half a unit of the third (issue 39, rule 4: as with a unit)")
 row(P, "d", "16 MB", "incorrect", "decimal_vs_binary_units", 16 * MB, MB, "16 MiB written as MB", other_unit=16 * MiB)
 row(P, "d", "4,194,304", "incorrect", "bytes_per_value_missing", AW // 4, 0, "values, not bytes")
 row(P, "d", "4 MiB", "incorrect", "bytes_per_value_missing", 4 * MiB, 0, "4,194,304 values as bytes")
