@@ -201,7 +201,6 @@ Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::N
     std::vector<std::pair<std::string, const YAML::Node*>> pending;
     for (const auto& [ask, node] : asked)
         pending.emplace_back(training_name(ask), &node);
-    std::map<std::string, std::string, std::less<>> formulas; // the rows' formulas, for this setup
     while (!pending.empty()) {
         auto [name, node] = pending.back();
         pending.pop_back();
