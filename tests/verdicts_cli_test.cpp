@@ -221,3 +221,16 @@ TEST_CASE("bytes written as a power of ten are judged at three figures", "[e2e][
     CHECK(verdict("1.69e7 bytes") == "incorrect");
     CHECK(verdict("16777000") == "rounded");
 }
+
+// Issue 40, item 4: "The factor `4 + 2 * 4` was left out" was said of an answer of 1 to GPT-2 XL's optimizer-state
+// memory (part a of the shipped training problem, 12 bytes × P / 8 GPUs, billions of bytes): no slip comes to 1, so
+// none is named or offered.
+TEST_CASE("an answer of 1 is not told a factor was left out", "[e2e][verdicts]") {
+    const auto run =
+        run_headcount({"check", "problems/training-gpt2-xl.yaml", "--part", "a", "--answer", "1", "--format", "json"});
+    const auto json = nlohmann::json::parse(run.out);
+    CHECK(json["status"] == "incorrect");
+    CHECK(json["mistakes"].empty());
+    CHECK(json["possible_mistakes"].empty());
+    CHECK_FALSE(has(run.out, "was left out"));
+}
