@@ -49,12 +49,12 @@ nlohmann::ordered_json variant_givens(const solve::SolvedProblem& variant) {
     return givens;
 }
 
-std::string givens_line(const nlohmann::ordered_json& givens, const CheckOptions& options) {
+std::string givens_line(const solve::SolvedProblem& variant, const CheckOptions& options) {
     std::string list;
-    for (const auto& [key, value] : givens.items())
-        list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", key,
-                            value.is_boolean() ? (value.get<bool>() ? "true" : "false")
-                                               : with_thousands(value.get<std::int64_t>()));
+    const spec::Givens values = spec::givens_of(variant.problem);
+    for (const spec::Variation& v : variant.problem.vary)
+        if (const auto text = spec::given_text(values, v.key))
+            list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", v.key, *text);
     if (list.empty())
         return fmt::format("Checked with seed '{}' for '{}': this problem gives every student the same numbers.\n\n",
                            printable(options.seed), printable(options.student));
@@ -104,7 +104,7 @@ Result<int> run_check(const CheckOptions& options) {
                 {"seed", options.seed}, {"student", options.student}, {"givens", variant_givens(problem)}};
         fmt::print("{}\n", json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     } else {
-        fmt::print("{}{}", variants ? givens_line(variant_givens(problem), options) : std::string(), feedback->text);
+        fmt::print("{}{}", variants ? givens_line(problem, options) : std::string(), feedback->text);
     }
     return verdict.status == grade::Status::correct ? k_exit_ok : k_exit_incorrect;
 }

@@ -79,7 +79,10 @@ std::vector<std::pair<std::string, std::string>> varying_givens(const solve::Sol
         const auto value = spec::given_value(values, v.key);
         if (!value)
             continue;
-        out.emplace_back(v.key, spec::is_flag_key(v.key) ? (*value != 0 ? "true" : "false") : std::to_string(*value));
+        const auto it = values.values.find(v.key); // a given with a unit in its unit: 2 TB/s
+        out.emplace_back(v.key, it != values.values.end() && !it->second.unit.empty() ? it->second.text
+                                : spec::is_flag_key(v.key)                            ? (*value != 0 ? "true" : "false")
+                                                                                      : std::to_string(*value));
     }
     return out;
 }

@@ -53,6 +53,8 @@ Result<void> add_notes(PlatformAnswer& entry, const solve::SolvedProblem& varian
     auto feedback = grade::explain(variant, part, verdict, templates, variant.problem.reveal_for(part.part));
     if (!feedback)
         return std::unexpected(feedback.error());
+    if (!verdict.accepted.empty()) // a reading the part accepts: its sentence
+        entry.feedback = verdict.accepted;
     for (const grade::MistakeNote& note : feedback->notes) {
         entry.notes.push_back({note.title, fmt::format("**{}.** {}", note.title, note.feedback)});
         entry.feedback += (entry.feedback.empty() ? "" : "\n\n") + entry.notes.back().text;
@@ -67,7 +69,7 @@ Result<std::optional<PlatformAnswer>> judged(const grade::MistakeTable& table, c
                                              const render::TemplateSet& templates) {
     const grade::Verdict verdict = grade::grade_answer(table, typed);
     if ((wanted && verdict.status != *wanted) || verdict.status == grade::Status::unreadable ||
-        (verdict.status == grade::Status::incorrect && verdict.matches.empty()))
+        (verdict.status == grade::Status::incorrect && verdict.matches.empty() && verdict.accepted.empty()))
         return std::optional<PlatformAnswer>{};
     PlatformAnswer entry;
     entry.value = value;
@@ -129,6 +131,12 @@ Result<std::vector<PlatformAnswer>> platform_answers(const solve::SolvedProblem&
             Error{variant.problem.file, 0, 0,
                   fmt::format("internal: grade does not accept part '{}''s own answer", part.part.id)});
 
+    // The readings the part accepts (`accept:`), each at its credit with its sentence, before any mistake.
+    for (const solve::AcceptedValue& a : part.accepted) {
+        const solve::Answer value = grade::answer_of(variant, part, a.value);
+        if (auto ok = add(judged(table, typed_form(ask, value), value, std::nullopt, templates)); !ok)
+            return std::unexpected(ok.error());
+    }
     std::vector<solve::Answer> wrong;
     for (const grade::Explanation& e : table.explanations)
         wrong.push_back(e.value);

@@ -65,8 +65,8 @@ std::vector<std::string> cloze_feedback(const std::vector<PlatformAnswer>& answe
     std::vector<std::string> out(answers.size());
     for (const std::size_t i : order) {
         const PlatformAnswer& a = answers[i];
-        if (a.status == grade::Status::correct) {
-            out[i] = "Right.";
+        if (a.status == grade::Status::correct) { // the right value, or a reading the part accepts: its sentence
+            out[i] = a.feedback.empty() ? std::string("Right.") : a.feedback;
             continue;
         }
         if (a.notes.size() < 2) {

@@ -123,10 +123,17 @@ std::string typed_value(const ParsedAnswer& parsed) {
     return readable(parsed.value);
 }
 
-/// What the part's tolerance asks for, for a rounded answer: every digit, a number of figures, or a closeness.
-View tolerance_view(const solve::SolvedPart& part) {
+/// What the part's tolerance asks for, for a rounded answer: every digit, a number of figures, or a closeness. Bytes
+/// written in a prefixed unit or as a power of ten are judged at three figures on an exact part (issue 39, rule 4),
+/// which `byte_figures` says in place of `exact`.
+View tolerance_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict) {
     const spec::Tolerance t = solve::tolerance_of(part);
-    return View{{"exact", t.kind == spec::Tolerance::Kind::exact},
+    const bool byte_figures =
+        t.kind == spec::Tolerance::Kind::exact && verdict.parsed &&
+        solve::ask_unit(solved.problem, *part.ask).dimension == solve::UnitInfo::Dimension::bytes &&
+        ((!verdict.parsed->unit.empty() && verdict.parsed->unit != "B") || verdict.parsed->significant_figures > 0);
+    return View{{"exact", t.kind == spec::Tolerance::Kind::exact && !byte_figures},
+                {"byte_figures", byte_figures},
                 {"sigfigs", t.kind == spec::Tolerance::Kind::sigfigs},
                 {"relative", t.kind == spec::Tolerance::Kind::relative},
                 {"figures", std::to_string(t.sigfigs)},
@@ -149,7 +156,7 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"counts_o", ask.projections.find('O') != std::string_view::npos},
                 {"biases", render::bias_names(solved.mha, ask.projections)},
                 {"has_biases", !render::bias_names(solved.mha, ask.projections).empty()},
-                {"tolerance", tolerance_view(part)},
+                {"tolerance", tolerance_view(solved, part, verdict)},
                 {"figures_given", std::to_string(figures)},
                 {"one_figure_given", figures == 1}};
 }
@@ -264,7 +271,11 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
          verdict.matches.size() > 1 && std::any_of(verdict.matches.begin(), verdict.matches.end(),
                                                    [](const Explanation& e) { return e.mistakes.size() > 1; })},
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
-        {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty() && verdict.possible.empty()},
+        {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty() && verdict.possible.empty() &&
+                            verdict.accepted.empty()},
+        // A reading the part accepts (`accept:`): the instructor's sentence, shown at every reveal policy.
+        {"has_accepted", !verdict.accepted.empty()},
+        {"accepted", verdict.accepted},
         {"ambiguous", !verdict.possible.empty()},
         {"possible", possible_lines(verdict)},
         {"near_miss", verdict.near_miss.has_value()},

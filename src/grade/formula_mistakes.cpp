@@ -2,6 +2,7 @@
 
 #include <formula/formula.hpp>
 #include <solve/defined.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -298,6 +299,65 @@ void add_advertised_sizes(const solve::SolvedProblem& solved, int target, const 
     }
 }
 
+/// The byte unit of the other family at the same level (GB for GiB, KiB/s for KB/s), and its size in bytes; nullopt
+/// for bytes alone or any other unit.
+std::optional<std::pair<std::string, Number>> other_byte_unit(std::string_view unit) {
+    constexpr std::string_view k_decimal[] = {"KB", "MB", "GB", "TB"};
+    constexpr std::string_view k_binary[] = {"KiB", "MiB", "GiB", "TiB"};
+    const bool rate = unit.ends_with("/s");
+    const std::string_view bare = rate ? unit.substr(0, unit.size() - 2) : unit;
+    Number binary = 1, decimal = 1;
+    for (int level = 0; level < 4; ++level) {
+        binary *= 1024;
+        decimal *= 1000;
+        const std::string_view suffix = rate ? "/s" : "";
+        if (bare == k_decimal[level] || (level == 0 && bare == "kB"))
+            return std::pair{fmt::format("{}{}", k_binary[level], suffix), binary};
+        if (bare == k_binary[level])
+            return std::pair{fmt::format("{}{}", k_decimal[level], suffix), decimal};
+    }
+    return std::nullopt;
+}
+
+/// A byte given read in the other family's unit (issue 39, rule 5): `memory_budget: 80 GB` taken as 80 GiB, or
+/// `hbm_bandwidth: 2 TiB/s` as 2 TB/s, wherever the part depends on it.
+void add_other_readings(const solve::SolvedProblem& solved, int target, const Number& right,
+                        std::vector<Single>& singles) {
+    const Computation& c = *solved.computation;
+    std::vector<int> cone;
+    for (const auto& [name, given] : solved.problem.values) {
+        const auto other = other_byte_unit(given.unit);
+        const int slot = c.find_visible(name);
+        if (!other || !c.available(slot) || slot == target)
+            continue;
+        if (cone.empty())
+            cone = c.cone(target);
+        if (std::find(cone.begin(), cone.end(), slot) == cone.end())
+            continue;
+        const Number number = given.value / given.scale;
+        Computation::Change change{{{slot, literal(number * other->second)}}};
+        const auto value = c.value_under(target, change);
+        if (!value || *value == right)
+            continue;
+        // The number as the spec writes it (80, 2.5), and which family each unit is of.
+        const std::string_view as_written =
+            trimmed(std::string_view(given.text).substr(0, given.text.rfind(' ')), " \t");
+        const bool read_as_binary = other->first.find('i') != std::string::npos;
+        Single s;
+        s.mistake = defined_mistake(
+            "given_in_other_unit",
+            fmt::format("{} {} was read as {} {}", as_written, given.unit, as_written, other->first),
+            fmt::format("The given `{0}` is {1} {2}: {2} counts in powers of {3}. This answer reads it as {1} {4}, "
+                        "in powers of {5}.",
+                        name, as_written, given.unit, read_as_binary ? 1000 : 1024, other->first,
+                        read_as_binary ? 1024 : 1000));
+        s.value = *value;
+        s.source = Single::Source::size;
+        s.change = std::move(change);
+        singles.push_back(std::move(s));
+    }
+}
+
 } // namespace
 
 const Mistake* defined_mistake(std::string_view id, std::string_view title, std::string_view feedback) {
@@ -354,6 +414,7 @@ std::vector<Explanation> formula_explanations(const solve::SolvedProblem& solved
             add_formula_singles(solved, used, target, right, k_max_carried, kept, singles);
     }
     add_advertised_sizes(solved, target, right, singles);
+    add_other_readings(solved, target, right, singles);
     std::vector<Single> slips;
     add_unit_slips(part.ask->unit, solve::ask_unit(solved.problem, *part.ask), right, slips);
     for (Single& slip : slips)

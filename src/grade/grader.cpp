@@ -77,6 +77,12 @@ void keep_only_causes(Verdict& verdict) {
     }
     if (unrelated.size() <= 2)
         return;
+    // A given read in the other byte unit (80 GB as 80 GiB) is a slip in reading the question, the likeliest of
+    // them: listed first.
+    std::stable_partition(unrelated.begin(), unrelated.end(), [](const Explanation* e) {
+        return std::any_of(e->mistakes.begin(), e->mistakes.end(),
+                           [](const Mistake* m) { return m->id == "given_in_other_unit"; });
+    });
     for (std::size_t i = 0; i < k_most_possible; ++i)
         verdict.possible.push_back(*unrelated[i]);
     verdict.matches.clear();
@@ -311,8 +317,10 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     // figures they give, three at least (issue 39, rule 4); plain digits are a count's, every one.
     const bool prefixed = !parsed->unit.empty() && parsed->unit != "B" && written_figures(*parsed) >= 3;
     const bool power_of_ten = parsed->unit.size() <= 1 && parsed->significant_figures >= 3; // 1.68e7, 1.68e7 B
-    const bool in_units =
-        unit.dimension == solve::UnitInfo::Dimension::bytes && (prefixed || power_of_ten) && rounds(right);
+    const auto in_units_of = [&](const Number& value) {
+        return unit.dimension == solve::UnitInfo::Dimension::bytes && (prefixed || power_of_ten) && rounds(value);
+    };
+    const bool in_units = in_units_of(right);
     // Fewer figures than the part asks for is a rounding, even when it lands near enough (0.17 for 0.17002 at
     // three figures), unless it is the exact value itself.
     const int figures = written_figures(*parsed);
@@ -322,6 +330,14 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         verdict.score = verdict.points;
         return verdict;
     }
+    // A reading the part accepts (issue 39, rule 7) is judged as the right value is, and names no mistake.
+    for (const solve::AcceptedValue& a : part.accepted)
+        if ((typed && *typed == a.value) || (within(a.value) && !too_few) || in_units_of(a.value)) {
+            verdict.status = a.credit >= 1 ? Status::correct : Status::incorrect;
+            verdict.score = verdict.points * std::min(a.credit, 1.0);
+            verdict.accepted = a.feedback;
+            return verdict;
+        }
     const auto is_exactly = [&](const Explanation& e) { return typed && *typed == exact_of(e.value); };
     const auto is_value = [&](const MistakeTable::Value& v) { return typed && *typed == v.exact; };
     const bool is_a_mistake = std::any_of(table.explanation_values.begin(), table.explanation_values.end(), is_value) ||

@@ -34,6 +34,9 @@ struct Verdict {
     /// none is the cause: up to three of them as possibilities, and `matches` empty.
     std::vector<Explanation> possible;
     std::optional<double> near_miss; ///< for unexplained wrong answers within 5%: the relative difference
+    /// The sentence of the part's other reading (`accept:`) that the answer matches, or "": then the status is
+    /// correct at full credit, or incorrect with the reading's credit as its score.
+    std::string accepted;
 };
 
 /// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued

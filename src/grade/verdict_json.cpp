@@ -36,6 +36,8 @@ nlohmann::ordered_json verdict_json(const solve::SolvedProblem& solved, const so
         possible.push_back(e.mistakes.size() == 1 ? ids[0] : nlohmann::ordered_json{{"together", ids}});
     }
     out["possible_mistakes"] = possible;
+    if (!verdict.accepted.empty()) // a reading the part accepts (`accept:`): its sentence
+        out["accepted"] = verdict.accepted;
     out["feedback_policy"] = spec::reveal_name(reveal);
     if (reveal == spec::Reveal::full)
         out["expected"] = render::json_answer(*part.ask, verdict.expected);

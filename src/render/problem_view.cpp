@@ -4,6 +4,8 @@
 
 #include <render/problem_view.hpp>
 
+#include <formula/units.hpp>
+
 #include <render/answers.hpp>
 #include <render/facts.hpp>
 #include <render/hints.hpp>
@@ -18,6 +20,22 @@
 namespace headcount::render {
 
 namespace {
+
+/// A spec's own given as a sheet states it: as written, and in its unit's base beside it when it has a unit, which
+/// is the number the worked solution puts in its formulas (3.35 TB/s = 3,350,000,000,000 B/s).
+std::string given_value_text(const spec::Value& value) {
+    if (value.unit.empty())
+        return value.value.get_den() == 1 ? exact_text(value.value) : value.text;
+    const std::optional<formula::UnitInfo> unit = formula::known_unit(value.unit);
+    if (!unit || value.scale == 1)
+        return value.text;
+    using D = formula::UnitInfo::Dimension;
+    const std::string_view base = unit->dimension == D::bytes   ? (value.unit.ends_with("/s") ? "B/s" : "bytes")
+                                  : unit->dimension == D::time  ? "s"
+                                  : unit->dimension == D::count ? "FLOP/s"
+                                                                : "";
+    return fmt::format("{} = {}{}{}", value.text, exact_text(value.value), base.empty() ? "" : " ", base);
+}
 
 std::string n(Count value) { return with_thousands(value); }
 
@@ -344,7 +362,7 @@ View problem_view(const solve::SolvedProblem& solved) {
         given.push_back(View{
             {"symbol", fmt::format("${}$", name_tex(name))},
             {"meaning", solved.problem.meanings.contains(name) ? solved.problem.meanings.find(name)->second : name},
-            {"value", value.value.get_den() == 1 ? exact_text(value.value) : value.text},
+            {"value", given_value_text(value)},
             {"note", "given"},
             {"stated", true}});
     View view{

@@ -187,6 +187,59 @@ std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     return std::nullopt;
 }
 
+/// The values of the readings `part` accepts besides its answer (`accept:`): a formula over the names the spec's
+/// formulas use, or the quantity asked with some givens read another way. A reading that comes to the answer itself
+/// is dropped; one that cannot be valued is an error at its entry.
+Result<std::vector<AcceptedValue>> accepted_values(const SolvedProblem& solved, const spec::Part& part, const Ask& ask,
+                                                   const Number& right) {
+    std::vector<AcceptedValue> out;
+    if (part.accept.empty())
+        return out;
+    const spec::Problem& problem = solved.problem;
+    const auto error = [&](const spec::Accepted& a, std::string message) {
+        return std::unexpected(
+            Error{problem.file, a.mark.line, a.mark.column, fmt::format("part '{}' accept: {}", part.id, message)});
+    };
+    if (ask.type() != Ask::Type::count)
+        return error(part.accept.front(), "only a part that asks for a number accepts other readings");
+    const Computation& c = *solved.computation;
+    const int target = ask.kind == "defined" ? c.find_visible(ask.name) : c.find(ask.name);
+    for (const spec::Accepted& a : part.accept) {
+        std::optional<Number> value;
+        if (a.formula) {
+            std::string unknown;
+            const auto lookup = [&](std::string_view name) -> const Number* {
+                const int slot = c.find_visible(name);
+                if (!c.available(slot)) {
+                    unknown = std::string(name);
+                    return nullptr;
+                }
+                return &c.value(slot);
+            };
+            auto evaluated = formula::evaluate(*a.formula, lookup);
+            if (!evaluated)
+                return error(a, unknown.empty() ? evaluated.error().message
+                                                : fmt::format("'{}' is no given or quantity of this problem", unknown));
+            value = std::move(*evaluated);
+        } else {
+            Computation::Change change;
+            for (const spec::Accepted::Given& g : a.givens) {
+                auto node = std::make_shared<formula::Node>();
+                node->op = formula::Node::Op::number;
+                node->value = g.value;
+                node->text = node->source = g.value.get_str();
+                change.formulas.emplace_back(c.find_visible(g.name), std::move(node));
+            }
+            value = c.available(target) ? c.value_under(target, change) : std::nullopt;
+            if (!value)
+                return error(a, "the part's quantity cannot be computed with the givens read this way");
+        }
+        if (*value != right)
+            out.push_back({std::move(*value), a.credit, a.feedback});
+    }
+    return out;
+}
+
 /// Answers every part of `solved`, whose computation is built.
 Result<SolvedProblem> solve_parts(SolvedProblem solved) {
     const spec::Problem& problem = solved.problem;
@@ -215,7 +268,10 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
         if (why)
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column,
                                          fmt::format("part '{}' asks for {}, {}", part.id, ask->id, *why)});
-        solved.parts.push_back({part, ask, std::move(answer)});
+        auto accepted = accepted_values(solved, part, *ask, value);
+        if (!accepted)
+            return std::unexpected(accepted.error());
+        solved.parts.push_back({part, ask, std::move(answer), std::move(*accepted)});
     }
     return solved;
 }

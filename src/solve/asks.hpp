@@ -95,10 +95,18 @@ const Ask* find_ask(std::string_view id);
 std::vector<std::string_view> ask_ids();
 
 /// A part with its answer.
+/// A reading the part accepts besides the right one (`accept:`), valued in this variant.
+struct AcceptedValue {
+    formula::Number value;
+    double credit = 1;
+    std::string feedback; ///< the sentence feedback shows when an answer matches it
+};
+
 struct SolvedPart {
     spec::Part part;
     const Ask* ask = nullptr;
     Answer answer;
+    std::vector<AcceptedValue> accepted; ///< its other readings, each differing from the answer
 };
 
 /// A problem with its computation and every part answered.

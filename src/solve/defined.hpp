@@ -3,22 +3,15 @@
 // (solve/computation.hpp), where they stand beside the catalogue's own; this file gives them the row every channel
 // (solve, grade, feedback, exports, serve) reads a part through.
 
+#include <formula/units.hpp>
 #include <solve/asks.hpp>
 
 #include <string_view>
 
 namespace headcount::solve {
 
-/// What a defined quantity's unit measures, and how large the unit is in that dimension's base (1 for counts,
-/// bytes and plain numbers, seconds for time): GiB is bytes × 2^30, days is time × 86400, percent is plain × 1/100.
-struct UnitInfo {
-    enum class Dimension { count, bytes, time, plain };
-    Dimension dimension = Dimension::count;
-    formula::Number scale = 1;
-    std::string_view symbol; ///< how the solution writes the unit after a number ("FLOPs", "GiB", "days", "%")
-    /// A spec's own `unit: percent`: the formula's value is a fraction of one (scale 1), shown times 100 with "%".
-    bool fraction_as_percent = false;
-};
+/// What a defined quantity's unit measures, and how large it is in that dimension's base (formula/units.hpp).
+using UnitInfo = formula::UnitInfo;
 
 /// The unit as written in a spec: bytes (B, bytes, KB/MB/GB/TB, KiB/MiB/GiB/TiB), time (s, seconds, minutes, hours,
 /// days, weeks, years of 365.25 days), plain numbers ("", percent, %, ratio) and otherwise a count of what it names

@@ -1,6 +1,7 @@
 #include <spec/givens.hpp>
 
 #include <spec/training.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -118,8 +119,11 @@ bool is_flag_key(std::string_view key) { return key == "bias" || key == "add_bia
 void set_given(Givens& givens, std::string_view key, std::int64_t value) {
     MhaGivens& g = givens.given;
     if (const auto it = givens.values.find(key); it != givens.values.end()) {
-        it->second.value = formula::Number(static_cast<long>(value));
-        it->second.text = std::to_string(value);
+        // A given with a unit varies in that unit: vary: {hbm_bandwidth: [2, 3]} is 2 and 3 TB/s.
+        it->second.value = formula::Number(static_cast<long>(value)) * it->second.scale;
+        it->second.text = it->second.unit.empty()  ? std::to_string(value)
+                          : it->second.unit == "%" ? fmt::format("{}%", value)
+                                                   : fmt::format("{} {}", value, it->second.unit);
     } else if (const auto size = field_named(k_block_sizes, key))
         g.*size = value;
     else if (const auto width = field_named(k_block_defaults, key))
@@ -142,7 +146,7 @@ void set_given(Givens& givens, std::string_view key, std::int64_t value) {
 std::optional<std::int64_t> given_value(const Givens& givens, std::string_view key) {
     const MhaGivens& g = givens.given;
     if (const auto it = givens.values.find(key); it != givens.values.end()) {
-        const formula::Number& v = it->second.value;
+        const formula::Number v = it->second.value / it->second.scale; // in the unit it was written in
         if (v.get_den() == 1 && v.get_num().fits_slong_p())
             return v.get_num().get_si();
         return std::nullopt;
@@ -167,6 +171,17 @@ std::optional<std::int64_t> given_value(const Givens& givens, std::string_view k
             return *size;
     }
     return std::nullopt;
+}
+
+std::optional<std::string> given_text(const Givens& givens, std::string_view key) {
+    if (const auto it = givens.values.find(key); it != givens.values.end() && !it->second.unit.empty())
+        return it->second.text;
+    const auto value = given_value(givens, key);
+    if (!value)
+        return std::nullopt;
+    if (is_flag_key(key))
+        return std::string(*value != 0 ? "true" : "false");
+    return with_thousands(*value);
 }
 
 Givens givens_of(const Problem& problem) { return {problem.given, problem.model, problem.workload, problem.values}; }

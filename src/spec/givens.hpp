@@ -83,6 +83,10 @@ void set_given(Givens& givens, std::string_view key, std::int64_t value);
 /// The value of the given named `key` (flags as 0/1), or nullopt when these givens do not have it.
 std::optional<std::int64_t> given_value(const Givens& givens, std::string_view key);
 
+/// The given named `key` as a sheet writes it: digits with thousands separators, true or false for a flag, and a
+/// given with a unit in its unit (2 TB/s); nullopt when these givens do not have it.
+std::optional<std::string> given_text(const Givens& givens, std::string_view key);
+
 /// The givens of `problem` (what its variants change).
 Givens givens_of(const Problem& problem);
 

@@ -15,7 +15,8 @@ namespace headcount::spec::detail {
 Result<void> read_check_policy(const Reader& r, const YAML::Node& node, std::optional<Reveal>& feedback,
                                std::optional<int>& attempts);
 
-/// One entry of `parts:`, its ask one of `words`' asks and its credit's keys among `words`' mistakes.
-Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words);
+/// One entry of `parts:`, its ask one of `words`' asks and its credit's keys among `words`' mistakes; the givens an
+/// `accept:` reads another way among `values`.
+Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary& words, const Values& values);
 
 } // namespace headcount::spec::detail

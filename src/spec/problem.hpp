@@ -109,6 +109,22 @@ enum class Reveal {
 /// "hints", "gaps", "full": as written in specs and JSON.
 std::string_view reveal_name(Reveal reveal);
 
+/// Another reading of a part that a course accepts (`accept:`, issue 39 rule 7): a formula over the problem's names,
+/// or some givens read another way (memory_budget: 80 GiB where the spec says 80 GB), each with its credit and the
+/// sentence feedback shows when an answer matches it.
+struct Accepted {
+    struct Given {
+        std::string name;
+        formula::Number value; ///< read this way, in the given's base unit
+        std::string text;      ///< as written under `accept:`
+    };
+    std::shared_ptr<const formula::Node> formula; ///< set for `formula:`
+    std::vector<Given> givens;                    ///< set for `given:`
+    double credit = 1;                            ///< of the part's points
+    std::string feedback;                         ///< the sentence feedback shows
+    Mark mark;                                    ///< where the entry stands
+};
+
 /// One question of a problem.
 struct Part {
     std::string id;
@@ -120,6 +136,7 @@ struct Part {
     std::map<std::string, double> credit; ///< partial credit per mistake id (0..1), overriding the catalogue's
     std::optional<Reveal> feedback;       ///< unset: the problem's policy
     std::optional<int> attempts;          ///< checks a student may make in serve; unset: the problem's
+    std::vector<Accepted> accept;         ///< other readings the course accepts
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).
@@ -132,9 +149,13 @@ struct Variation {
 /// A given that is not part of an architecture, for the spec's own formulas (n_params, tokens, mfu: 0.45): an
 /// exact number, as written.
 struct Value {
-    formula::Number value;
-    std::string text; ///< as written in the spec
-    Mark mark;        ///< where its key stands in `given`
+    formula::Number value; ///< in the unit's base: bytes, seconds, FLOP/s, a fraction for %
+    std::string text;      ///< as written in the spec
+    Mark mark;             ///< where its key stands in `given`
+    /// The unit it was written in (TB/s for `hbm_bandwidth: 3.35 TB/s`, as formula::known_unit spells it), "" for
+    /// a bare number; `value` is the number times `scale`, the unit's size in its base.
+    std::string unit;
+    formula::Number scale = 1;
 };
 
 /// The givens a spec's formulas may use by name, beyond its architecture.

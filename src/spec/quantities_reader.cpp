@@ -1,5 +1,6 @@
 #include <spec/quantities_reader.hpp>
 
+#include <formula/units.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -32,16 +33,6 @@ Mark formula_mark(const YAML::Node& node, int column = 1) {
         return mark;
     mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
     return mark;
-}
-
-Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where) {
-    if (!node.IsScalar() || node.Scalar().empty())
-        return r.error_at(node, fmt::format("{} must be a formula, e.g. 6 * n_params * tokens", where));
-    auto parsed = formula::parse(node.Scalar());
-    if (!parsed)
-        return r.error_at(formula_mark(node, parsed.error().column),
-                          fmt::format("{}: {}", where, parsed.error().message));
-    return std::move(*parsed);
 }
 
 /// The first node of `formula` that names `name`, for its column.
@@ -77,6 +68,16 @@ std::string default_title(std::string_view name) {
 
 } // namespace
 
+Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where) {
+    if (!node.IsScalar() || node.Scalar().empty())
+        return r.error_at(node, fmt::format("{} must be a formula, e.g. 6 * n_params * tokens", where));
+    auto parsed = formula::parse(node.Scalar());
+    if (!parsed)
+        return r.error_at(formula_mark(node, parsed.error().column),
+                          fmt::format("{}: {}", where, parsed.error().message));
+    return std::move(*parsed);
+}
+
 std::string builtin_name(std::string_view ask_id) {
     std::string name(ask_id);
     std::replace(name.begin(), name.end(), '.', '_');
@@ -88,6 +89,33 @@ std::vector<std::string> derived_mistake_ids(const Quantity& quantity) {
     for (const formula::Perturbation& p : formula::perturbations(quantity.formula))
         ids.push_back(p.id);
     return ids;
+}
+
+std::optional<Result<Value>> read_value_with_unit(const Reader& r, const YAML::Node& value, std::string_view key) {
+    if (!value.IsScalar() || value.Tag() == "!")
+        return std::nullopt;
+    const std::string& text = value.Scalar();
+    // 45% has its unit against the number; every other unit stands after a space (3.35 TB/s, 2.5 ms, 80 GB).
+    const std::size_t space = text.ends_with('%') ? text.size() - 1 : text.rfind(' ');
+    if (space == std::string::npos || space == 0)
+        return std::nullopt;
+    const std::string_view number = trimmed(std::string_view(text).substr(0, space), " \t");
+    const std::string_view unit = trimmed(std::string_view(text).substr(space), " \t");
+    const auto parsed = formula::parse(number);
+    if (!parsed || parsed->op != formula::Node::Op::number || !parsed->value)
+        return std::nullopt; // not a number and a word: the caller says what a given must be
+    const std::optional<formula::UnitInfo> info = formula::known_unit(unit);
+    if (!info || info->symbol.empty())
+        return r.error_at(value, fmt::format("given '{}': unknown unit '{}'; a given may carry a unit of bytes (B, KB "
+                                             "... TB, KiB ... TiB), bytes per second (GB/s, TB/s, GiB/s), time (ns, "
+                                             "µs, ms, s, min, h, days, weeks, years), FLOP/s with a prefix (TFLOP/s) "
+                                             "or %",
+                                             key, unit));
+    // The unit as written, so a variant's value reads in it too (vary: {hbm_bandwidth: [2, 3]} is 2 and 3 TB/s).
+    Value out{*parsed->value * info->scale, text, mark_of(value), std::string(unit), info->scale};
+    if (info->dimension == formula::UnitInfo::Dimension::bytes && out.value.get_den() != 1)
+        return r.error_at(value, fmt::format("given '{}' must come to a whole number of bytes, got {}", key, text));
+    return out;
 }
 
 Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<const std::string_view> architecture) {
@@ -106,6 +134,14 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
             return r.error_at(entry.first,
                               fmt::format("more than {} givens; a problem needs a handful", k_max_quantities));
         const YAML::Node value = entry.second;
+        if (auto with_unit = read_value_with_unit(r, value, key)) {
+            if (!*with_unit)
+                return std::unexpected(with_unit->error());
+            Value read = std::move(**with_unit);
+            read.mark = mark_of(entry.first);
+            values.emplace(key, std::move(read));
+            continue;
+        }
         auto parsed = value.IsScalar()
                           ? formula::parse(value.Scalar())
                           : std::expected<formula::Node, formula::Problem>(std::unexpected(formula::Problem{}));
@@ -114,9 +150,11 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
             (parsed->op == formula::Node::Op::number ||
              (parsed->op == formula::Node::Op::negate && parsed->children.front().op == formula::Node::Op::number));
         if (!literal || value.Tag() == "!")
-            return r.error_at(value,
-                              fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45), got {}{}", key,
-                                          Reader::describe(value), did_you_mean(key, architecture)));
+            return r.error_at(
+                value,
+                fmt::format("given '{}' must be a number (175000000000, 3.12e14 or 0.45) or a number and its unit "
+                            "(3.35 TB/s, 2.5 ms, 80 GB), got {}{}",
+                            key, Reader::describe(value), did_you_mean(key, architecture)));
         auto exact = formula::evaluate(*parsed, [](std::string_view) -> const formula::Number* { return nullptr; });
         if (!exact)
             return r.error_at(value, fmt::format("given '{}': {}", key, exact.error().message));

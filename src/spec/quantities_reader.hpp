@@ -18,8 +18,16 @@ inline constexpr auto k_quantity_keys =
     std::to_array<std::string_view>({"title", "unit", "formula", "mistakes", "explanation"});
 inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback", "title"});
 
+/// The formula written as `node`'s text, parsed; an error names it `where` and points at the column it fails at.
+Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where);
+
+/// A given written as a number and its unit (3.35 TB/s, 2.5 ms, 80 GB, 989 TFLOP/s, 45%), read exactly into the
+/// unit's base (bytes, seconds, FLOP/s, a fraction); nullopt when `value` is not a number followed by a word, an
+/// error when the word is no unit headcount knows. `key` names the given in the message.
+std::optional<Result<Value>> read_value_with_unit(const Reader& r, const YAML::Node& value, std::string_view key);
+
 /// The entries of `given` whose keys are not among `architecture` (the keys the kind reads itself): each an exact
-/// number, integer or decimal (0.45 is 9/20), named like a formula's name.
+/// number, integer or decimal (0.45 is 9/20), or a number and its unit, named like a formula's name.
 Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<const std::string_view> architecture);
 
 /// The names a formula may use besides the spec's values and quantities: `architecture_names` (the sizes the spec

@@ -1,5 +1,8 @@
 #include <spec/training_setup.hpp>
 
+#include <formula/units.hpp>
+#include <spec/quantities_reader.hpp>
+
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -68,40 +71,34 @@ Result<Setup> read_setup(const Reader& r, const YAML::Node& given) {
 
 /// A memory budget in bytes: a number and a byte unit (80 GB, 80 GiB, 81920 MiB), or bytes alone.
 Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
-    static constexpr auto k_units = std::to_array<std::pair<std::string_view, unsigned long>>({{"B", 1},
-                                                                                               {"KB", 1000},
-                                                                                               {"MB", 1000000},
-                                                                                               {"GB", 1000000000},
-                                                                                               {"TB", 1000000000000},
-                                                                                               {"KiB", 1UL << 10},
-                                                                                               {"MiB", 1UL << 20},
-                                                                                               {"GiB", 1UL << 30},
-                                                                                               {"TiB", 1UL << 40}});
-    const std::string text = node.IsScalar() ? node.Scalar() : std::string();
     const auto bad = [&] {
         return r.error_at(node, fmt::format("memory_budget must be a size in bytes with its unit, e.g. 80 GB or 80 "
                                             "GiB, got {}",
                                             Reader::describe(node)));
     };
-    const std::size_t space = text.find(' ');
-    const std::string_view number = std::string_view(text).substr(0, space);
-    const std::string_view unit =
-        space == std::string::npos ? std::string_view() : std::string_view(text).substr(space + 1);
-    formula::Number scale = 1;
-    if (!unit.empty()) {
-        const auto it = std::find_if(k_units.begin(), k_units.end(), [&](const auto& u) { return u.first == unit; });
-        if (it == k_units.end())
+    Value budget;
+    if (auto with_unit = read_value_with_unit(r, node, "memory_budget")) {
+        if (!*with_unit) // an unknown unit: say which units a budget takes
             return bad();
-        scale = formula::Number(mpz_class(it->second));
+        budget = std::move(**with_unit);
+        if (!formula::known_unit(budget.unit) ||
+            formula::known_unit(budget.unit)->dimension != formula::UnitInfo::Dimension::bytes ||
+            budget.unit.ends_with("/s"))
+            return bad();
+    } else {
+        const auto parsed = node.IsScalar() && node.Tag() != "!"
+                                ? formula::parse(node.Scalar())
+                                : std::expected<formula::Node, formula::Problem>(std::unexpected(formula::Problem{}));
+        if (!parsed || parsed->op != formula::Node::Op::number || !parsed->value)
+            return bad();
+        budget = Value{*parsed->value, node.Scalar(), mark_of(node)};
     }
-    const auto parsed = formula::parse(number);
-    if (!parsed || parsed->op != formula::Node::Op::number || !parsed->value || *parsed->value <= 0)
+    if (budget.value <= 0)
         return bad();
-    const formula::Number bytes = *parsed->value * scale;
-    if (bytes.get_den() != 1 || bytes > formula::Number(mpz_class("1000000000000000000")))
-        return r.error_at(node,
-                          fmt::format("memory_budget must come to a whole number of bytes under 10^18, got {}", text));
-    return Value{bytes, text, mark_of(node)};
+    if (budget.value.get_den() != 1 || budget.value > formula::Number(mpz_class("1000000000000000000")))
+        return r.error_at(
+            node, fmt::format("memory_budget must come to a whole number of bytes under 10^18, got {}", budget.text));
+    return budget;
 }
 
 /// The setup and the run's numbers in words, for the givens a sheet lists; the setup's words only when it
