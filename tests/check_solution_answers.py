@@ -1,7 +1,9 @@
 """Issue 39: a worked solution's own answer, typed back into `check`, is correct. For every shipped problem and
 every part, the text of the solution's "**Answer: ...**" line (a count with its noun, bytes, a shape, a word, or a
 value stated to four figures as "about 25.36 days") is typed as the student would copy it, and `check` must say
-correct. The answers are read from the solution's Markdown, not from any JSON the grader shares.
+correct. The answers are read from the solution's Markdown, not from any JSON the grader shares. The same is done
+for three students' variants of every problem (`generate --roster` with three students; each answer typed back with
+`check --seed --student`), so a variant's numbers are held to the same rule.
 
 Usage: check_solution_answers.py HEADCOUNT_BINARY SOURCE_DIR"""
 import glob
@@ -31,6 +33,54 @@ for spec in sorted(glob.glob(os.path.join(source, "problems", "*.yaml"))):
         status = json.loads(run.stdout)["status"] if run.stdout else f"no output ({run.stderr.strip()})"
         if status != "correct":
             failures.append(f"{os.path.basename(spec)} ({part}): the solution's answer {answer!r} is {status}")
+
+# Three variants of each problem: every worked solution `generate` writes for three students.
+import shutil
+import tempfile
+
+# A problem's id is its spec's `id:`, which need not be its file's name.
+spec_of = {}
+for spec in glob.glob(os.path.join(source, "problems", "*.yaml")):
+    named = re.search(r"^id:\s*(\S+)", open(spec).read(), re.M)
+    if named:
+        spec_of[named.group(1)] = spec
+out = tempfile.mkdtemp(prefix="typed-back-")
+try:
+    roster = os.path.join(out, "roster.csv")
+    with open(roster, "w") as f:
+        f.write("student\nava\nben\ncy\n")
+    seed = "typed-back"
+    made = subprocess.run([binary, "generate", os.path.join(source, "problems"), "--roster", roster, "--seed", seed,
+                           "--out", os.path.join(out, "class")], capture_output=True, text=True, cwd=source)
+    if made.returncode != 0:
+        failures.append(f"generate failed: {made.stderr.strip()}")
+    for student in ("ava", "ben", "cy"):
+        path = os.path.join(out, "class", student, "solutions.md")
+        text = open(path).read() if os.path.exists(path) else ""
+        if not text:
+            failures.append(f"{student}: no solutions.md")
+        # Each problem's solution starts at its title; its id is on the line after.
+        for block in re.split(r"^# ", text, flags=re.M)[1:]:
+            found = re.search(r"problem `([^`]+)`", block)
+            if not found:
+                continue
+            spec = spec_of.get(found.group(1), found.group(1))
+            parts = re.findall(r"^## Part \(([^)]+)\)", block, re.M)
+            answers = re.findall(r"\*\*Answer: (.*?)\.\*\*", block)
+            if len(parts) != len(answers):
+                failures.append(f"{student} {found.group(1)}: {len(parts)} parts but {len(answers)} answer lines")
+                continue
+            for part, answer in zip(parts, answers):
+                run = subprocess.run([binary, "check", spec, "--seed", seed, "--student", student, "--part", part,
+                                      "--answer", answer, "--format", "json"],
+                                     capture_output=True, text=True, cwd=source)
+                checked += 1
+                status = json.loads(run.stdout)["status"] if run.stdout else f"no output ({run.stderr.strip()})"
+                if status != "correct":
+                    failures.append(f"{student}'s {found.group(1)} ({part}): the solution's answer {answer!r} is "
+                                    f"{status}")
+finally:
+    shutil.rmtree(out, ignore_errors=True)
 
 for failure in failures:
     print("FAIL:", failure)
