@@ -370,7 +370,11 @@ class Reader {
             out << "    {" << literal(name) << ", " << literal(f) << "},\n";
         if (m_facts.empty())
             out << "    {\"\", \"\"},\n";
-        out << "};\n\n} // namespace\n\n"
+        out << "};\n\n";
+        write_parsed(out);
+        out << "} // namespace\n\n"
+               "std::span<const ParsedFormula> parsed_formulas() { return k_parsed_formulas; }\n\n"
+               "std::span<const ParsedNode> parsed_nodes() { return k_parsed_nodes; }\n\n"
                "std::span<const CatalogueEntry> catalogue_entries() { return k_entries; }\n\n"
                "std::span<const CatalogueFact> catalogue_facts() { return std::span(k_facts).first("
             << m_facts.size()
@@ -380,6 +384,41 @@ class Reader {
     }
 
   private:
+    /// Every formula parsed, as tables the program builds its trees from (solve::parsed_formulas()): parsing them
+    /// at each start was half of building a computation (callgrind, week 3's `check`).
+    void write_parsed(std::ostream& out) const {
+        std::set<std::string> texts;
+        for (const Formula& f : m_formulas)
+            texts.insert(f.text);
+        std::string nodes, formulas;
+        std::size_t count = 0;
+        const std::function<void(const headcount::formula::Node&)> flatten = [&](const headcount::formula::Node& n) {
+            if (n.children.size() > 0xffff)
+                throw Failure{"a catalogue formula has too many terms"};
+            std::string inverse;
+            for (const bool b : n.inverse)
+                inverse += b ? '1' : '0';
+            nodes += fmt::format("    {{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}}},\n", static_cast<int>(n.op),
+                                 n.parenthesized ? "true" : "false", n.children.size(), n.column, n.begin, n.end,
+                                 literal(n.text), literal(n.source), literal(n.value ? n.value->get_str() : ""),
+                                 literal(inverse));
+            ++count;
+            for (const headcount::formula::Node& child : n.children)
+                flatten(child);
+        };
+        for (const std::string& text : texts) {
+            auto parsed = headcount::formula::parse(text);
+            if (!parsed) // formula() refused these already
+                throw Failure{fmt::format("formula '{}' does not parse", text)};
+            const std::size_t first = count;
+            flatten(*parsed);
+            formulas += fmt::format("    {{{}, {}, {}}},\n", literal(text), first, count - first);
+        }
+        out << "constexpr ParsedNode k_parsed_nodes[] = {\n"
+            << nodes << "};\n\nconstexpr ParsedFormula k_parsed_formulas[] = {\n"
+            << formulas << "};\n\n";
+    }
+
     std::vector<Entry> m_entries;
     std::vector<Mistake> m_mistakes;
     std::vector<Formula> m_formulas;

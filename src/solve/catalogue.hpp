@@ -129,4 +129,31 @@ struct CatalogueFact {
 /// The facts of the catalogue's explanations.
 std::span<const CatalogueFact> catalogue_facts();
 
+/// One node of a catalogue formula as cmake/catalogue_gen.cpp parsed it, in pre-order (a node, then each child's
+/// subtree): the fields of formula::Node, so that a process builds the tree without lexing and parsing it again.
+struct ParsedNode {
+    unsigned char op = 0; ///< formula::Node::Op
+    bool parenthesized = false;
+    unsigned short children = 0; ///< how many subtrees follow it
+    int column = 1;
+    unsigned begin = 0;
+    unsigned end = 0;
+    std::string_view text;
+    std::string_view source;
+    std::string_view value;   ///< a number's exact value as mpq writes it ("9/20"), "" for no value
+    std::string_view inverse; ///< one '0' or '1' per child of a sum or product, "" where the node has none
+};
+
+/// A catalogue formula's text and its nodes' place in parsed_nodes().
+struct ParsedFormula {
+    std::string_view text;
+    unsigned first = 0;
+    unsigned count = 0;
+};
+
+/// Every formula text of the catalogue, parsed, sorted by text (bytewise), each once.
+std::span<const ParsedFormula> parsed_formulas();
+/// The nodes of parsed_formulas(), each formula's together.
+std::span<const ParsedNode> parsed_nodes();
+
 } // namespace headcount::solve

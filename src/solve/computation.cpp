@@ -27,7 +27,40 @@ FormulaCache& formula_cache() {
     return *cache;
 }
 
+/// The tree of the nodes from `at` on (one node and its subtrees), moving `at` past them.
+formula::Node built(std::span<const ParsedNode> nodes, std::size_t& at) {
+    const ParsedNode& p = nodes[at++];
+    formula::Node n;
+    n.op = static_cast<formula::Node::Op>(p.op);
+    if (!p.value.empty())
+        n.value = Number(std::string(p.value), 10); // mpq's own writing of a value in lowest terms
+    n.text = p.text;
+    n.children.reserve(p.children);
+    for (unsigned short i = 0; i < p.children; ++i)
+        n.children.push_back(built(nodes, at));
+    n.inverse.reserve(p.inverse.size());
+    for (const char c : p.inverse)
+        n.inverse.push_back(c == '1');
+    n.parenthesized = p.parenthesized;
+    n.column = p.column;
+    n.source = p.source;
+    n.begin = p.begin;
+    n.end = p.end;
+    return n;
+}
+
 } // namespace
+
+std::optional<formula::Node> prebuilt_formula(std::string_view text) {
+    const auto formulas = parsed_formulas();
+    const auto it = std::lower_bound(formulas.begin(), formulas.end(), text,
+                                     [](const ParsedFormula& f, std::string_view t) { return f.text < t; });
+    if (it == formulas.end() || it->text != text)
+        return std::nullopt;
+    formula::use_small_block_memory(); // as parse() does, before the first value is made
+    std::size_t at = it->first;
+    return built(parsed_nodes(), at);
+}
 
 std::string_view interned(std::string text) {
     static std::mutex mutex;
@@ -41,8 +74,11 @@ std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text) {
     const std::lock_guard lock(cache.mutex);
     if (const auto it = cache.parsed.find(text); it != cache.parsed.end())
         return it->second;
-    auto parsed = formula::parse(text);
-    // cmake/catalogue_gen.cpp parsed every formula when the program was built: this cannot fail.
+    // cmake/catalogue_gen.cpp parsed every formula of the catalogue when the program was built; a text it did not
+    // see (a formula resolved for a problem's settings) is parsed here, and cannot fail either.
+    auto prebuilt = prebuilt_formula(text);
+    auto parsed =
+        prebuilt ? std::expected<formula::Node, formula::Problem>(std::move(*prebuilt)) : formula::parse(text);
     auto node = std::make_shared<const formula::Node>(parsed ? std::move(*parsed) : formula::Node{});
     cache.parsed.emplace(text, node);
     return node;

@@ -148,6 +148,10 @@ std::string_view interned(std::string text);
 /// The catalogue's entry named `name`, or nullptr.
 const CatalogueEntry* find_entry(std::string_view name);
 
+/// The formula `text` as cmake/catalogue_gen.cpp parsed it when the program was built (equal to formula::parse's
+/// tree), or nullopt for a text the catalogue does not have.
+std::optional<formula::Node> prebuilt_formula(std::string_view text);
+
 /// The parsed formula of a catalogue text (an entry's formula, an axis, a mistake's replacement), parsed once.
 std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text);
 

@@ -1,0 +1,97 @@
+// The catalogue's formulas as the build parsed them (cmake/catalogue_gen.cpp's tables, solve::prebuilt_formula):
+// each tree is, field by field, the one formula::parse makes of the same text at run time, the independent
+// derivation here. A field the tables dropped or mangled fails the comparison; so does a text left out.
+
+#include <solve/computation.hpp>
+
+#include <util/test_catch.hpp>
+
+#include <set>
+
+using namespace headcount;
+
+namespace {
+
+/// Where `a` and `b` first differ, as a path of child indices and a field name, or "" when they are equal.
+std::string difference(const formula::Node& a, const formula::Node& b, const std::string& path = "root") {
+    if (a.op != b.op)
+        return path + ".op";
+    if (a.value.has_value() != b.value.has_value() || (a.value && *a.value != *b.value))
+        return path + ".value";
+    if (a.text != b.text)
+        return path + ".text";
+    if (a.inverse != b.inverse)
+        return path + ".inverse";
+    if (a.parenthesized != b.parenthesized)
+        return path + ".parenthesized";
+    if (a.column != b.column)
+        return path + ".column";
+    if (a.source != b.source)
+        return path + ".source";
+    if (a.begin != b.begin || a.end != b.end)
+        return path + ".begin/end";
+    if (a.children.size() != b.children.size())
+        return path + ".children";
+    for (std::size_t i = 0; i < a.children.size(); ++i)
+        if (auto d = difference(a.children[i], b.children[i], path + "." + std::to_string(i)); !d.empty())
+            return d;
+    return "";
+}
+
+/// Every formula text the catalogue holds, gathered from its rows here rather than from the tables under test.
+std::set<std::string_view> catalogue_texts() {
+    std::set<std::string_view> out;
+    const auto add = [&](std::string_view text) {
+        if (!text.empty())
+            out.insert(text);
+    };
+    for (const solve::CatalogueEntry& e : solve::catalogue_entries()) {
+        add(e.formula);
+        add(e.title_when);
+        add(e.available_when);
+        add(e.check);
+        for (const std::string_view axis : e.shape)
+            add(axis);
+        for (const solve::AxisSymbol& a : e.axes)
+            add(a.when);
+        for (const solve::EntryMistake& m : e.mistakes) {
+            add(m.formula);
+            add(m.when);
+        }
+    }
+    for (const solve::CatalogueMistake& m : solve::catalogue_mistakes()) {
+        for (const solve::Replacement& r : m.change)
+            add(r.formula);
+        for (const solve::Replacement& r : m.alternative)
+            add(r.formula);
+    }
+    for (const solve::CatalogueFact& f : solve::catalogue_facts())
+        add(f.formula);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("every catalogue formula built from the tables is the tree parse() makes of its text", "[catalogue]") {
+    const auto texts = catalogue_texts();
+    // The catalogue had 233 distinct formula texts when this was written: a gathering that found few would test
+    // little.
+    REQUIRE(texts.size() > 200);
+    for (const std::string_view text : texts) {
+        INFO(text);
+        const auto prebuilt = solve::prebuilt_formula(text);
+        REQUIRE(prebuilt.has_value());
+        const auto parsed = formula::parse(text);
+        REQUIRE(parsed.has_value());
+        CHECK(difference(*prebuilt, *parsed) == "");
+    }
+}
+
+TEST_CASE("a formula the catalogue does not have is not prebuilt, and is still parsed", "[catalogue]") {
+    CHECK_FALSE(solve::prebuilt_formula("d_model * 7 + zz_not_a_row").has_value());
+    // A prefix of a catalogue text is not that text (the lookup compares whole texts).
+    CHECK_FALSE(solve::prebuilt_formula("q_in * q_out").has_value());
+    const auto node = solve::catalogue_formula("d_model * 7 + zz_not_a_row");
+    CHECK(node->op == formula::Node::Op::sum);
+    CHECK(node->source == "d_model * 7 + zz_not_a_row");
+}
