@@ -3,6 +3,7 @@
 // the formula library's five parts (reading, evaluating, TeX, perturbing, decimals), each a few test cases.
 
 #include <formula/formula.hpp>
+#include <formula/test_formulas.hpp>
 
 #include <util/test_catch.hpp>
 
@@ -14,15 +15,9 @@
 
 using Catch::Matchers::Contains;
 using namespace headcount::formula;
+using namespace headcount::formula::testing;
 
 namespace {
-
-Node parsed(std::string_view text) {
-    auto result = parse(text);
-    INFO("formula '" << std::string(text) << "' -> " << (result ? std::string("ok") : result.error().message));
-    REQUIRE(result.has_value());
-    return *result;
-}
 
 Problem parse_problem(std::string_view text) {
     auto result = parse(text);
@@ -59,33 +54,11 @@ const Number* xyz(std::string_view name) {
     return name == "x" ? &x : name == "y" ? &y : name == "z" ? &z : nullptr;
 }
 
-Number value_of(const Node& formula) {
-    auto result = evaluate(formula, lookup);
-    INFO("formula '" << formula.source << "' -> " << (result ? std::string("ok") : result.error().message));
-    REQUIRE(result.has_value());
-    return *result;
-}
+Number value_of(const Node& formula) { return value_with(formula, lookup); }
 
 Number value_of(std::string_view text) { return value_of(parsed(text)); }
 
-Problem evaluate_problem(std::string_view text) {
-    auto result = evaluate(parsed(text), lookup);
-    INFO("formula '" << std::string(text) << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
-
-std::string plain_names(std::string_view text) {
-    return tex(parsed(text), [](std::string_view name) { return std::string(name); });
-}
-
-const Perturbation& find(const std::vector<Perturbation>& all, std::string_view id) {
-    for (const Perturbation& p : all)
-        if (p.id == id)
-            return p;
-    FAIL("no perturbation " << std::string(id));
-    return all.front();
-}
+Problem evaluate_problem(std::string_view text) { return problem_with(text, lookup); }
 
 constexpr std::string_view k_train_days = "train_flops / (gpus * peak_flops * mfu) / 86400";
 

@@ -5,6 +5,7 @@
 // cbrt(2) as (Decimal(2).ln() / 3).exp()), then rounded half up to 40 figures with Context(prec=40).plus().
 
 #include <formula/formula.hpp>
+#include <formula/test_formulas.hpp>
 
 #include <util/test_catch.hpp>
 
@@ -12,15 +13,9 @@
 #include <string>
 
 using namespace headcount::formula;
+using namespace headcount::formula::testing;
 
 namespace {
-
-Node read(std::string_view text) {
-    auto result = parse(text);
-    INFO("formula '" << std::string(text) << "' -> " << (result ? std::string("ok") : result.error().message));
-    REQUIRE(result.has_value());
-    return *result;
-}
 
 /// a = 8, b = 2, N = 1.75e11, budget = 5.76e23, gpus = 1024.
 const Number* sample(std::string_view name) {
@@ -34,33 +29,11 @@ const Number* sample(std::string_view name) {
                               : nullptr;
 }
 
-Number value_of(const Node& formula) {
-    auto result = evaluate(formula, sample);
-    INFO("formula '" << formula.source << "' -> " << (result ? std::string("ok") : result.error().message));
-    REQUIRE(result.has_value());
-    return *result;
-}
+Number value_of(const Node& formula) { return value_with(formula, sample); }
 
-Number value_of(std::string_view text) { return value_of(read(text)); }
+Number value_of(std::string_view text) { return value_of(parsed(text)); }
 
-Problem problem_of(std::string_view text) {
-    auto result = evaluate(read(text), sample);
-    INFO("formula '" << std::string(text) << "'");
-    REQUIRE_FALSE(result.has_value());
-    return result.error();
-}
-
-std::string plain_tex(std::string_view text) {
-    return tex(read(text), [](std::string_view name) { return std::string(name); });
-}
-
-const Perturbation& find(const std::vector<Perturbation>& all, std::string_view id) {
-    for (const Perturbation& p : all)
-        if (p.id == id)
-            return p;
-    FAIL("no perturbation " << std::string(id));
-    return all.front();
-}
+Problem problem_of(std::string_view text) { return problem_with(text, sample); }
 
 } // namespace
 
@@ -153,38 +126,38 @@ TEST_CASE("whether a formula may be irrational, from its tree alone", "[formula]
     for (const char* formula : {"sqrt(x)", "2 * cbrt(x)", "exp(-x)", "a * ln(b)", "log2(n) + 1", "log10(n)", "x^0.5",
                                 "N^0.34", "x^(1/2)", "x^(a / b)", "if(a > b, 1, exp(b))", "floor(sqrt(x))", "x^-0.5"}) {
         INFO(formula);
-        CHECK(inexact(read(formula)));
+        CHECK(inexact(parsed(formula)));
     }
     for (const char* formula : {"d_model^2", "2^layers", "2^(-n)", "x^(a * b + 1)", "x^floor(y)", "abs(x) / 3",
                                 "6 * n_params * tokens", "x^-2"}) {
         INFO(formula);
-        CHECK_FALSE(inexact(read(formula)));
+        CHECK_FALSE(inexact(parsed(formula)));
     }
     CHECK(irrational("sqrt"));
     CHECK_FALSE(irrational("floor"));
 }
 
 TEST_CASE("TeX of the irrational functions", "[formula][irrational]") {
-    CHECK(plain_tex("sqrt(2 * a * b)") == "\\sqrt{2 \\cdot a \\cdot b}");
-    CHECK(plain_tex("cbrt(x)") == "\\sqrt[3]{x}");
-    CHECK(plain_tex("exp(-x / 2)") == "e^{\\frac{-x}{2}}"); // (-x) / 2: a sign binds tighter than /
-    CHECK(plain_tex("ln(x)") == "\\ln x");
-    CHECK(plain_tex("ln(a + b)") == "\\ln(a + b)");
-    CHECK(plain_tex("ln(a / b)") == "\\ln\\left(\\frac{a}{b}\\right)");
-    CHECK(plain_tex("log2(n)") == "\\log_2 n");
-    CHECK(plain_tex("log10(1000)") == "\\log_{10} 1000");
-    CHECK(plain_tex("log10(1e9)") == "\\log_{10}(10^{9})");
-    CHECK(plain_tex("x^0.5") == "x^{0.5}");
-    CHECK(plain_tex("N^0.34") == "N^{0.34}");
-    CHECK(plain_tex("sqrt(x)^3") == "(\\sqrt{x})^{3}");
-    CHECK(plain_tex("2 * sqrt(budget / 120)") == "2 \\cdot \\sqrt{\\frac{budget}{120}}");
+    CHECK(plain_names("sqrt(2 * a * b)") == "\\sqrt{2 \\cdot a \\cdot b}");
+    CHECK(plain_names("cbrt(x)") == "\\sqrt[3]{x}");
+    CHECK(plain_names("exp(-x / 2)") == "e^{\\frac{-x}{2}}"); // (-x) / 2: a sign binds tighter than /
+    CHECK(plain_names("ln(x)") == "\\ln x");
+    CHECK(plain_names("ln(a + b)") == "\\ln(a + b)");
+    CHECK(plain_names("ln(a / b)") == "\\ln\\left(\\frac{a}{b}\\right)");
+    CHECK(plain_names("log2(n)") == "\\log_2 n");
+    CHECK(plain_names("log10(1000)") == "\\log_{10} 1000");
+    CHECK(plain_names("log10(1e9)") == "\\log_{10}(10^{9})");
+    CHECK(plain_names("x^0.5") == "x^{0.5}");
+    CHECK(plain_names("N^0.34") == "N^{0.34}");
+    CHECK(plain_names("sqrt(x)^3") == "(\\sqrt{x})^{3}");
+    CHECK(plain_names("2 * sqrt(budget / 120)") == "2 \\cdot \\sqrt{\\frac{budget}{120}}");
     // Substituted: the value in place of the name.
-    CHECK(tex_substituted(read("ln(a)"), sample, {}) == "\\ln 8");
-    CHECK(tex_substituted(read("sqrt(a * b)"), sample, {}) == "\\sqrt{8 \\cdot 2}");
+    CHECK(tex_substituted(parsed("ln(a)"), sample, {}) == "\\ln 8");
+    CHECK(tex_substituted(parsed("sqrt(a * b)"), sample, {}) == "\\sqrt{8 \\cdot 2}");
 }
 
 TEST_CASE("derived mistakes reach under a root, and leave out the root or the exponent", "[formula][irrational]") {
-    const Node formula = read("sqrt(2 * a * b)");
+    const Node formula = parsed("sqrt(2 * a * b)");
     const auto all = perturbations(formula);
     std::vector<std::string> ids;
     for (const Perturbation& p : all)
@@ -204,12 +177,12 @@ TEST_CASE("derived mistakes reach under a root, and leave out the root or the ex
     CHECK_FALSE(independent(root, find(all, "factor_left_out_2"))); // the root holds the factor
     CHECK(tex(apply(formula, {&find(all, "factor_left_out_2")}), {}) == "\\sqrt{\\mathrm{a} \\cdot \\mathrm{b}}");
 
-    const Node cube = read("4 * cbrt(a)");
+    const Node cube = parsed("4 * cbrt(a)");
     CHECK(value_of(apply(cube, {&find(perturbations(cube), "root_left_out_cbrt_a")})) == 32); // 4 * 8
 
-    const Node power = read("406.4 * N^0.34");
+    const Node power = parsed("406.4 * N^0.34");
     const auto slips = perturbations(power);
     const Perturbation& dropped = find(slips, "exponent_dropped_n_0_34");
     CHECK(value_of(apply(power, {&dropped})) == Number(mpz_class("71120000000000"))); // 406.4 * 1.75e11
-    CHECK(perturbations(read("exp(a)")).empty());
+    CHECK(perturbations(parsed("exp(a)")).empty());
 }
