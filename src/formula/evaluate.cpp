@@ -1,7 +1,9 @@
-// A formula's exact value over GMP rationals, and the names it uses. Every value computed is checked against
-// k_max_digits, and a power's size is estimated before it is computed, so 10^10^10 fails at once.
+// A formula's value over GMP rationals, and the names it uses. Every value computed is checked against k_max_digits,
+// and a power's size is estimated before it is computed, so 10^10^10 fails at once. Irrational values
+// (formula/irrational.cpp) are computed with MPFR and come back as rationals.
 
 #include <formula/formula.hpp>
+#include <formula/irrational.hpp>
 
 #include <fmt/format.h>
 
@@ -23,8 +25,7 @@ void collect_names(const Node& node, std::vector<std::string>& out, int depth) {
         collect_names(child, out, depth + 1);
 }
 
-/// How a node is quoted in messages: as written, with its parentheses.
-std::string quoted(const Node& node) { return node.parenthesized ? "(" + node.source + ")" : node.source; }
+using detail::quoted;
 
 class Evaluator {
   public:
@@ -144,6 +145,8 @@ class Evaluator {
             return inner;
         if (name == "abs")
             return Number(abs(*inner));
+        if (irrational(name))
+            return detail::irrational_call(node, *inner);
         mpz_class whole;
         if (name == "floor")
             mpz_fdiv_q(whole.get_mpz_t(), inner->get_num_mpz_t(), inner->get_den_mpz_t());
@@ -223,13 +226,37 @@ class Evaluator {
         if (!exponent)
             return exponent;
         if (exponent->get_den() != 1)
-            return std::unexpected(Problem{fmt::format("the exponent {} is {} here, not a whole number",
-                                                       quoted(exponent_node), exponent->get_str()),
-                                           exponent_node.column});
+            return fractional_power(node, *base, *exponent);
         if (!mpz_fits_slong_p(exponent->get_num_mpz_t()))
             return std::unexpected(
                 Problem{fmt::format("the exponent {} is too large", quoted(exponent_node)), exponent_node.column});
-        const long n = mpz_get_si(exponent->get_num_mpz_t());
+        return whole_power(node, *base, mpz_get_si(exponent->get_num_mpz_t()));
+    }
+
+    /// base ^ (p/q) for q > 1: exact when the q-th root of the base is rational (27^(1/3), (16/9)^0.5), else MPFR's.
+    std::expected<Number, Problem> fractional_power(const Node& node, const Number& base, const Number& exponent) {
+        if (base == 0) {
+            if (exponent < 0)
+                return std::unexpected(Problem{
+                    fmt::format("division by zero: {} raises 0 to a negative power", quoted(node)), node.column});
+            return Number(0);
+        }
+        const Node& base_node = node.children[0];
+        if (base < 0)
+            return std::unexpected(Problem{fmt::format("a negative number to a power that is not whole: {} is {} here",
+                                                       quoted(base_node), detail::value_text(base)),
+                                           base_node.column});
+        if (base == 1)
+            return Number(1);
+        if (mpz_fits_ulong_p(exponent.get_den_mpz_t()) && mpz_fits_slong_p(exponent.get_num_mpz_t()))
+            if (auto root = detail::exact_root(base, mpz_get_ui(exponent.get_den_mpz_t())))
+                return whole_power(node, *root, mpz_get_si(exponent.get_num_mpz_t()));
+        return detail::irrational_power(node, base, exponent);
+    }
+
+    /// base ^ n, its size estimated before it is computed.
+    std::expected<Number, Problem> whole_power(const Node& node, const Number& base_value, long n) {
+        const Number* base = &base_value;
         if (*base == 0) {
             if (n < 0)
                 return std::unexpected(Problem{

@@ -290,6 +290,12 @@ constexpr auto k_functions = std::to_array<Function>({
     {"ceil", 1, 1, "the value to round up to a whole number"},
     {"floor", 1, 1, "the value to round down to a whole number"},
     {"abs", 1, 1, "the value whose size it is"},
+    {"sqrt", 1, 1, "the value whose square root it is"},
+    {"cbrt", 1, 1, "the value whose cube root it is"},
+    {"exp", 1, 1, "the power of e"},
+    {"ln", 1, 1, "the value whose natural logarithm it is"},
+    {"log2", 1, 1, "the value whose logarithm to base 2 it is"},
+    {"log10", 1, 1, "the value whose logarithm to base 10 it is"},
 });
 
 } // namespace

@@ -44,7 +44,7 @@ struct Node {
         product, ///< `children` are the factors; `inverse[i]` marks a divided factor
         power,   ///< children[0] ^ children[1]
         negate,  ///< -children[0]
-        call,    ///< a function (`text`: if, min, max, ceil, floor, abs) of `children`, its arguments
+        call,    ///< a function of functions() (`text`: its name) of `children`, its arguments
         compare, ///< children[0] `text` children[1], `text` one of < <= > >= == !=: 1 when it holds, else 0
     };
     Op op = Op::number;
@@ -86,8 +86,21 @@ struct Function {
 };
 
 /// The functions of the formula language: if(condition, then, otherwise), min(a, b, ...), max(a, b, ...), ceil(x),
-/// floor(x), abs(x).
+/// floor(x), abs(x), and the irrational ones of irrational(): sqrt(x), cbrt(x), exp(x), ln(x), log2(x), log10(x).
 std::span<const Function> functions();
+
+/// Whether `function` (a name of functions()) may have a value that is not rational: sqrt, cbrt, exp, ln, log2, log10.
+bool irrational(std::string_view function);
+
+/// Bits of precision an irrational value is computed to (MPFR, rounding to nearest) before it is made an exact
+/// rational: 256 bits, about 77 significant digits, of which at least 40 are right after a few more operations.
+inline constexpr long k_irrational_bits = 256;
+
+/// Whether the formula's value may be irrational, so that it is known only to k_irrational_bits: it calls a function
+/// of irrational(), or raises to a power whose exponent is not built of whole literals and names with + - * and
+/// signs (x^0.5, N^0.34, x^(1/3); a name in an exponent is taken to be whole, as counts are). Checked on the tree
+/// alone, for every variant at once.
+bool inexact(const Node& formula);
 
 /// Reads a formula: integers and decimals (0.45, 1e9, 3.12e14; decimals are exact), names ([A-Za-z_][A-Za-z0-9_]*),
 /// + - − * × · / ÷ ^ (right-associative; ** as well), unary minus, parentheses, the functions of functions() and one
@@ -112,10 +125,14 @@ std::string resolved(const Node& formula, std::string_view text, const Decide& d
 /// or a formula reads is).
 using Lookup = std::function<const Number*(std::string_view name)>;
 
-/// The formula's exact value. Fails on an unknown name, division by zero ("division by zero: (gpus - 1024) is 0"),
-/// a power whose exponent is not a whole number or whose result would pass k_max_digits (checked before it is
-/// computed, so a formula like 10^10^10 fails at once), each with the column of the node at fault. if() evaluates
-/// only the branch its condition takes (nonzero: the first), so the other may divide by zero.
+/// The formula's value: exact, except that a function of irrational() and a power whose exponent is not whole are
+/// computed to k_irrational_bits and made the nearest rational of that many bits, unless their value is rational
+/// and cheap to find (sqrt(16/9) = 4/3, log2(8) = 3, 27^(1/3) = 3, exp(0) = 1, ln(1) = 0). Fails on an unknown
+/// name, division by zero ("division by zero: (gpus - 1024) is 0"), a value outside a function's domain (the square
+/// root of a negative number, the logarithm of one that is not positive, 0 to a negative power, a negative number
+/// to a power that is not whole), a value that would pass k_max_digits (checked before it is computed, so 10^10^10
+/// and exp(1e9) fail at once), each with the column of the node at fault. if() evaluates only the branch its
+/// condition takes (nonzero: the first), so the other may divide by zero.
 std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup);
 
 /// How a name is written in TeX (e.g. \mathrm{n\_params} or a quantity's symbol).
@@ -138,6 +155,7 @@ struct Perturbation {
         factor_left_out,  ///< a factor of a product dropped (a divided one too)
         factor_inverted,  ///< a factor multiplied where it divides, or divided where it multiplies
         exponent_dropped, ///< a power replaced by its base
+        root_left_out,    ///< a square or cube root, sqrt(x) or cbrt(x), replaced by its argument
     };
     Kind kind;
     std::vector<std::size_t> path; ///< child indices from the root to the node whose child is changed
@@ -148,7 +166,7 @@ struct Perturbation {
     bool subtracted = false; ///< for a term: it is subtracted in its sum (a - b: b)
     std::string subject;     ///< the child's source text ("ffn", "mfu", "2 * d_model * d_ff", "d_model^2")
     /// A stable id: "<kind>_<subject>" with the subject made an identifier ("term_left_out_ffn",
-    /// "factor_inverted_mfu", "exponent_dropped_d_model_2"); a repeated id gets _2, _3, ...
+    /// "factor_inverted_mfu", "exponent_dropped_d_model_2", "root_left_out_sqrt_c_120"); a repeated id gets _2, ...
     std::string id;
 };
 
@@ -157,7 +175,7 @@ struct Perturbation {
 std::vector<Perturbation> perturbations(const Node& formula, std::size_t limit = 64);
 
 /// Whether two perturbations change different parts of the formula (neither's changed child contains the other's;
-/// a dropped exponent changes the whole power), so that a student could make both.
+/// a dropped exponent changes the whole power, a left-out root the whole call), so that a student could make both.
 bool independent(const Perturbation& a, const Perturbation& b);
 
 /// The formula with the perturbations applied (independent of each other).

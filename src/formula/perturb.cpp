@@ -17,8 +17,8 @@ using Kind = Perturbation::Kind;
 constexpr int k_max_walk_depth = 4 * k_max_formula_depth + 16;
 
 constexpr auto k_kind_names = std::to_array<std::string_view>(
-    {"term_left_out", "term_twice", "factor_left_out", "factor_inverted", "exponent_dropped"});
-static_assert(names_every(Kind::exponent_dropped, k_kind_names));
+    {"term_left_out", "term_twice", "factor_left_out", "factor_inverted", "exponent_dropped", "root_left_out"});
+static_assert(names_every(Kind::root_left_out, k_kind_names));
 
 std::string_view kind_name(Kind kind) { return enum_name(kind, k_kind_names, "changed"); }
 
@@ -51,6 +51,8 @@ class Walker {
             }
         } else if (node.op == Node::Op::power && count == 2 && !is_literal(node.children[1], 1)) {
             add(Kind::exponent_dropped, 0, node.source);
+        } else if (node.op == Node::Op::call && count == 1 && (node.text == "sqrt" || node.text == "cbrt")) {
+            add(Kind::root_left_out, 0, node.source);
         }
         if (node.op == Node::Op::compare)
             return; // a comparison decides; a slip changes what is compared, not how
@@ -90,10 +92,11 @@ class Walker {
     }
 };
 
-/// The part of the tree a perturbation changes: the child it names, or for a dropped exponent the whole power.
+/// The part of the tree a perturbation changes: the child it names, or for a dropped exponent or a root left out the
+/// whole power or call.
 std::vector<std::size_t> changed_part(const Perturbation& p) {
     std::vector<std::size_t> part = p.path;
-    if (p.kind != Kind::exponent_dropped)
+    if (p.kind != Kind::exponent_dropped && p.kind != Kind::root_left_out)
         part.push_back(p.child);
     return part;
 }
@@ -142,9 +145,12 @@ class Applier {
             case Kind::exponent_dropped:
                 drop_exponent = node.op == Node::Op::power && !node.children.empty();
                 break;
+            case Kind::root_left_out:
+                drop_exponent = node.op == Node::Op::call && node.children.size() == 1;
+                break;
             }
         }
-        if (drop_exponent) {
+        if (drop_exponent) { // the power's base, or the root's argument
             Node base = std::move(out.children[0]);
             base.parenthesized = base.parenthesized || node.parenthesized;
             return base;

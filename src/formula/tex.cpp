@@ -133,6 +133,21 @@ class Writer {
             return "\\left\\lceil " + arguments + " \\right\\rceil";
         if (name == "abs")
             return "\\left| " + arguments + " \\right|";
+        if (name == "sqrt")
+            return "\\sqrt{" + arguments + "}";
+        if (name == "cbrt")
+            return "\\sqrt[3]{" + arguments + "}";
+        if (name == "exp")
+            return "e^{" + arguments + "}";
+        if (name == "ln" || name == "log2" || name == "log10") {
+            // \ln x for a plain name or number, else \ln(a + b) (and \log_{10}(10^{9})): where the argument ends is
+            // clear.
+            const std::string_view log = name == "ln" ? "\\ln" : name == "log2" ? "\\log_2" : "\\log_{10}";
+            const bool bare = node.children.size() == 1 &&
+                              (node.children[0].op == Node::Op::name || node.children[0].op == Node::Op::number) &&
+                              arguments.find_first_of(" -^") == std::string::npos;
+            return std::string(log) + (bare ? " " + arguments : wrapped(arguments));
+        }
         return "\\" + name + "(" + arguments + ")";
     }
 

@@ -76,6 +76,11 @@ std::pair<std::string, std::string> derived_words(const Computation& c, const st
     case Perturbation::Kind::exponent_dropped:
         return {fmt::format("The exponent of {} was dropped", s),
                 fmt::format("The exponent in {} was left out of the {}: the base was used as it is.", s, title)};
+    case Perturbation::Kind::root_left_out: {
+        const std::string_view root = p.subject.starts_with("cbrt") ? "cube root" : "square root";
+        return {fmt::format("The {} was left out", root),
+                fmt::format("The {} in {} was left out of the {}: its argument was used as it is.", root, s, title)};
+    }
     }
     return {s, s};
 }

@@ -51,7 +51,7 @@ UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask) {
 spec::Tolerance tolerance_of(const SolvedPart& part) {
     if (part.part.tolerance)
         return *part.part.tolerance;
-    if (part.answer.exact && part.answer.exact->get_den() != 1)
+    if (part.part.inexact || (part.answer.exact && part.answer.exact->get_den() != 1))
         return spec::Tolerance{spec::Tolerance::Kind::sigfigs, 0, 3};
     return spec::Tolerance{};
 }

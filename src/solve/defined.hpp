@@ -26,7 +26,7 @@ UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask);
 UnitInfo quantity_unit(const spec::Quantity& quantity);
 
 /// The tolerance `part` is graded at: its own, else exact for a whole answer and {sigfigs: 3} for one that is not
-/// (a defined quantity's value may be any fraction).
+/// (a defined quantity's value may be any fraction) or that may be irrational (spec::Part::inexact).
 spec::Tolerance tolerance_of(const SolvedPart& part);
 
 /// Why no student could type `value` as an answer (answers are read exactly up to 10^36, so a value must stay

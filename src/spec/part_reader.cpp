@@ -185,6 +185,7 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
         if (!value)
             return std::unexpected(value.error());
         part.tolerance = *value;
+        part.tolerance_mark = mark_of(tolerance);
     }
     if (const YAML::Node credit = node["credit"]) {
         auto value = read_credit(r, credit, words.mistakes);

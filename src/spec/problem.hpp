@@ -136,6 +136,10 @@ struct Part {
     std::map<std::string, double> credit; ///< partial credit per mistake id (0..1), overriding the catalogue's
     std::optional<Reveal> feedback;       ///< unset: the problem's policy
     std::optional<int> attempts;          ///< checks a student may make in serve; unset: the problem's
+    Mark tolerance_mark;                  ///< where `tolerance:` stands, for errors about it
+    /// It asks for a defined quantity whose value may be irrational (formula::inexact, itself or a quantity it uses):
+    /// its default tolerance is {sigfigs: 3}, and `tolerance: exact` is refused.
+    bool inexact = false;
     std::vector<Accepted> accept;         ///< other readings the course accepts
 };
 

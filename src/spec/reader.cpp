@@ -121,6 +121,35 @@ Result<void> check_vary_of_formulas(const Reader& r, const YAML::Node& vary, con
     return {};
 }
 
+/// Marks the parts whose quantity's value may be irrational (formula::inexact, its own formula or one of a quantity
+/// it uses), graded at figures by default, and refuses `tolerance: exact` on them: no answer could be every digit.
+Result<void> mark_inexact_parts(const Reader& r, Problem& problem) {
+    if (!problem.quantities)
+        return {};
+    std::set<std::string, std::less<>> inexact; // in dependency order, so a quantity's uses are known before it
+    for (const Quantity& q : *problem.quantities) {
+        const std::vector<std::string> uses = formula::names(q.formula);
+        if (formula::inexact(q.formula) ||
+            std::any_of(uses.begin(), uses.end(), [&](const std::string& name) { return inexact.contains(name); }))
+            inexact.insert(q.name);
+    }
+    for (Part& part : problem.parts) {
+        const auto asked = std::find_if(problem.quantities->begin(), problem.quantities->end(),
+                                        [&](const Quantity& q) { return q.ask == part.ask; });
+        if (asked == problem.quantities->end() || !inexact.contains(asked->name))
+            continue;
+        part.inexact = true;
+        if (part.tolerance && part.tolerance->kind == Tolerance::Kind::exact)
+            return r.error_at(part.tolerance_mark,
+                              fmt::format("part '{}' cannot be graded exact: {} may be irrational (its formula takes "
+                                          "sqrt, cbrt, exp, ln, log2, log10 or a power that is not whole) and is "
+                                          "computed to {} figures; leave tolerance out for {{sigfigs: 3}}, or give "
+                                          "{{sigfigs: n}} or {{rel: x}}",
+                                          part.id, asked->name, formula::k_irrational_bits * 30103 / 100000));
+    }
+    return {};
+}
+
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     Problem problem;
     auto id = r.mapping_id(root, k_top_keys, "the problem", "problem id",
@@ -285,6 +314,8 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
             return r.error_at(node["id"], fmt::format("duplicate part id '{}'", part->id));
         problem.parts.push_back(std::move(*part));
     }
+    if (auto ok = mark_inexact_parts(r, problem); !ok)
+        return std::unexpected(ok.error());
     return problem;
 }
 
