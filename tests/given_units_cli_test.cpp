@@ -215,3 +215,81 @@ TEST_CASE("accept: an unknown given or name is an error at its entry", "[e2e][gi
     // The entry is on line 21 (the `- formula:` line, after 16 of the problem and 4 of the part), column 9.
     CHECK(has(name.err, ":21:9: part 'a' accept: 'nonsense' is no given or quantity of this problem"));
 }
+
+// Rules 4 and 5 on a byte formula. 16 bytes per parameter of a 7.703B model: 16 x 7,703,000,000 = 123,248,000,000
+// bytes = 123.248 GB = 114.78 GiB (123,248,000,000 / 2^30 = 114.7823...). At three figures `123.2 GB` (0.048 GB off,
+// within 0.05) and `114.8 GiB` (0.018 GiB off) are right; `114.8 GB` is the GiB figure under the GB label.
+TEST_CASE("a byte formula is judged at figures in GB or GiB, and a GiB figure labelled GB is named",
+          "[e2e][given-units]") {
+    const std::string spec = write_spec("bytes-formula", R"(id: training-memory
+title: Training memory
+kind: quantities
+given: {n_params: 7703000000}
+quantities:
+  memory: {title: training memory, unit: bytes, formula: 16 * n_params}
+parts:
+  - {id: a, ask: memory}
+)");
+    CHECK(check_json(spec, "a", "123.2 GB")["status"] == "correct");
+    CHECK(check_json(spec, "a", "114.8 GiB")["status"] == "correct");
+    CHECK(check_json(spec, "a", "123,248,000,000")["status"] == "correct");
+    const auto label = check_json(spec, "a", "114.8 GB");
+    CHECK(label["status"] == "incorrect");
+    REQUIRE(label["mistakes"].size() == 1);
+    CHECK(label["mistakes"][0]["id"] == "decimal_vs_binary_units");
+}
+
+// Issue 41, item 2: `hardware:` fills the datasheet's numbers. H100 SXM: 1,979 TFLOPS BF16 with sparsity, so
+// 989.5 dense; 3.35 TB/s. The ridge point is 989.5e12 / 3.35e12 = 295.37 FLOPs per byte; with the bandwidth given
+// beside the preset as 3 TB/s, 989.5e12 / 3e12 = 329.83 (329.8 at three figures; `330` would be two).
+TEST_CASE("hardware: fills an accelerator's datasheet numbers, and a given beside it wins", "[e2e][given-units]") {
+    const std::string text = R"(id: ridge
+title: Ridge point
+kind: quantities
+given:
+  hardware: h100-sxm
+quantities:
+  ridge: {title: ridge point, unit: FLOPs per byte, formula: peak_flops / hbm_bandwidth}
+parts:
+  - {id: a, ask: ridge}
+)";
+    const std::string spec = write_spec("ridge", text);
+    const auto solved = run_headcount({"solve", spec});
+    REQUIRE(solved.exit_code == 0);
+    CHECK(has(solved.out, "989.5 TFLOP/s = 989,500,000,000,000 FLOP/s"));
+    CHECK(has(solved.out, "peak FLOP/s of one NVIDIA H100 SXM (dense BF16)"));
+    CHECK(has(solved.out, "3.35 TB/s = 3,350,000,000,000 B/s"));
+    CHECK(check_json(spec, "a", "295")["status"] == "correct");
+    std::string beside = text;
+    beside.replace(beside.find("  hardware: h100-sxm\n"), 20, "  hardware: h100-sxm\n  hbm_bandwidth: 3 TB/s\n");
+    CHECK(check_json(write_spec("ridge-beside", beside), "a", "329.8")["status"] == "correct");
+    std::string unknown = text;
+    unknown.replace(unknown.find("h100-sxm"), 8, "h100-sx");
+    const auto bad = run_headcount({"solve", write_spec("ridge-unknown", unknown)});
+    CHECK(bad.exit_code == 2);
+    CHECK(has(bad.err, "unknown hardware 'h100-sx'"));
+    CHECK(has(bad.err, "h100-sxm"));
+    // A100 80GB: 80 GB of memory, the budget GPT-2 XL's max batch of 2 was worked for above.
+    const std::string batch = max_batch_spec("mb-a100", "");
+    std::string a100 = read_file(batch);
+    a100.replace(a100.find("memory_budget: 80 GB"), 20, "hardware: a100-80gb");
+    const auto json = check_json(write_spec("mb-a100-hw", a100), "a", "2");
+    CHECK(json["status"] == "correct");
+}
+
+// Every preset reads, and its ridge point is the datasheet's peak over its bandwidth (by hand, three figures):
+// A100 312 / 2.039 = 153.0; H100 989.5 / 3.35 = 295.4; H200 989.5 / 4.8 = 206.1; TPU v5e 197 / 0.819 = 240.5;
+// TPU v5p 459 / 2.765 = 166.0.
+TEST_CASE("every hardware preset gives its datasheet's ridge point", "[e2e][given-units]") {
+    for (const auto& [name, ridge] :
+         {std::pair{"a100-80gb", "153"}, std::pair{"h100-sxm", "295"}, std::pair{"h200", "206"},
+          std::pair{"tpu-v5e", "241"}, std::pair{"tpu-v5p", "166"}}) {
+        INFO(name);
+        const std::string spec =
+            write_spec(std::string("preset-") + name,
+                       std::string("id: ridge\ntitle: Ridge\nkind: quantities\ngiven:\n  hardware: ") + name +
+                           "\nquantities:\n  ridge: {unit: FLOPs per byte, formula: "
+                           "peak_flops / hbm_bandwidth}\nparts:\n  - {id: a, ask: ridge}\n");
+        CHECK(check_json(spec, "a", ridge)["status"] == "correct");
+    }
+}

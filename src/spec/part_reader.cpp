@@ -113,7 +113,7 @@ Result<std::vector<Accepted>> read_accept(const Reader& r, const YAML::Node& nod
                         return r.error_at(g.second, fmt::format("accept: given '{}' must be a number, or a number and "
                                                                 "its unit (80 GiB), got {}",
                                                                 name, Reader::describe(g.second)));
-                    read = Value{*number->value, g.second.Scalar(), mark_of(g.second)};
+                    read = Value{*number->value, g.second.Scalar(), mark_of(g.second), {}, 1};
                 }
                 a.givens.push_back({name, read.value, read.text});
                 reading += fmt::format("{}{} read as {}", reading.empty() ? "" : ", ", it->second.text, read.text);

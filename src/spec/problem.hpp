@@ -140,7 +140,7 @@ struct Part {
     /// It asks for a defined quantity whose value may be irrational (formula::inexact, itself or a quantity it uses):
     /// its default tolerance is {sigfigs: 3}, and `tolerance: exact` is refused.
     bool inexact = false;
-    std::vector<Accepted> accept;         ///< other readings the course accepts
+    std::vector<Accepted> accept; ///< other readings the course accepts
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).

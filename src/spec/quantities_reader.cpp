@@ -158,7 +158,7 @@ Result<Values> read_values(const Reader& r, const YAML::Node& given, std::span<c
         auto exact = formula::evaluate(*parsed, [](std::string_view) -> const formula::Number* { return nullptr; });
         if (!exact)
             return r.error_at(value, fmt::format("given '{}': {}", key, exact.error().message));
-        values.emplace(key, Value{*exact, value.Scalar(), mark_of(entry.first)});
+        values.emplace(key, Value{*exact, value.Scalar(), mark_of(entry.first), {}, 1});
     }
     return values;
 }

@@ -1,5 +1,7 @@
 #include <spec/reader.hpp>
 
+#include <spec/hardware.hpp>
+
 #include <spec/givens.hpp>
 #include <spec/givens_reader.hpp>
 #include <spec/part_reader.hpp>
@@ -41,6 +43,8 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
                     : std::vector<std::string_view>(k_given_keys.begin(), k_given_keys.end());
     if (transformer) // the training setup's words (spec/training.hpp), read there
         architecture.insert(architecture.end(), k_training_keys.begin(), k_training_keys.end());
+    if (formulas) // an accelerator's datasheet numbers (spec/hardware.hpp), for formulas and the training asks
+        architecture.emplace_back("hardware");
     std::vector<std::string_view> keys(architecture.begin(), architecture.end());
     if (formulas) {
         auto values = read_values(r, given, architecture);
@@ -58,6 +62,9 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
                     return r.error_at(value.mark,
                                       fmt::format("unknown key '{}' in given{}", name, did_you_mean(name, known)));
         }
+        // After the check above: a preset's bandwidths are givens of its own, whether a formula reads them or not.
+        if (auto ok = read_hardware(r, given, problem); !ok)
+            return std::unexpected(ok.error());
     }
     auto givens = formulas ? read_mha_givens(r, given, keys)
                            : (transformer ? read_mha_givens(r, given, k_model_keys) : read_mha_givens(r, given));
@@ -201,10 +208,12 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
             return r.error_at(root["kind"], "kind: quantities needs quantities: the formulas its parts ask for");
         if (!given->IsMap())
             return r.not_a_mapping(*given, "given must be a mapping of values, e.g. {n_params: 175000000000}");
-        auto values = read_values(r, *given, {});
+        auto values = read_values(r, *given, std::array<std::string_view, 1>{"hardware"});
         if (!values)
             return std::unexpected(values.error());
         problem.values = std::move(*values);
+        if (auto ok = read_hardware(r, *given, problem); !ok)
+            return std::unexpected(ok.error());
     } else if (auto ok =
                    read_architecture(r, *given, problem, quantities.IsDefined() || training, quantities.IsDefined());
                !ok)

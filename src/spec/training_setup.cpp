@@ -91,7 +91,7 @@ Result<Value> read_budget(const Reader& r, const YAML::Node& node) {
                                 : std::expected<formula::Node, formula::Problem>(std::unexpected(formula::Problem{}));
         if (!parsed || parsed->op != formula::Node::Op::number || !parsed->value)
             return bad();
-        budget = Value{*parsed->value, node.Scalar(), mark_of(node)};
+        budget = Value{*parsed->value, node.Scalar(), mark_of(node), {}, 1};
     }
     if (budget.value <= 0)
         return bad();
@@ -117,7 +117,7 @@ void describe_setup(const Setup& s, Problem& problem, bool about_memory) {
     });
     for (const auto& [name, meaning] : k_meanings)
         if (problem.values.contains(name))
-            problem.meanings.insert_or_assign(std::string(name), std::string(meaning));
+            problem.meanings.try_emplace(std::string(name), std::string(meaning)); // hardware: names its chip
     if (!about_memory)
         return;
     problem.setup.emplace_back("precision", s.precision == Precision::mixed
