@@ -120,6 +120,12 @@ TEST_CASE("a given with a unit varies in its unit", "[e2e][given-units]") {
         CHECK(has(key, ",roof,a,0.007,"));
     if (has(key, "4 TB/s"))
         CHECK(has(key, ",roof,a,0.0035,"));
+    // The Moodle bank and the Canvas quiz state each variant's bandwidth in its unit and in bytes per second.
+    const std::string moodle = headcount::testing::fresh_temp_dir("given-units-vary-moodle");
+    REQUIRE(run_headcount({"export", "moodle", spec, "--seed", "s1", "--variants", "2", "--out", moodle}).exit_code ==
+            0);
+    const std::string bank = read_file(moodle + "/questions.xml");
+    CHECK((has(bank, "2 TB/s = 2,000,000,000,000 B/s") || has(bank, "4 TB/s = 4,000,000,000,000 B/s")));
     // check --seed says which numbers it checked against, in the given's unit.
     const auto run =
         run_headcount({"check", spec, "--seed", "s1", "--student", "alice", "--part", "a", "--answer", "7 ms"});
