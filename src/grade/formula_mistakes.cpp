@@ -1,5 +1,7 @@
 #include <grade/formula_mistakes.hpp>
 
+#include <grade/byte_units.hpp>
+
 #include <formula/formula.hpp>
 #include <solve/defined.hpp>
 #include <util/text.hpp>
@@ -102,24 +104,14 @@ void add_unit_slips(std::string_view unit_text, const solve::UnitInfo& unit, con
         add("bits_for_bytes", "The size was counted in bits, not bytes",
             "This is the size in bits; the question asks for bytes (1 byte = 8 bits).", 8);
         // GB for GiB and the other way round: the same bytes written in the other family's unit of that level.
-        constexpr std::string_view k_decimal[] = {"KB", "MB", "GB", "TB"};
-        constexpr std::string_view k_binary[] = {"KiB", "MiB", "GiB", "TiB"};
-        for (int level = 0; level < 4; ++level) {
-            Number binary = 1, decimal = 1;
-            for (int i = 0; i <= level; ++i) {
-                binary *= 1024;
-                decimal *= 1000;
-            }
-            if (unit.scale != binary && unit.scale != decimal)
-                continue;
-            // The unit asked for, and the other family's unit that was used instead.
-            const bool binary_asked = unit.scale == binary;
-            const std::string_view asked = binary_asked ? k_binary[level] : k_decimal[level];
-            const std::string_view used = binary_asked ? k_decimal[level] : k_binary[level];
-            add("decimal_vs_binary_units", fmt::format("{} were used where {} were asked", used, asked),
-                fmt::format("This is the size in {} (powers of {}); the question asks for {} (powers of {}).", used,
-                            binary_asked ? 1000 : 1024, asked, binary_asked ? 1024 : 1000),
-                binary_asked ? binary / decimal : decimal / binary);
+        const std::string_view asked =
+            unit.symbol.ends_with("/s") ? unit.symbol.substr(0, unit.symbol.size() - 2) : unit.symbol;
+        if (const auto other = other_byte_unit(asked)) {
+            const bool binary_asked = asked.find('i') != std::string_view::npos;
+            add("decimal_vs_binary_units", fmt::format("{} were used where {} were asked", other->unit, asked),
+                fmt::format("This is the size in {} (powers of {}); the question asks for {} (powers of {}).",
+                            other->unit, binary_asked ? 1000 : 1024, asked, binary_asked ? 1024 : 1000),
+                1 / other->factor);
         }
     } else if (unit.dimension == D::time) {
         constexpr std::pair<std::string_view, long> k_times[] = {
@@ -304,26 +296,6 @@ void add_advertised_sizes(const solve::SolvedProblem& solved, int target, const 
     }
 }
 
-/// The byte unit of the other family at the same level (GB for GiB, KiB/s for KB/s), and its size in bytes; nullopt
-/// for bytes alone or any other unit.
-std::optional<std::pair<std::string, Number>> other_byte_unit(std::string_view unit) {
-    constexpr std::string_view k_decimal[] = {"KB", "MB", "GB", "TB"};
-    constexpr std::string_view k_binary[] = {"KiB", "MiB", "GiB", "TiB"};
-    const bool rate = unit.ends_with("/s");
-    const std::string_view bare = rate ? unit.substr(0, unit.size() - 2) : unit;
-    Number binary = 1, decimal = 1;
-    for (int level = 0; level < 4; ++level) {
-        binary *= 1024;
-        decimal *= 1000;
-        const std::string_view suffix = rate ? "/s" : "";
-        if (bare == k_decimal[level] || (level == 0 && bare == "kB"))
-            return std::pair{fmt::format("{}{}", k_binary[level], suffix), binary};
-        if (bare == k_binary[level])
-            return std::pair{fmt::format("{}{}", k_decimal[level], suffix), decimal};
-    }
-    return std::nullopt;
-}
-
 /// A byte given read in the other family's unit (issue 39, rule 5): `memory_budget: 80 GB` taken as 80 GiB, or
 /// `hbm_bandwidth: 2 TiB/s` as 2 TB/s, wherever the part depends on it.
 void add_other_readings(const solve::SolvedProblem& solved, int target, const Number& right,
@@ -339,22 +311,21 @@ void add_other_readings(const solve::SolvedProblem& solved, int target, const Nu
             cone = c.cone(target);
         if (std::find(cone.begin(), cone.end(), slot) == cone.end())
             continue;
-        const Number number = given.value / given.scale;
-        Computation::Change change{{{slot, literal(number * other->second)}}};
+        Computation::Change change{{{slot, literal(given.value * other->factor)}}};
         const auto value = c.value_under(target, change);
         if (!value || *value == right)
             continue;
         // The number as the spec writes it (80, 2.5), and which family each unit is of.
         const std::string_view as_written =
             trimmed(std::string_view(given.text).substr(0, given.text.rfind(' ')), " \t");
-        const bool read_as_binary = other->first.find('i') != std::string::npos;
+        const bool read_as_binary = other->unit.find('i') != std::string_view::npos;
         Single s;
         s.mistake = defined_mistake(
             "given_in_other_unit",
-            fmt::format("{} {} was read as {} {}", as_written, given.unit, as_written, other->first),
+            fmt::format("{} {} was read as {} {}", as_written, given.unit, as_written, other->unit),
             fmt::format("The given `{0}` is {1} {2}: {2} counts in powers of {3}. This answer reads it as {1} {4}, "
                         "in powers of {5}.",
-                        name, as_written, given.unit, read_as_binary ? 1000 : 1024, other->first,
+                        name, as_written, given.unit, read_as_binary ? 1000 : 1024, other->unit,
                         read_as_binary ? 1024 : 1000));
         s.value = *value;
         s.source = Single::Source::size;

@@ -4,6 +4,8 @@
 // whole.
 
 #include <grade/grader.hpp>
+
+#include <grade/byte_units.hpp>
 #include <util/enum_names.hpp>
 
 #include <solve/defined.hpp>
@@ -126,20 +128,10 @@ double credit_for(const spec::Part& part, const Mistake& mistake) {
 namespace {
 
 /// For a bytes answer written with a decimal unit meant as binary, or the other way round (16 MB for 16 MiB): the
-/// factor that reads it the other way (1.024^level for a decimal unit, its inverse for a binary one); nullopt when
-/// it has no such unit.
+/// factor that reads it the other way; nullopt when it has no such unit (rates are not read so).
 std::optional<formula::Number> other_unit_factor(const ParsedAnswer& answer) {
-    constexpr std::array<std::pair<std::string_view, std::string_view>, 4> k_pairs{
-        {{"KB", "KiB"}, {"MB", "MiB"}, {"GB", "GiB"}, {"TB", "TiB"}}};
-    formula::Number ratio = 1;
-    for (const auto& [decimal, binary] : k_pairs) {
-        ratio *= formula::Number(1024, 1000);
-        if (answer.unit == decimal)
-            return ratio;
-        if (answer.unit == binary)
-            return 1 / ratio;
-    }
-    return std::nullopt;
+    const auto other = answer.unit.ends_with("/s") ? std::nullopt : other_byte_unit(answer.unit);
+    return other ? std::optional<formula::Number>(other->factor) : std::nullopt;
 }
 
 /// Adds the other quantities whose right answer the student gave, when no catalogued mistake already explains it
