@@ -8,6 +8,7 @@
 #include <render/solution.hpp>
 #include <util/csv.hpp>
 #include <util/ids.hpp>
+#include <util/markdown.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -46,18 +47,6 @@ std::vector<std::pair<std::string, std::size_t>> most_given(std::vector<std::pai
 
 /// Rows listed in the report's "Rows not graded"; results.jsonl lists every one.
 constexpr std::size_t k_report_rejected_rows = 1000;
-
-/// Untrusted text in a Markdown table cell: a '|' would end the cell and a newline the row.
-std::string table_cell(std::string_view text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '|')
-            out += "\\|";
-        else
-            out += c == '\n' || c == '\r' ? ' ' : c;
-    }
-    return out;
-}
 
 /// A histogram bar: one mark per student in small classes, scaled to at most 40 marks in large ones.
 std::size_t bar_length(std::size_t count, std::size_t students) {

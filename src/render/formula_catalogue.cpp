@@ -1,21 +1,15 @@
 #include <render/formula_catalogue.hpp>
 
+#include <util/markdown.hpp>
+
 #include <fmt/format.h>
 
 namespace headcount::render {
 
 namespace {
 
-/// `text` in a Markdown table cell: code, with its pipes escaped.
-std::string cell(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        if (c == '|')
-            out += '\\';
-        out += c;
-    }
-    return "`" + out + "`";
-}
+/// `text` in a Markdown table cell, as code.
+std::string cell(std::string_view text) { return "`" + table_cell(text) + "`"; }
 
 /// A shape's axes as a tuple of formulas.
 std::string tuple(const solve::CatalogueEntry& entry) {
