@@ -15,7 +15,7 @@ namespace headcount::formula {
 
 namespace {
 
-void collect_names(const Node& node, std::vector<std::string>& out, int depth) {
+template <class Name> void collect_names(const Node& node, std::vector<Name>& out, int depth) {
     if (depth > 4 * k_max_formula_depth + 16)
         return;
     // A formula names a handful of quantities: a linear search beats hashing each name.
@@ -290,6 +290,12 @@ class Evaluator {
 
 std::vector<std::string> names(const Node& formula) {
     std::vector<std::string> out;
+    collect_names(formula, out, 0);
+    return out;
+}
+
+std::vector<std::string_view> name_views(const Node& formula) {
+    std::vector<std::string_view> out;
     collect_names(formula, out, 0);
     return out;
 }

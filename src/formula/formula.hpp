@@ -111,6 +111,8 @@ std::expected<Node, Problem> parse(std::string_view text);
 
 /// The names a formula uses, each once, in the order first met.
 std::vector<std::string> names(const Node& formula);
+/// The same names as views of `formula`'s nodes, valid while it lives.
+std::vector<std::string_view> name_views(const Node& formula);
 
 /// Whether a condition has a value yet: true or false when it does, nullopt when it depends on what is not known.
 using Decide = std::function<std::optional<bool>(const Node& condition)>;

@@ -76,7 +76,7 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
                 first_reason = wrong->message;
         } else {
             variant = spec::with_givens(std::move(variant), givens);
-            auto solved = solve::solve_problem(variant);
+            auto solved = solve::check_solvable(variant);
             if (solved)
                 valid.push_back(givens);
             else if (solve::is_formula_error(solved.error())) // the spec's formula fails for this variant: say so

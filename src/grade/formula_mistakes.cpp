@@ -44,13 +44,12 @@ std::deque<Row> g_rows; // a deque never moves what it holds
 std::string subject_words(const Computation& c, std::string_view subject) {
     const int slot = c.find_visible(subject);
     if (slot >= 0 && (c.slot(slot).quantity || (c.slot(slot).entry && c.slot(slot).entry->derive)))
-        return c.slot(slot).title;
+        return std::string(c.slot(slot).title);
     return fmt::format("`{}`", subject);
 }
 
 /// The title and feedback of a derived mistake, in the words of the quantity and its formula.
-std::pair<std::string, std::string> derived_words(const Computation& c, const std::string& title,
-                                                  const Perturbation& p) {
+std::pair<std::string, std::string> derived_words(const Computation& c, std::string_view title, const Perturbation& p) {
     const std::string s = subject_words(c, p.subject);
     switch (p.kind) {
     case Perturbation::Kind::term_left_out:

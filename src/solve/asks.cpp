@@ -130,7 +130,7 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
         const Computation::Slot& s = c.slot(static_cast<int>(i));
         if (!s.quantity || s.unavailable.empty())
             continue;
-        std::string message = s.unavailable;
+        std::string message(s.unavailable);
         int column = 1;
         for (std::size_t k = 0; k < s.names.size(); ++k) {
             if (c.available(s.uses[k]))
@@ -276,10 +276,10 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
     return solved;
 }
 
-} // namespace
-
-Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
-    auto built = Computation::build(problem);
+/// `problem`'s computation (of what `only` needs, or everything), checked: every quantity of the spec can be
+/// computed and a batch fits where one is asked.
+Result<SolvedProblem> computed(const spec::Problem& problem, std::span<const std::string_view> only) {
+    auto built = Computation::build(problem, only);
     if (!built) {
         Error e = built.error();
         e.file = problem.file;
@@ -288,11 +288,42 @@ Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
     SolvedProblem solved;
     solved.problem = problem;
     solved.computation = *built;
-    const Computation& c = **built;
     if (const auto error = unanswerable_quantity(solved))
         return std::unexpected(*error);
     if (const auto error = nothing_fits(solved))
         return std::unexpected(*error);
+    return solved;
+}
+
+} // namespace
+
+Result<void> check_solvable(const spec::Problem& problem) {
+    // The parts' built-in asks; a spec's quantities are always computed. A reading of `accept:` may name any
+    // quantity, so a part with one has the whole computation built, as solve_problem does.
+    std::vector<std::string_view> only;
+    for (const spec::Part& part : problem.parts) {
+        if (!part.accept.empty()) {
+            only.clear();
+            break;
+        }
+        if (const Ask* ask = find_ask(part.ask))
+            only.push_back(ask->name);
+    }
+    auto solved = computed(problem, only);
+    if (!solved)
+        return std::unexpected(solved.error());
+    auto parts = solve_parts(std::move(*solved));
+    if (!parts)
+        return std::unexpected(parts.error());
+    return {};
+}
+
+Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
+    auto computation = computed(problem, {});
+    if (!computation)
+        return std::unexpected(computation.error());
+    SolvedProblem solved = std::move(*computation);
+    const Computation& c = *solved.computation;
     if (problem.quantities)
         solved.values = c.visible_values();
     if (problem.kind == "quantities") // formulas alone: no architecture to read

@@ -134,6 +134,10 @@ struct SolvedProblem {
 /// computed, a quantity a part asks for that this problem cannot answer (with the ask's position).
 Result<SolvedProblem> solve_problem(const spec::Problem& problem);
 
+/// Whether solve_problem(`problem`) succeeds, with its error when not, computing only what the parts ask: what
+/// generate::valid_variants asks of every combination of `vary:`.
+Result<void> check_solvable(const spec::Problem& problem);
+
 /// The spec's quantities that redefine one of headcount's built-ins (by its formula name, in `quantities:`) and that
 /// `part`'s answer is computed with, itself included: what a solution and `check --format json` name as the
 /// definitions used. Empty when the part uses headcount's alone.

@@ -9,6 +9,7 @@
 
 #include <command/problems.hpp>
 #include <grade/mistakes.hpp>
+#include <spec/givens.hpp>
 #include <spec/reader.hpp>
 
 #include <util/test_catch.hpp>
@@ -88,4 +89,59 @@ TEST_CASE("every mistake of the catalogue changes some ask of some shipped probl
         INFO("mistake " << m.id);
         CHECK((m.change.empty() || changing.contains(m.id)));
     }
+}
+
+// generate::valid_variants asks solve::check_solvable of every combination of `vary:`, which builds only what the
+// parts ask (issue 38): it must accept exactly the combinations solve_problem solves, and refuse the others with the
+// same message. Every combination of every shipped problem's vary, and GPT-2 small's batch.max under fp32 Adam,
+// whose model states (16 bytes × 124,439,808 parameters = 1,991,036,928 bytes, the ZeRO paper) fit in 80 GB but not
+// in 1 GB: solve_problem refuses that variant ("no batch fits").
+TEST_CASE("check_solvable accepts exactly the variants that solve_problem solves", "[catalogue]") {
+    std::vector<spec::Problem> problems;
+    for (const solve::SolvedProblem& solved : shipped())
+        if (!solved.problem.vary.empty())
+            problems.push_back(solved.problem);
+    const std::vector<std::string_view> asks = solve::ask_ids();
+    const std::vector<std::string_view> mistakes = grade::mistake_ids();
+    auto budget = spec::parse_problem(
+        "id: budget\ntitle: budget\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n  layers: 12\n"
+        "  vocab: 50257\n  max_positions: 1024\n  final_norm: true\n  lm_head: linear\n  batch: 8\n  seq_len: 1024\n"
+        "  precision: fp32\n  optimizer: adam\n  memory_budget: 80 GB\nvary: {memory_budget: [1, 80]}\nparts:\n"
+        "  - {id: a, ask: batch.max}\n",
+        "budget.yaml", spec::Vocabulary{asks, mistakes});
+    REQUIRE(budget.has_value());
+    problems.push_back(*budget);
+    std::size_t solved = 0, refused = 0;
+    for (const spec::Problem& problem : problems) {
+        std::vector<std::size_t> index(problem.vary.size(), 0);
+        for (bool more = true; more;) {
+            spec::Givens givens = spec::givens_of(problem);
+            std::string combination;
+            for (std::size_t k = 0; k < problem.vary.size(); ++k) {
+                spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
+                combination += problem.vary[k].key + "=" + std::to_string(problem.vary[k].values[index[k]]) + " ";
+            }
+            if (!spec::check_givens(givens.given)) {
+                spec::Problem variant = spec::with_givens(problem, givens);
+                variant.vary.clear();
+                INFO(problem.id << ": " << combination);
+                const auto full = solve::solve_problem(variant);
+                const auto cone = solve::check_solvable(variant);
+                CHECK(full.has_value() == cone.has_value());
+                if (!full && !cone)
+                    CHECK(full.error().message == cone.error().message);
+                ++(full ? solved : refused);
+            }
+            more = false;
+            for (std::size_t k = problem.vary.size(); k-- > 0;) {
+                if (++index[k] < problem.vary[k].values.size()) {
+                    more = true;
+                    break;
+                }
+                index[k] = 0;
+            }
+        }
+    }
+    CHECK(solved >= 30); // week 3's 5 × 3 × 2 combinations of d_model, h and bias, at least
+    CHECK(refused == 1); // the 1 GB budget
 }

@@ -1,5 +1,7 @@
 #include <solve/computation.hpp>
 
+#include <solve/catalogue_links.hpp>
+
 #include <spec/givens.hpp>
 
 #include <fmt/format.h>
@@ -84,15 +86,70 @@ std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text) {
     return node;
 }
 
-const CatalogueEntry* find_entry(std::string_view name) {
-    static const std::map<std::string_view, const CatalogueEntry*, std::less<>> index = [] {
-        std::map<std::string_view, const CatalogueEntry*, std::less<>> out;
-        for (const CatalogueEntry& e : catalogue_entries())
-            out.emplace(e.name, &e);
+int catalogue_index(std::string_view name) {
+    static const std::unordered_map<std::string_view, int> index = [] {
+        std::unordered_map<std::string_view, int> out;
+        const auto entries = catalogue_entries();
+        out.reserve(entries.size());
+        for (std::size_t i = 0; i < entries.size(); ++i)
+            out.emplace(entries[i].name, static_cast<int>(i));
         return out;
     }();
     const auto it = index.find(name);
-    return it == index.end() ? nullptr : it->second;
+    return it == index.end() ? -1 : it->second;
+}
+
+namespace detail {
+
+namespace {
+
+/// What entry_uses() and the others keep: each entry's links, found when first asked for (a problem reads only some
+/// of the catalogue's entries), under one lock.
+struct Links {
+    std::vector<int> uses;
+    bool uses_found = false;
+    std::string missing;
+};
+
+struct LinkTable {
+    std::mutex mutex;
+    std::vector<Links> entries = std::vector<Links>(catalogue_entries().size());
+};
+
+LinkTable& link_table() {
+    static LinkTable* table = new LinkTable; // never destroyed, as the formula cache
+    return *table;
+}
+
+} // namespace
+
+const std::vector<int>& entry_uses(int index) {
+    LinkTable& table = link_table();
+    const std::lock_guard lock(table.mutex);
+    Links& links = table.entries[static_cast<std::size_t>(index)];
+    if (!links.uses_found) {
+        for (const std::string_view name : catalogue_entries()[static_cast<std::size_t>(index)].uses)
+            links.uses.push_back(catalogue_index(name));
+        links.uses_found = true;
+    }
+    return links.uses;
+}
+
+std::string_view entry_missing(int index) {
+    LinkTable& table = link_table();
+    const std::lock_guard lock(table.mutex);
+    Links& links = table.entries[static_cast<std::size_t>(index)];
+    if (links.missing.empty())
+        links.missing =
+            fmt::format("the problem gives no {}", catalogue_entries()[static_cast<std::size_t>(index)].name);
+    return links.missing;
+}
+
+} // namespace detail
+
+const CatalogueEntry* find_entry(std::string_view name) {
+    const int index = catalogue_index(name);
+    return index < 0 ? nullptr : &catalogue_entries()[static_cast<std::size_t>(index)];
 }
 
 GivenValues given_values(const spec::Problem& problem) { return spec::formula_givens(problem); }
@@ -126,14 +183,13 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node& node
     return std::move(*result);
 }
 
-int Computation::find(std::string_view name) const {
-    const auto it = m_catalogue_names.find(name);
-    return it == m_catalogue_names.end() ? -1 : it->second;
-}
+int Computation::find(std::string_view name) const { return m_catalogue ? catalogue_index(name) : -1; }
 
 int Computation::find_visible(std::string_view name) const {
-    const auto it = m_visible_names.find(name);
-    return it == m_visible_names.end() ? -1 : it->second;
+    if (const auto it = m_own_names.find(name); it != m_own_names.end())
+        return it->second;
+    const int index = find(name);
+    return index >= 0 && m_slots[static_cast<std::size_t>(index)].visible ? index : -1;
 }
 
 const Number* Computation::value(std::string_view name) const {
@@ -143,9 +199,12 @@ const Number* Computation::value(std::string_view name) const {
 
 std::map<std::string, Number, std::less<>> Computation::visible_values() const {
     std::map<std::string, Number, std::less<>> out;
-    for (const auto& [name, index] : m_visible_names)
-        if (available(index) && !slot(index).shaped())
-            out.emplace(name, value(index));
+    for (std::size_t i = 0; i < m_slots.size(); ++i) {
+        const Slot& s = m_slots[i];
+        const int index = static_cast<int>(i);
+        if (s.visible && find_visible(s.name) == index && available(index) && !s.shaped())
+            out.emplace(s.name, value(index));
+    }
     return out;
 }
 

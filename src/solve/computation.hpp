@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,19 +36,22 @@ GivenValues given_values(const spec::Problem& problem);
 class Computation {
   public:
     /// One quantity: a given, a catalogue entry, or the spec's own.
+    /// Its texts are views: of the catalogue (which lives as long as the program), of the spec's quantities (which
+    /// the computation keeps), of its formula's nodes, or of the computation's own strings. A slot of the 250-odd
+    /// of every problem then allocates nothing but its lists.
     struct Slot {
-        std::string name;
-        std::string title;                        ///< what it is, in words, for this problem's settings
+        std::string_view name;
+        std::string_view title;                   ///< what it is, in words, for this problem's settings
         const CatalogueEntry* entry = nullptr;    ///< the catalogue's entry, or nullptr for the spec's own
         const spec::Quantity* quantity = nullptr; ///< the spec's definition, in place of the entry's when both are set
         bool given = false;
         bool visible = false; ///< a name the spec's formulas may use: a given, an ask's, the spec's own
         std::shared_ptr<const formula::Node> formula; ///< for this problem, conditions applied; null for a given
-        std::string text;                             ///< that formula as text
+        std::string_view text;                        ///< that formula as text
         std::vector<std::shared_ptr<const formula::Node>> axes; ///< a shape's axes
-        std::vector<std::string> names;                         ///< the names its formula (or axes) use, once each
+        std::vector<std::string_view> names;                    ///< the names its formula (or axes) use, once each
         std::vector<int> uses;                                  ///< the slot of each name
-        std::string unavailable; ///< why it has no value here (a given the problem lacks), or ""
+        std::string_view unavailable; ///< why it has no value here (a given the problem lacks), or ""
         /// Whether it is a shape: a tensor's axes, its value their product.
         [[nodiscard]] bool shaped() const { return entry && !quantity && !entry->shape.empty(); }
     };
@@ -61,7 +65,11 @@ class Computation {
     /// The computation of `problem`: the catalogue's entries for its givens and its own quantities, a quantity of
     /// the spec redefining the built-in of its name. Fails on a cycle, a value that cannot be computed (a division
     /// by zero in this variant), or a second method that disagrees (a bug, reported rather than hidden).
-    static Result<std::shared_ptr<const Computation>> build(const spec::Problem& problem);
+    /// With `only` (catalogue names), just what those entries and the spec's own quantities need: the entries they
+    /// use under any conditions, directly or not; the other entries have no value. Whether a variant can be solved
+    /// (generate::valid_variants) asks no more than its parts' cone.
+    static Result<std::shared_ptr<const Computation>> build(const spec::Problem& problem,
+                                                            std::span<const std::string_view> only = {});
 
     /// The slot named `name` as the catalogue's formulas see it, or -1.
     [[nodiscard]] int find(std::string_view name) const;
@@ -104,13 +112,20 @@ class Computation {
 
   private:
     std::vector<Slot> m_slots;
+    std::shared_ptr<const std::vector<spec::Quantity>> m_quantities; ///< the spec's, which slots view
+    std::deque<std::string> m_texts; ///< the texts slots view that are the computation's own (a deque never moves them)
+    /// `text`, kept for the computation's life.
+    std::string_view own(std::string text) { return m_texts.emplace_back(std::move(text)); }
     std::vector<Number> m_values;
     std::vector<Shape> m_shapes;
     std::vector<int> m_order;              ///< available slots, each after those it uses
     std::vector<std::vector<int>> m_users; ///< for each slot, the slots that use it
-    // Keyed by views of the slots' own names: m_slots is made at its full size and never grows after.
-    std::unordered_map<std::string_view, int> m_catalogue_names;
-    std::unordered_map<std::string_view, int> m_visible_names;
+    /// Whether the first slots are the catalogue's entries, in its order (slot i is entry i): a problem with an
+    /// architecture. Their names are found in one index made once per process, not per computation.
+    bool m_catalogue = false;
+    /// The spec's own names (values the catalogue does not name, its quantities), keyed by views of the slots' own
+    /// names: m_slots is made at its full size and never grows after.
+    std::unordered_map<std::string_view, int> m_own_names;
 
     /// The values a change computes anew, over the computation's right ones.
     class Overlay {
@@ -147,6 +162,8 @@ std::string_view interned(std::string text);
 
 /// The catalogue's entry named `name`, or nullptr.
 const CatalogueEntry* find_entry(std::string_view name);
+/// The index in catalogue_entries() of the entry named `name`, or -1: a computation's slot of that entry.
+int catalogue_index(std::string_view name);
 
 /// The formula `text` as cmake/catalogue_gen.cpp parsed it when the program was built (equal to formula::parse's
 /// tree), or nullopt for a text the catalogue does not have.

@@ -4,6 +4,8 @@
 
 #include <solve/computation.hpp>
 
+#include <solve/catalogue_links.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,17 +14,19 @@
 
 namespace headcount::solve {
 
-namespace {
-
-/// Why `problem` has no value for the given `name`, as part of a sentence.
-std::string missing_given(std::string_view name) { return fmt::format("the problem gives no {}", name); }
-
-} // namespace
-
-Result<std::shared_ptr<const Computation>> Computation::build(const spec::Problem& problem) {
+Result<std::shared_ptr<const Computation>> Computation::build(const spec::Problem& problem,
+                                                              std::span<const std::string_view> only) {
     auto out = std::make_shared<Computation>();
     Computation& c = *out;
+    c.m_quantities = problem.quantities;
     const GivenValues givens = given_values(problem);
+    // Why a given the problem lacks leaves a slot without a value: for the catalogue's, one text per process, which
+    // every slot needing it views.
+    const auto missing_given = [&](std::size_t given) -> std::string_view {
+        if (c.m_slots[given].entry)
+            return detail::entry_missing(static_cast<int>(given));
+        return c.own(fmt::format("the problem gives no {}", c.m_slots[given].name));
+    };
     // Every slot is made before any is named: the name maps hold views of the slots' names.
     c.m_slots.reserve((problem.kind != "quantities" ? catalogue_entries().size() : 0) + problem.values.size() +
                       (problem.quantities ? problem.quantities->size() : 0));
@@ -34,17 +38,15 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     };
 
     // The catalogue's entries, for a problem with an architecture (a spec of formulas alone has none).
-    if (problem.kind != "quantities")
+    c.m_catalogue = problem.kind != "quantities";
+    if (c.m_catalogue)
         for (const CatalogueEntry& e : catalogue_entries()) {
             Slot s;
-            s.name = std::string(e.name);
+            s.name = e.name;
             s.entry = &e;
             s.given = e.given;
             s.visible = e.given || !e.ask.empty();
-            const int index = add(std::move(s));
-            c.m_catalogue_names.emplace(e.name, index);
-            if (c.m_slots.back().visible)
-                c.m_visible_names.emplace(e.name, index);
+            add(std::move(s));
         }
     // The spec's values the catalogue does not name (gpus, tokens of its own formulas).
     for (const auto& [name, value] : problem.values) {
@@ -52,11 +54,11 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         if (known >= 0 && c.slot(known).given)
             continue;
         Slot s;
-        s.name = name;
+        s.name = c.own(name);
         s.given = true;
         s.visible = true;
         const int index = add(std::move(s));
-        c.m_visible_names.insert_or_assign(c.m_slots.back().name, index);
+        c.m_own_names.insert_or_assign(c.m_slots.back().name, index);
     }
     // The spec's quantities: one of an ask's name redefines that built-in, for every formula that uses it.
     if (problem.quantities)
@@ -82,11 +84,49 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             s.quantity = &q;
             s.visible = true;
             const int index = add(std::move(s));
-            c.m_visible_names.insert_or_assign(c.m_slots.back().name, index);
+            c.m_own_names.insert_or_assign(c.m_slots.back().name, index);
         }
     const std::size_t count = c.m_slots.size();
     c.m_values.assign(count, Number(0));
     c.m_shapes.assign(count, Shape{});
+
+    // With `only`, the entries it needs under any conditions (their formulas' names, if() branches included, as the
+    // catalogue lists them), the spec's quantities and what they use; every given, for the conditions. The others are
+    // left without a value, as an entry whose givens the problem lacks is.
+    std::vector<char> wanted(count, 1);
+    if (!only.empty()) {
+        wanted.assign(count, 0);
+        std::vector<int> pending;
+        const auto want = [&](int i) {
+            if (i >= 0 && !wanted[static_cast<std::size_t>(i)]) {
+                wanted[static_cast<std::size_t>(i)] = 1;
+                pending.push_back(i);
+            }
+        };
+        for (const std::string_view name : only)
+            want(c.find(name));
+        for (std::size_t i = 0; i < count; ++i)
+            if (c.m_slots[i].quantity || c.m_slots[i].given)
+                want(static_cast<int>(i));
+        while (!pending.empty()) {
+            const Slot& s = c.m_slots[static_cast<std::size_t>(pending.back())];
+            pending.pop_back();
+            if (s.quantity) {
+                for (const std::string_view name : formula::name_views(s.quantity->formula))
+                    want(c.find_visible(name));
+            } else if (s.entry) {
+                for (const int used : detail::entry_uses(static_cast<int>(&s - c.m_slots.data())))
+                    want(used);
+                if (!s.entry->shape.empty()) {
+                    want(c.find("batch_axis"));
+                    want(c.find("heads_before_seq"));
+                }
+            }
+        }
+        for (std::size_t i = 0; i < count; ++i)
+            if (!wanted[i])
+                c.m_slots[i].unavailable = "not needed for the parts asked";
+    }
 
     // Givens first: a value the problem states, else the default (d_k = d_model / h), which uses givens alone.
     std::vector<char> known(count, 0);
@@ -98,7 +138,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             c.m_values[i] = it->second;
             known[i] = 1;
         } else if (!s.entry || s.entry->formula.empty()) {
-            s.unavailable = missing_given(s.name);
+            s.unavailable = missing_given(i);
         }
     }
     for (bool progress = true; progress;) {
@@ -123,7 +163,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     }
     for (std::size_t i = 0; i < count; ++i)
         if (c.m_slots[i].given && !known[i] && c.m_slots[i].unavailable.empty())
-            c.m_slots[i].unavailable = missing_given(c.m_slots[i].name);
+            c.m_slots[i].unavailable = missing_given(i);
 
     // A catalogue entry that needs a given the problem lacks, whatever its conditions, has no value: known without
     // reading its formula (an attention block has none of a whole model's, or a training run's, many rows). Not
@@ -132,12 +172,12 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         std::any_of(c.m_slots.begin(), c.m_slots.end(), [](const Slot& s) { return s.entry && s.quantity; });
     for (std::size_t i = 0; i < count && !redefining; ++i) {
         Slot& s = c.m_slots[i];
-        if (s.given || !s.entry || s.quantity)
+        if (s.given || !s.entry || s.quantity || !wanted[i])
             continue;
         for (const std::string_view name : s.entry->required) {
             const int used = c.find(name);
             if (used >= 0 && !known[static_cast<std::size_t>(used)]) {
-                s.unavailable = missing_given(name);
+                s.unavailable = missing_given(static_cast<std::size_t>(used));
                 break;
             }
         }
@@ -155,24 +195,26 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     };
     for (std::size_t i = 0; i < count; ++i) {
         Slot& s = c.m_slots[i];
+        if (!wanted[i])
+            continue;
         if (s.quantity) {
             s.title = s.quantity->title;
         } else if (s.entry) {
             const bool otherwise =
                 !s.entry->title_when.empty() && !decide(*catalogue_formula(s.entry->title_when)).value_or(false);
-            s.title = std::string(otherwise ? s.entry->title_otherwise : s.entry->title);
+            s.title = otherwise ? s.entry->title_otherwise : s.entry->title;
         } else {
             s.title = s.name;
         }
         if (s.entry && !s.quantity && s.unavailable.empty() && !s.entry->available_when.empty() &&
             !decide(*catalogue_formula(s.entry->available_when)).value_or(false))
-            s.unavailable = std::string(s.entry->unavailable);
+            s.unavailable = s.entry->unavailable;
         if (s.given || (s.entry && !s.quantity && !s.unavailable.empty()))
             continue;
         const auto add_names = [&](const formula::Node& node) {
-            for (std::string& name : formula::names(node))
+            for (const std::string_view name : formula::name_views(node))
                 if (std::find(s.names.begin(), s.names.end(), name) == s.names.end())
-                    s.names.push_back(std::move(name));
+                    s.names.push_back(name);
         };
         if (s.quantity) {
             s.formula = std::shared_ptr<const formula::Node>(problem.quantities, &s.quantity->formula);
@@ -184,7 +226,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             const auto written = catalogue_formula(s.entry->formula);
             std::string text = formula::resolved(*written, s.entry->formula, decide);
             s.formula = text == s.entry->formula ? written : catalogue_formula(interned(std::move(text)));
-            s.text = std::string(s.formula->source);
+            s.text = s.formula->source;
             add_names(*s.formula);
         } else {
             for (const std::string_view name : s.entry->uses)
@@ -196,11 +238,17 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             }
         }
         const bool catalogue_scope = s.entry && !s.quantity;
-        for (const std::string& name : s.names) {
-            const int used = catalogue_scope ? c.find(name) : c.find_visible(name);
+        // An entry's formula as the catalogue writes it names what its links already found.
+        const bool linked = catalogue_scope && !s.entry->conditional;
+        const std::vector<int>* links = linked ? &detail::entry_uses(static_cast<int>(i)) : nullptr;
+        for (std::size_t k = 0; k < s.names.size(); ++k) {
+            const std::string_view name = s.names[k];
+            const int used = links && k < links->size() ? (*links)[k]
+                             : catalogue_scope          ? c.find(name)
+                                                        : c.find_visible(name);
             s.uses.push_back(used);
             if (used < 0 && s.unavailable.empty())
-                s.unavailable = fmt::format("{} is not a quantity of this problem", name);
+                s.unavailable = c.own(fmt::format("{} is not a quantity of this problem", name));
         }
     }
 
@@ -220,7 +268,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             if (state[static_cast<std::size_t>(used)] == 1) {
                 std::string names;
                 for (auto at = std::find(path.begin(), path.end(), used); at != path.end(); ++at)
-                    names += c.slot(*at).name + " → ";
+                    names += fmt::format("{} → ", c.slot(*at).name);
                 cycle = Error{problem.file, s.quantity ? s.quantity->formula_mark.line : 0,
                               s.quantity ? s.quantity->formula_mark.column : 0,
                               fmt::format("quantities depend on each other in a cycle: {}{}; a formula may use only "
@@ -259,7 +307,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             for (const auto& axis : s.axes) {
                 auto value = c.evaluate(i, *axis, nullptr);
                 if (!value || value->get_den() != 1) {
-                    s.unavailable = fmt::format("an axis of {} is not a whole number here", s.name);
+                    s.unavailable = c.own(fmt::format("an axis of {} is not a whole number here", s.name));
                     break;
                 }
                 shape.push_back(static_cast<Count>(value->get_num().get_si()));
@@ -288,7 +336,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                 return std::unexpected(Error{problem.file, s.quantity->formula_mark.line,
                                              s.quantity->formula_mark.column + std::max(value.error().column, 1) - 1,
                                              fmt::format("formula of {}: {}", s.name, value.error().message)});
-            s.unavailable = fmt::format("{} cannot be computed here: {}", s.name, value.error().message);
+            s.unavailable = c.own(fmt::format("{} cannot be computed here: {}", s.name, value.error().message));
             continue;
         }
         c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
