@@ -358,12 +358,11 @@ TEST_CASE("a listed mistake is named by its title, else by its feedback's first 
     CHECK(has(stages.out, "**All p stages counted as the bubble** (`stages_not_minus_one`)"));
 }
 
-TEST_CASE("a quantity cannot take the name of a built-in ask other than a training one, nor a given's",
-          "[e2e][quantities]") {
-    // A built-in ask's worked solution and its second-method checks are written for its own formula (a shape's
-    // answer is no number at all); only the training asks' quantities may be redefined (training_cli_test.cpp).
-    for (const auto& [name, ask] : {std::pair{"shape_q", "shape.q"}, std::pair{"flops_dominant", "flops.dominant"},
-                                    std::pair{"qkv_params", "qkv_params"}, std::pair{"d_k", "d_k"}}) {
+TEST_CASE("a quantity cannot take the name of a built-in shape or choice, nor a given's", "[e2e][quantities]") {
+    // A shape's answer is no number at all, and a choice's is a word: no formula can stand for them. A built-in
+    // count may be redefined (training_cli_test.cpp).
+    for (const auto& [name, ask] :
+         {std::pair{"shape_q", "shape.q"}, std::pair{"flops_dominant", "flops.dominant"}, std::pair{"d_k", "d_k"}}) {
         INFO(name);
         const std::string spec = spec_file(
             std::string("redefine-") + name,
@@ -372,8 +371,8 @@ TEST_CASE("a quantity cannot take the name of a built-in ask other than a traini
         const auto r = run_headcount({"solve", spec});
         CHECK(r.exit_code == 2);
         CHECK(has(r.err, std::string(":5:3: quantity '") + name +
-                             "' has the name of a built-in quantity (only the training asks' can be redefined); "
-                             "choose another"));
+                             "' has the name of a built-in quantity that a formula cannot redefine (a shape, a "
+                             "choice, or a whole transformer's in a problem of kind: mha); choose another"));
     }
     // The same name twice is refused, not the last one taken.
     const std::string twice = spec_file("redefine-twice", "id: r\ntitle: t\nkind: quantities\ngiven: {a: 1}\n"

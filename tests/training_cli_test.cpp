@@ -473,6 +473,32 @@ TEST_CASE("a spec's quantity redefines a built-in, and every ask that uses it fo
               "catalogue's |"));
 }
 
+// Any built-in count may be redefined, not only a training row (issue 38, item 5): a course that counts a training
+// step as 6 N per token (Kaplan et al.'s C = 6ND) redefines flops_training, and flops.training_run, which multiplies
+// it by the steps, follows. GPT-2 small, N = 124,439,808 (Hugging Face), batch 8 × seq_len 1024 = 8,192 tokens a
+// step: 6 × 124,439,808 × 8,192 = 6,116,465,442,816 FLOPs; 81,920,000 tokens are 10,000 steps, so the run is
+// 61,164,654,428,160,000 FLOPs. Leaving the 6 out gives N × 8,192 = 1,019,410,907,136.
+TEST_CASE("a spec's quantity redefines a built-in count, and the asks that use it follow", "[e2e][training]") {
+    const std::string spec =
+        gpt2_small("redefine-flops",
+                   "  tokens: 81920000\nquantities:\n  flops_training: {title: FLOPs of a training "
+                   "step at 6 N a token, unit: FLOPs, formula: 6 * model_params * batch * "
+                   "seq_len}\n",
+                   "  - {id: a, ask: flops.training}\n  - {id: b, ask: flops.training_run}\n");
+    CHECK(answer_of(spec, 0) == "6116465442816");
+    CHECK(answer_of(spec, 1) == "61164654428160000");
+    const auto right = run_headcount({"check", spec, "--part", "a", "--answer", "6116465442816", "--format", "json"});
+    REQUIRE(right.exit_code == 0);
+    const auto verdict = nlohmann::json::parse(right.out);
+    CHECK(verdict["status"] == "correct");
+    CHECK(verdict["redefined"][0]["name"] == "flops_training");
+    const auto slip = run_headcount({"check", spec, "--part", "a", "--answer", "1019410907136", "--format", "json"});
+    CHECK(slip.exit_code == 1);
+    CHECK(!nlohmann::json::parse(slip.out)["mistakes"].empty());
+    const auto solution = run_headcount({"solve", spec});
+    CHECK(has(solution.out, "This problem defines `flops_training` as `6 * model_params * batch * seq_len`"));
+}
+
 // GPT-2 small in fp32 with Adam keeps 16 P = 1,991,036,928 bytes of model states (the ZeRO paper; P = 124,439,808):
 // in a budget of 1 GB no batch fits, and batch.max would be negative. The spec is refused at the part, with both
 // sizes (issue 40, item 5).

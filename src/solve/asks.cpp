@@ -246,7 +246,8 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
     for (const spec::Part& part : problem.parts) {
         const Error at_ask{problem.file, part.ask_mark.line, part.ask_mark.column, ""};
         const Ask* ask = find_ask(part.ask);
-        if (const spec::Quantity* q = ask ? nullptr : find_quantity(problem, part.ask))
+        // A spec's quantity of the ask's name (or one redefining a built-in ask) is the part's quantity.
+        if (const spec::Quantity* q = find_quantity(problem, part.ask); q && (!ask || q->redefines))
             ask = quantity_ask(*q);
         if (!ask) // the reader validates asks; this guards callers that build a Problem by hand
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column, "unknown ask '" + part.ask + "'"});

@@ -190,19 +190,20 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return r.error_at(entry.first, fmt::format("quantity '{}': a name is letters, digits and '_', not starting "
                                                        "with a digit",
                                                        name));
-        // One of headcount's training quantities redefines it (its ask, and every formula that uses it, follow the
-        // spec's formula). A given's name, a second quantity's, or another built-in's is refused: a built-in ask's
-        // worked solution and second-method checks are written for its own formula.
+        // One of headcount's built-in counts redefines it (its ask, and every formula that uses it, follow the spec's
+        // formula). A given's name, a second quantity's, or a built-in shape's or choice's is refused.
         const bool redefinable =
             std::find(names.redefinable.begin(), names.redefinable.end(), name) != names.redefinable.end();
         const bool twice = std::any_of(read.begin(), read.end(), [&](const Quantity& q) { return q.name == name; });
         const bool builtin = std::find(names.builtin.begin(), names.builtin.end(), name) != names.builtin.end();
         if (twice || (!redefinable && std::find(known.begin(), known.end(), name) != known.end()))
-            return r.error_at(entry.first,
-                              fmt::format("quantity '{}' has the name of {}; choose another", name,
-                                          twice     ? "another quantity"
-                                          : builtin ? "a built-in quantity (only the training asks' can be redefined)"
-                                                    : "a given"));
+            return r.error_at(
+                entry.first,
+                fmt::format("quantity '{}' has the name of {}; choose another", name,
+                            twice     ? "another quantity"
+                            : builtin ? "a built-in quantity that a formula cannot redefine (a shape, a choice, or a "
+                                        "whole transformer's in a problem of kind: mha)"
+                                      : "a given"));
         const YAML::Node body = entry.second;
         if (auto ok = r.check_mapping(body, k_quantity_keys, fmt::format("quantity '{}'", name),
                                       fmt::format("quantity '{}' must be a mapping with a formula, e.g. {{title: "

@@ -2,6 +2,7 @@
 
 #include <spec/hardware.hpp>
 
+#include <solve/catalogue.hpp>
 #include <spec/givens.hpp>
 #include <spec/givens_reader.hpp>
 #include <spec/part_reader.hpp>
@@ -29,6 +30,14 @@
 namespace headcount::spec {
 
 namespace {
+
+/// Whether a spec's quantity may take the place of the catalogue's entry `e` in a problem of `kind`: a count one of
+/// the kind's asks asks for, solved by its own template (a training ask's row is redefined as such already), not a
+/// shape or a choice, whose answers are not a formula's value.
+bool redefinable_builtin(const solve::CatalogueEntry& e, std::string_view kind) {
+    return !e.given && !e.ask.empty() && e.explanation.empty() && e.shape.empty() && e.choices.empty() &&
+           (e.kind == "mha" || kind == "transformer");
+}
 
 using namespace detail;
 
@@ -229,6 +238,13 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         for (const std::string& name : training_row_names())
             if (quantities[name])
                 redefined.push_back(name);
+    // Any other built-in count of the problem's kind too (flops_training for a course that counts 6·N per token):
+    // the part that asks it is solved with the spec's formula, as a quantity of its own.
+    if (problem.kind != "quantities" && quantities && quantities.IsMap())
+        for (const solve::CatalogueEntry& e : solve::catalogue_entries())
+            if (redefinable_builtin(e, problem.kind) && quantities[std::string(e.name)] &&
+                std::find(redefined.begin(), redefined.end(), e.name) == redefined.end())
+                redefined.emplace_back(e.name);
     if (training) {
         auto made = training_quantities(r, *given, problem, asked, redefined);
         if (!made)
@@ -262,11 +278,16 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         if (!read)
             return std::unexpected(read.error());
         for (Quantity& q : *read)
-            if (q.redefines) { // the ask of the row it redefines
+            if (q.redefines) { // the ask of the row it redefines, and its unit unless the spec gives one
                 q.builtin = true;
-                q.ask = std::find_if(training_asks().begin(), training_asks().end(), [&](const TrainingAsk& ask) {
-                            return training_name(ask.id) == q.name;
-                        })->id;
+                const auto training =
+                    std::find_if(training_asks().begin(), training_asks().end(),
+                                 [&](const TrainingAsk& ask) { return training_name(ask.id) == q.name; });
+                const auto row = std::find_if(solve::catalogue_entries().begin(), solve::catalogue_entries().end(),
+                                              [&](const solve::CatalogueEntry& e) { return e.name == q.name; });
+                q.ask = training != training_asks().end() ? std::string(training->id) : std::string(row->ask);
+                if (q.unit.empty())
+                    q.unit = row->unit;
             }
         problem.quantities = std::make_shared<const std::vector<Quantity>>(std::move(*read));
         for (const Quantity& q : *problem.quantities) {
