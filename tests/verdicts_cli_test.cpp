@@ -241,9 +241,17 @@ quantities:
       - id: counted_once
         formula: n
         feedback: The count was taken once.
+  tenth:
+    title: tenth
+    formula: n / 100 + 1 / 2
+    mistakes:
+      - id: offset_left_out
+        formula: n / 100
+        feedback: The offset was left out.
 parts:
   - {id: a, ask: total, tolerance: {sigfigs: 3}}
   - {id: b, ask: total}
+  - {id: c, ask: tenth}
 )";
 
 /// The ids of the mistakes check names for `answer` to `part` of k_mistake_spec.
@@ -290,6 +298,13 @@ TEST_CASE("a mistake is named where its value is given by rule 1, at the part's 
         const Ids ids = named("b", not_it);
         CHECK(std::find(ids.begin(), ids.end(), "counted_once") == ids.end());
     }
+    // A small whole number is exact, not a rounding: part c is 12.34 + 0.5 = 12.84, the slip 12.34, whose third
+    // figure is the tenths: [12.29, 12.39]. 12.3 (three figures, 0.04 off) names it; 12 does not (0.34 off, and a
+    // whole number without trailing zeros says nothing of rounding).
+    CHECK(named("c", "12.34") == Ids{"offset_left_out"});
+    CHECK(named("c", "12.3") == Ids{"offset_left_out"});
+    const Ids twelve = named("c", "12");
+    CHECK(std::find(twelve.begin(), twelve.end(), "offset_left_out") == twelve.end());
 }
 
 // Rule 4: bytes written as a power of ten are judged at figures, as with a prefixed unit. mha-shapes-memory's part d,
