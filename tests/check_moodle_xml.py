@@ -615,9 +615,12 @@ def check_defined_quantities(binary, source, out):
         if subquestions[0]["kind"] != "shortanswer":
             fail(f"{name} (a): 3.15e23 is past 2^53 and in a {subquestions[0]['kind']} box, not matched as text")
         typed_ok = ["315000000000000000000000", "315,000,000,000,000,000,000,000", "3.15e23", "3.15E23"]
-        check_rule1_edges(binary, source, path, "a", subquestions[0], flops, figures, typed_ok,
+        # At three figures the box also lists rule 1's interval to four figures, 3.145e23 to 3.155e23 (half a unit
+        # in the third figure is 5e20): check takes each as right, and so must Moodle; 3.156e23 and 3.144e23 are out.
+        check_rule1_edges(binary, source, path, "a", subquestions[0], flops, figures,
+                          typed_ok if figures is None else typed_ok + ["3.145e23", "3.152e23", "3.150e23", "3.155e23"],
                           ["3.1e23", "105000000000000000000000", "3.2e23", "315000000000000000000001"] if figures is None
-                          else ["3.1e23", "1.05e23", "3.2e23", "316000000000000000000000"])
+                          else ["3.1e23", "1.05e23", "3.2e23", "316000000000000000000000", "3.156e23", "3.144e23"])
         if figures is None:  # the other part is the same in both banks
             check_answer_size("training-compute", subquestions)
             check_rule1_edges(binary, source, path, "b", subquestions[1], days, 3,
