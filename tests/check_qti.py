@@ -257,7 +257,8 @@ def main():
             fail(f"the training time is accepted as {defined_accepted['part_b']}")
         # Rule 1 (issue 39) in Canvas, as in Moodle: at three figures the right value's every text check takes as
         # right. By hand, 1,050,624's third figure is the ten-thousands: rule 1 takes 1,050,624 +- 5,000, so
-        # 1.05e6 and 1050000 are right and 1.1e6 (two figures, "rounded") is not.
+        # 1.05e6 and 1050000 are right and 1.1e6 (two figures, "rounded") is not; so is the interval to four figures,
+        # 1.046e6 to 1.055e6, and not 1.045e6 (624 short of its lower end) or 1.056e6.
         spec = os.path.join(out, "sig.yaml")
         with open(spec, "w") as f:
             f.write("id: sig\ntitle: Three figures\ngiven: {d_model: 512, h: 8, bias: true}\nparts:\n"
@@ -266,8 +267,9 @@ def main():
         with open(f"{out}/sig/qti.zip", "rb") as f:
             (sig_items,) = check_package(f.read()).values()
         (_, _, _, sig_accepted), = sig_items
-        if not {"1050624", "1.05e6", "1050000", "1.051e6"} <= set(sig_accepted["part_b"]) or \
-                {"1.1e6", "1100000", "1.0e6"} & set(sig_accepted["part_b"]):
+        if not {"1050624", "1.05e6", "1050000", "1.051e6", "1.046e6", "1.052e6", "1.055e6"} <= \
+                set(sig_accepted["part_b"]) or \
+                {"1.1e6", "1100000", "1.0e6", "1.045e6", "1.056e6"} & set(sig_accepted["part_b"]):
             fail(f"at three figures 1,050,624 is accepted as {sig_accepted['part_b']}")
         for typed in sig_accepted["part_b"]:
             value = Fraction(Decimal(typed.replace(",", "").replace(" ", "")))

@@ -183,7 +183,8 @@ TEST_CASE("the training week's answers, past 64 bits where the run is", "[e2e][t
 // nanoGPT's estimate_mfu and PaLM Appendix B: MFU = model FLOPs per step / (step time x GPUs x peak). GPT-2 small at
 // b = 512, s = 1024: per token 72 l h^2 + 12 s l h + 6 h V = 509,607,936 + 113,246,208 + 231,584,256 = 854,438,400
 // FLOPs (the Megatron paper's formula), per step x 524,288 = 447,971,799,859,200; over 0.9 s x 8 x 312e12 =
-// 2.2464e15 FLOPs, 19.9418...%.
+// 2.2464e15 FLOPs, 0.199418..., 19.9418...%. A percentage is a fraction of one shown times 100 (issue 39, rule 2),
+// the built-in mfu as a spec's own: the fraction and the percentage are both right, at three figures.
 TEST_CASE("mfu is the model's FLOPs over what the GPUs could do in the step", "[e2e][training]") {
     const std::string path = headcount::testing::fresh_temp_dir("training-mfu") + "/spec.yaml";
     std::ofstream(path) << "id: mfu\ntitle: MFU\nkind: transformer\ngiven:\n  d_model: 768\n  h: 12\n  d_ff: 3072\n"
@@ -191,10 +192,20 @@ TEST_CASE("mfu is the model's FLOPs over what the GPUs could do in the step", "[
                         << "  lm_head: linear\n  batch: 512\n  seq_len: 1024\n  gpus: 8\n"
                         << "  peak_flops: 312000000000000\n  step_time: 0.9\n  mfu: 0.4\n"
                         << "parts:\n  - {id: a, ask: mfu}\n";
-    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "19.9%"}).exit_code == 0);
-    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "19.94 percent"}).exit_code == 0);
-    // A fraction where a percentage is asked.
-    CHECK(has(run_headcount({"check", path, "--part", "a", "--answer", "0.1994"}).out, "`fraction_for_percent`"));
+    for (const char* right : {"19.9%", "19.94 percent", "19.94", "0.1994", "0.199"}) {
+        INFO(right);
+        CHECK(run_headcount({"check", path, "--part", "a", "--answer", right}).exit_code == 0);
+    }
+    // 20.0 % is 0.058 points off, past half a unit in the third figure (0.05).
+    CHECK(run_headcount({"check", path, "--part", "a", "--answer", "20.0%"}).exit_code == 1);
+    CHECK_FALSE(has(run_headcount({"check", path, "--part", "a", "--answer", "0.1994"}).out, "fraction_for_percent"));
+    // Shown as the percentage, as a spec's own; JSON's answer is the formula's value, the fraction, exactly:
+    // 447,971,799,859,200 / 2,246,400,000,000,000 = 15,190,016 / 76,171,875 in lowest terms (both divided by
+    // 29,491,200 = 2^17 x 3^2 x 5^2), unit percent.
+    CHECK(has(run_headcount({"solve", path}).out, "**Answer: about 19.94%.**"));
+    const auto json = nlohmann::json::parse(run_headcount({"solve", path, "--format", "json"}).out);
+    CHECK(json["parts"][0]["unit"] == "percent");
+    CHECK(json["parts"][0]["answer"] == "15190016/76171875");
 }
 
 // PEFT's print_trainable_parameters for LLaMA-7B with r = 8 on q_proj and v_proj: "trainable params: 4,194,304".

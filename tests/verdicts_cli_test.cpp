@@ -7,8 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <util/test_catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
+#include <vector>
 
 using headcount::testing::run_headcount;
 
@@ -40,6 +42,8 @@ quantities:
   peak: {title: peak, unit: TFLOP/s, formula: 989}
   bandwidth: {title: bandwidth, unit: TB/s, formula: bw / 1000000000000}
   short_step: {title: short step, unit: seconds, formula: 1 / 250}
+  gpus_needed: {title: GPUs needed, unit: GPUs, formula: n}
+  sequences: {title: sequences that fit, unit: sequences, formula: 12}
 parts:
   - {id: a, ask: share}
   - {id: b, ask: share_percent}
@@ -51,6 +55,8 @@ parts:
   - {id: h, ask: peak}
   - {id: i, ask: bandwidth}
   - {id: j, ask: short_step}
+  - {id: k, ask: gpus_needed}
+  - {id: l, ask: sequences}
 )";
 
 std::string spec_path() {
@@ -123,6 +129,21 @@ TEST_CASE("times in ms, µs and ns are read", "[e2e][verdicts]") {
 TEST_CASE("a spec's unit noun, FLOP/s prefixes and byte rates are read", "[e2e][verdicts]") {
     for (const char* right : {"85 chips", "85 chip", "85"})
         CHECK(status("g", right) == "correct");
+    // A count of devices takes the other names of a device (chips, GPUs, TPUs, accelerators, devices); a count of
+    // anything else does not (12 chips for 12 sequences is no answer).
+    for (const char* right : {"85 GPUs", "85 TPUs", "85 accelerators", "85 devices", "85 device"}) {
+        INFO(right);
+        CHECK(status("g", right) == "correct");
+    }
+    for (const char* right : {"85 chips", "85 GPUs", "85 TPU", "85 accelerators"}) {
+        INFO(right);
+        CHECK(status("k", right) == "correct");
+    }
+    CHECK(status("l", "12 sequences") == "correct");
+    for (const char* other : {"12 chips", "12 TPUs", "12 accelerators", "12 devices"}) {
+        INFO(other);
+        CHECK(status("l", other) == "unreadable");
+    }
     for (const char* right : {"989 TFLOP/s", "989", "0.989 PFLOP/s", "9.89e14 FLOP/s", "0.000989 EFLOP/s"}) {
         INFO(right);
         CHECK(status("h", right) == "correct");
@@ -202,6 +223,88 @@ TEST_CASE("16e9 for GPT-2 XL's training memory is not named a missing output pro
     CHECK_FALSE(json["possible_mistakes"].empty());
     CHECK(json["possible_mistakes"].size() <= 3);
     CHECK_FALSE(has(run.out, "\"mistakes\":[{\"id\":\"missing_output_projection\""));
+}
+
+namespace {
+
+// A mistake that comes to 1,234: the right total is 3 x 1,234 + 17 = 3,719; the listed slip takes n once. Part a
+// asks three figures, part b every digit (a whole value's default).
+const char* const k_mistake_spec = R"(id: mistake-figures
+title: Mistake figures
+kind: quantities
+given: {n: 1234, k: 3}
+quantities:
+  total:
+    title: total
+    formula: k * n + 17
+    mistakes:
+      - id: counted_once
+        formula: n
+        feedback: The count was taken once.
+  tenth:
+    title: tenth
+    formula: n / 100 + 1 / 2
+    mistakes:
+      - id: offset_left_out
+        formula: n / 100
+        feedback: The offset was left out.
+parts:
+  - {id: a, ask: total, tolerance: {sigfigs: 3}}
+  - {id: b, ask: total}
+  - {id: c, ask: tenth}
+)";
+
+/// The ids of the mistakes check names for `answer` to `part` of k_mistake_spec.
+std::vector<std::string> named(const std::string& part, const std::string& answer) {
+    static const std::string path = [] {
+        const std::string p = headcount::testing::fresh_temp_dir("verdicts-mistake-figures") + "/spec.yaml";
+        std::ofstream(p) << k_mistake_spec;
+        return p;
+    }();
+    const auto run = run_headcount({"check", path, "--part", part, "--answer", answer, "--format", "json"});
+    const auto json = nlohmann::json::parse(run.out); // kept: a range-for over a temporary's member would dangle
+    std::vector<std::string> ids;
+    for (const auto& m : json["mistakes"])
+        ids.push_back(m["id"].get<std::string>());
+    return ids;
+}
+
+} // namespace
+
+// Rule 6: a mistake's value is matched by rule 1, as a right value is judged: the answer names it when it would be
+// right, or a rounding, were 1,234 the right value. At three figures 1,234's third figure is the tens: the interval
+// is [1,229, 1,239]. 1.23e3 (4 off) and 1238 (4 off) name it; 1.2e3 is two figures, a rounding of it (34 off, within
+// half a unit in its second figure, 50). 1.24e3 (6 off) does not, nor 1.225e3 (9 off, though it rounds to 1.23e3 as
+// 1,234 does: rounding alike at the part's figures is no match; its own last figure is the ones, 0.5), nor 1228 or
+// 1240. Where every digit is asked, 1234 names it, and so do its roundings 1.23e3 and 1230 (4 off, within 5), as
+// 1.05e6 is a rounding of a right 1,050,624 there; 1235 (every digit, another number) and 1.24e3 do not.
+TEST_CASE("a mistake is named where its value is given by rule 1, at the part's figures", "[e2e][verdicts]") {
+    using Ids = std::vector<std::string>;
+    CHECK(named("a", "1234") == Ids{"counted_once"});
+    CHECK(named("a", "1.23e3") == Ids{"counted_once"});
+    CHECK(named("a", "1238") == Ids{"counted_once"});
+    CHECK(named("a", "1,229") == Ids{"counted_once"}); // the interval's lower edge, included
+    CHECK(named("a", "1.2e3") == Ids{"counted_once"});
+    for (const char* not_it : {"1.24e3", "1.225e3", "1228", "1240"}) {
+        INFO(not_it);
+        const Ids ids = named("a", not_it);
+        CHECK(std::find(ids.begin(), ids.end(), "counted_once") == ids.end());
+    }
+    CHECK(named("b", "1234") == Ids{"counted_once"});
+    CHECK(named("b", "1.23e3") == Ids{"counted_once"});
+    CHECK(named("b", "1230") == Ids{"counted_once"});
+    for (const char* not_it : {"1235", "1.24e3", "1.225e3"}) {
+        INFO(not_it);
+        const Ids ids = named("b", not_it);
+        CHECK(std::find(ids.begin(), ids.end(), "counted_once") == ids.end());
+    }
+    // A small whole number is exact, not a rounding: part c is 12.34 + 0.5 = 12.84, the slip 12.34, whose third
+    // figure is the tenths: [12.29, 12.39]. 12.3 (three figures, 0.04 off) names it; 12 does not (0.34 off, and a
+    // whole number without trailing zeros says nothing of rounding).
+    CHECK(named("c", "12.34") == Ids{"offset_left_out"});
+    CHECK(named("c", "12.3") == Ids{"offset_left_out"});
+    const Ids twelve = named("c", "12");
+    CHECK(std::find(twelve.begin(), twelve.end(), "offset_left_out") == twelve.end());
 }
 
 // Rule 4: bytes written as a power of ten are judged at figures, as with a prefixed unit. mha-shapes-memory's part d,

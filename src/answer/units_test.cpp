@@ -240,6 +240,21 @@ TEST_CASE("counts of FLOP/s, tokens, steps and GPUs", "[answer]") {
     CHECK(reason("312 TFLOP/apples") == "unexpected 'apples' at position 11");
 }
 
+TEST_CASE("a count of devices takes the other names of a device, and only such a count", "[answer]") {
+    // A part in chips (or GPUs, TPUs, accelerators, devices) reads 85 followed by any of those names as 85.
+    for (const char* own : {"chips", "GPUs", "TPU", "accelerators", "devices"})
+        for (const char* text : {"85 chips", "85 chip", "85 GPUs", "85 TPUs", "85 accelerators", "85 Devices"}) {
+            INFO(own << ": " << text);
+            CHECK(read(text, AnswerUnit::count, ParseOptions{.wide = false, .noun = own}).integer == 85);
+        }
+    // A count of something else takes its own noun, not a device's (GPU stays a count noun everywhere: GPU-hours).
+    const ParseOptions sequences{.wide = false, .noun = "sequences"};
+    CHECK(read("12 sequences", AnswerUnit::count, sequences).integer == 12);
+    CHECK(reason("12 chips", AnswerUnit::count, sequences) == "unexpected 'chips' at position 4");
+    CHECK(reason("12 TPUs", AnswerUnit::count, sequences) == "unexpected 'TPUs' at position 4");
+    CHECK(reason("12 accelerators") == "unexpected 'accelerators' at position 4");
+}
+
 TEST_CASE("plain numbers and percentages", "[answer]") {
     // 45% = 45/100 = 9/20 = 0.45; two figures, last digit worth 1% = 0.01.
     for (const char* text : {"45%", "45 %", "45 percent", "45\\%", "≈ 45%", "45%."}) {

@@ -65,6 +65,9 @@ constexpr auto k_bit_names =
 constexpr auto k_count_nouns =
     std::to_array<std::string_view>({"parameter", "param", "weight", "bias", "biase", "flop", "learnable", "trainable",
                                      "dimension", "dim", "element", "token", "step", "gpu"});
+// A count of devices: a part in any of these units takes the others too (85 GPUs for a part in chips), a part in
+// another unit none of them but gpu, which counts as above (1,000 GPU-hours).
+constexpr auto k_device_nouns = std::to_array<std::string_view>({"chip", "gpu", "tpu", "accelerator", "device"});
 constexpr auto k_fillers = std::to_array<std::string_view>({"and", "in", "total", "all"});
 // GFLOPs and the like: a scale and the count's noun in one word, matched in the singular.
 constexpr std::array k_flop_scales{
@@ -143,7 +146,9 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_vi
         return {WordKind::approx_marker, 1, ""};
     // A plain number is a count that may be a percentage: it takes the same nouns and scales.
     const bool counts = unit == AnswerUnit::count || unit == AnswerUnit::plain;
-    if (counts && (contains(k_count_nouns, singular) || (!own.empty() && singular == without_plural(own))))
+    const std::string_view own_singular = without_plural(own);
+    if (counts && (contains(k_count_nouns, singular) || (!own.empty() && singular == own_singular) ||
+                   (contains(k_device_nouns, own_singular) && contains(k_device_nouns, singular))))
         return {WordKind::count_noun, 1, ""};
     if (contains(k_fillers, lower))
         return {WordKind::filler, 1, ""};

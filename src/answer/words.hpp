@@ -40,7 +40,8 @@ struct WordMeaning {
 /// case-insensitive except that an upper-case prefix with a lower-case final b (Kb, Mb, Gb, Tb, Mib) reads as
 /// bits, as in networking; all-lower-case kb, mb, mib are taken as bytes.
 /// `noun` is the part's own unit when it is a count of something (chips, sequences): that word, in the singular or
-/// plural and any case, is a count noun too.
+/// plural and any case, is a count noun too; when it counts devices (chips, GPUs, TPUs, accelerators, devices), so is
+/// each of the others.
 WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_view noun = {});
 
 } // namespace headcount::answer::detail

@@ -121,7 +121,8 @@ Command add_check_command(CLI::App& app) {
             "--answer", options->answer,
             "Your answer as you would write it: 270900, 3*300*301, 3(300^2+300), 0.27M, 3 \\times 90{,}300; bytes as "
             "300 KiB; a time as 2.5 ms, 250 us or 18.0 years; a rate as 989 TFLOP/s or 3.35 TB/s; a percentage as "
-            "45.5% or 0.455; a count with its noun as 85 chips; a shape as (2, 4, 16, 16); or the word asked for")
+            "45.5% or 0.455; a count with its noun as 85 chips (or 85 GPUs, for a count of devices); a shape as "
+            "(2, 4, 16, 16); or the word asked for")
         ->required();
     check->add_option("--format", options->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
     auto* seed = check->add_option("--seed", options->seed, "Check against your own variant: the class seed");
@@ -133,13 +134,15 @@ Command add_check_command(CLI::App& app) {
     check->add_flag("--reveal", options->reveal,
                     "Show the feedback in full, the expected value included, whatever the spec's feedback policy");
     check->add_option("--templates", options->templates, k_templates_help);
-    check->footer("A whole count is right with every digit; a value that is not whole, within half a unit in the "
-                  "last figure the part asks for (3 by default) of the exact value, in the unit written (18.0 years "
-                  "for 6,583.56 days); fewer figures are a rounding. A mistake is named only when it is the cause: "
-                  "when several slips give the number, they are listed as possibilities. What the feedback shows "
-                  "follows the spec's feedback policy: hints (default: the mistake named, no number derived from the "
-                  "answer), gaps (the difference too) or full. Exit status: 0 correct, 1 not correct (including "
-                  "rounded or unreadable answers), 2 bad input or usage.");
+    check->footer(
+        "A whole count is right with every digit; a value that is not whole, within half a unit in the "
+        "last figure the part asks for (3 by default) of the exact value, in the unit written (18.0 years "
+        "for 6,583.56 days); fewer figures are a rounding. A mistake is named when the answer gives its "
+        "value by the same rule (right or a rounding, were it the right value), and only when it is the "
+        "cause: when several slips give the number, they are listed as possibilities. What the feedback shows "
+        "follows the spec's feedback policy: hints (default: the mistake named, no number derived from the "
+        "answer), gaps (the difference too) or full. Exit status: 0 correct, 1 not correct (including "
+        "rounded or unreadable answers), 2 bad input or usage.");
     return {check, [options] { return run_check(*options); }};
 }
 

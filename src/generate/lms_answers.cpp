@@ -222,6 +222,20 @@ Result<std::vector<PlatformAnswer>> text_answers(const solve::SolvedProblem& var
                     texts.push_back(fmt::format("{}", nearest));
                 }
             }
+            // The numbers of rule 1's interval written to one figure more than the part asks for (3.145e23 to
+            // 3.155e23 for 3.15e23 at three figures), each right in check: a text box lists texts, not an interval,
+            // and these are the in-band numbers a student most likely types; more figures get the catch-all.
+            const int digits = digits_of(*whole);
+            if (tolerance.kind == spec::Tolerance::Kind::sigfigs && digits > tolerance.sigfigs + 1) {
+                Count step = 1;
+                for (int i = 0; i < digits - tolerance.sigfigs - 1; ++i)
+                    step *= 10;
+                const Count half = step * 5; // half a unit in the part's last figure
+                for (Count c = (*whole - half + step - 1) / step * step; c <= *whole + half; c += step)
+                    if (c > 0)
+                        texts.push_back(
+                            e_notation(c, digits_of(c) > digits ? tolerance.sigfigs + 2 : tolerance.sigfigs + 1));
+            }
         } else if (a.status == grade::Status::incorrect && tolerance.kind == spec::Tolerance::Kind::sigfigs &&
                    digits_of(*whole) > tolerance.sigfigs) {
             // A mistake's value as a student rounds it to the part's figures.

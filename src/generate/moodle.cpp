@@ -80,11 +80,13 @@ std::vector<std::string> cloze_feedback(const std::vector<PlatformAnswer>& answe
     return out;
 }
 
-/// What the '*' answer of a count matched as text says: the texts it knows are digits and e-notation.
+/// What the '*' answer of a count matched as text says: the texts it knows are digits and e-notation, and a number
+/// inside an interval typed with other figures (3.152e23 for 3.15e23 at three figures) is none of them.
 constexpr std::string_view k_catch_all_text =
-    "No known mistake gives this number, or it is typed in a way this box does not list: type the digits alone "
-    "(1234567) or e-notation (1.23e6), with no spaces, M or arithmetic; then recount each piece and "
-    "compare with the worked solution.";
+    "No known mistake gives this number, or it is typed in a way this box does not list. This box matches text, not "
+    "a range of numbers: type the digits alone (1234567), or e-notation with as many figures as the part asks for "
+    "(1.23e6 for three), with no spaces, M or arithmetic; a number written with more figures is not listed, even "
+    "one that would be right. Then recount each piece and compare with the worked solution.";
 
 /// One subquestion: {weight:TYPE:answer~answer~...}, each answer [=|%percent%]text[:tolerance]#feedback.
 /// `label` names the variant in `notes`, which gets a line for each value Moodle cannot tell apart.

@@ -176,8 +176,7 @@ NumberRange right_band_real(const formula::Number& value, const spec::Tolerance&
 namespace {
 
 /// A defined quantity's answers, which need not be whole: the right value ± rule 1's reach; each other value its own
-/// interval, stopping short (halfway) of every other value listed in it, and a hair inside so that Moodle's 10^-14
-/// allowance never reaches past that.
+/// rule 1 interval, as check matches a mistake's value, less where another listed value's interval begins or ends.
 ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, const spec::Tolerance& tolerance) {
     ClozeNumbers out;
     const auto value_of = [&](std::size_t i) {
@@ -193,26 +192,52 @@ ClozeNumbers real_cloze_numbers(const std::vector<PlatformAnswer>& answers, cons
     out.answers.push_back({0, {value_of(0), moodle_stored((right.hi - right.lo) / 2)}});
     for (std::size_t j = 1; j < answers.size(); ++j) {
         const double m = value_of(j);
-        NumberRange allowed =
-            answers[j].status == grade::Status::rounded ? NumberRange{m, m} : right_band_real(exact_of(j), tolerance);
-        for (std::size_t i = 0; i < answers.size(); ++i) {
-            const double f = value_of(i);
-            if (i == j || f < allowed.lo || f > allowed.hi)
-                continue;
-            if (f > m)
-                allowed.hi = (m + f) / 2;
-            else if (f < m)
-                allowed.lo = (m + f) / 2;
+        if (answers[j].status == grade::Status::rounded || m == 0) {
+            out.answers.push_back({j, {m, 0}});
+            continue;
         }
-        // Centred on the value as a student writes it at the part's figures (inside its interval, and short: all
-        // of a value's 17 digits can be more decimals than a number can be typed with), as far each way as the
-        // nearer end allows.
-        double centre = m;
-        if (tolerance.kind == spec::Tolerance::Kind::sigfigs && m != 0 && answers[j].status != grade::Status::rounded)
-            centre = rounded_at(m, first_figure(exact_of(j)) - tolerance.sigfigs + 1);
-        const double reach = std::min(centre - allowed.lo, allowed.hi - centre);
-        out.answers.push_back(
-            {j, reach > 0 ? MoodleNumber{centre, moodle_stored(reach * (1 - 1e-9))} : MoodleNumber{m, 0}});
+        // check names this value's mistakes wherever the answer is within rule 1's interval of it (issue 39, rule
+        // 6), and also another value's wherever it is within that one's: the answer takes the numbers where check
+        // says what it says of this value, its interval less those where one more or one fewer listed value's
+        // interval holds the number (there check names both, which no one answer says).
+        NumberRange allowed = right_band_real(exact_of(j), tolerance);
+        for (std::size_t i = 0; i < answers.size(); ++i) {
+            if (i == j)
+                continue;
+            const NumberRange other = answers[i].status == grade::Status::rounded
+                                          ? NumberRange{value_of(i), value_of(i)}
+                                          : right_band_real(exact_of(i), tolerance);
+            if (holds(other, m)) {
+                allowed.lo = std::max(allowed.lo, other.lo);
+                allowed.hi = std::min(allowed.hi, other.hi);
+            } else if (other.hi < m && other.hi >= allowed.lo) {
+                allowed.lo = other.hi, allowed.lo_open = true;
+            } else if (other.lo > m && other.lo <= allowed.hi) {
+                allowed.hi = other.lo, allowed.hi_open = true;
+            }
+        }
+        // The value to 14 figures (what Moodle keeps of a number, and few enough decimals for check to read: all
+        // 17 digits of 1.93e-21 are more), reaching the nearer end of the interval; where another value cut one
+        // side short, a second answer takes the rest of the longer side. Moodle's allowance, 10^-14 of the value,
+        // covers what the 14 figures leave out, so Moodle names the mistake on the whole of the interval check does;
+        // an end left out (open) is kept a hair inside, so that the allowance does not reach it.
+        const double centre = rounded_at(m, first_figure(exact_of(j)) - 13);
+        const double hair = 1e-9 * (allowed.hi - allowed.lo);
+        const double below = centre - allowed.lo - (allowed.lo_open ? hair : 0);
+        const double above = allowed.hi - centre - (allowed.hi_open ? hair : 0);
+        // Both ends as far as 14 figures can place the centre (a few 10^-14 of the value) reach the farther one.
+        const bool even = std::abs(below - above) <= 1e-9 * std::max(below, above);
+        const double reach = even ? std::max(below, above) : std::min(below, above);
+        if (reach <= 0) {
+            out.answers.push_back({j, {m, 0}});
+            continue;
+        }
+        out.answers.push_back({j, {centre, moodle_stored(reach)}});
+        if (!even) {
+            const double from = below > above ? centre - below : centre + reach;
+            const double to = below > above ? centre - reach : centre + above;
+            out.answers.push_back({j, {moodle_stored((from + to) / 2), moodle_stored((to - from) / 2)}});
+        }
     }
     return out;
 }
@@ -240,8 +265,8 @@ ClozeNumbers cloze_numbers(const std::vector<PlatformAnswer>& answers, const spe
         NumberRange allowed = answers[j].status == grade::Status::rounded
                                   ? NumberRange{m, m}
                                   : right_band(answers[j].value.count, tolerance);
-        // Moodle takes the first interval that holds a number: stop short of every later value that says
-        // otherwise.
+        // Rule 1's interval of the value, where check names its mistakes (issue 39, rule 6). Moodle takes the first
+        // interval that holds a number: stop short of every later value that says otherwise.
         for (std::size_t i = j + 1; i < answers.size(); ++i) {
             const double f = value_of(i);
             if (same(i, j) || !holds(allowed, f))

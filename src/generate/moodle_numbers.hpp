@@ -60,8 +60,10 @@ struct ClozeNumber {
 /// The answers for platform_answers' `answers` to a count part with `tolerance`, in the order Moodle tries
 /// them. The right value comes first, as itself ± the reach of rule 1's interval (right_band), so Moodle's
 /// interval is rule 1's, closed, widened only by Moodle's own allowance of 10^-14 of the value. A mistake's answer
-/// covers the whole numbers of its own interval (but an end that Moodle's allowance would cross), up to the next
-/// value listed after it with other credit or feedback; a rounding is the value alone. `dropped` lists the entries
+/// covers rule 1's interval around its value, where check names it (issue 39, rule 6): for a count its whole numbers
+/// (but an end that Moodle's allowance would cross), up to the next value listed after it with other credit or
+/// feedback; for a value that is not whole, up to where another listed value's interval begins or ends, in one or two
+/// answers. A rounding is the value alone. `dropped` lists the entries
 /// Moodle would still give another answer's credit or feedback (possible only where its 1e-14 allowance spans whole
 /// numbers), a value rule 1 takes as right excepted.
 struct ClozeNumbers {

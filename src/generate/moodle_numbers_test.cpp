@@ -3,6 +3,8 @@
 // (right when within half a unit of the last required figure of the exact value, both ends included).
 #include <generate/moodle_numbers.hpp>
 
+#include <solve/defined.hpp>
+
 #include <util/test_catch.hpp>
 
 using namespace headcount;
@@ -144,6 +146,33 @@ TEST_CASE("each listed value reaches its own answer, bands stopping short of lat
     CHECK(first_match(numbers, 787467) == std::nullopt);
     CHECK(first_match(numbers, 788600) == 2u);
     CHECK(first_match(numbers, 788601) == std::nullopt);
+}
+
+TEST_CASE("a mistake's value that is not whole takes rule 1's interval, as check names it", "[lms]") {
+    // Right 7/39; mistakes 1.234 and 1.241 at three figures: rule 1's intervals [1.229, 1.239] and [1.236, 1.246].
+    // Where they overlap, [1.236, 1.239], check names what its precedence keeps of both, which no one answer says:
+    // 1.234's answers take [1.229, 1.236) (1.234 ± 0.002, and the rest, 1.2305 ± 0.0015), 1.241's (1.239, 1.246],
+    // and the overlap is left to the catch-all.
+    const auto exact_entry = [](formula::Number value, grade::Status status, std::string feedback) {
+        PlatformAnswer a;
+        a.value = solve::exact_answer(std::move(value));
+        a.status = status;
+        a.feedback = std::move(feedback);
+        return a;
+    };
+    const ClozeNumbers numbers =
+        cloze_numbers({exact_entry(formula::Number(7, 39), grade::Status::correct, ""),
+                       exact_entry(formula::Number(1234, 1000), grade::Status::incorrect, "A"),
+                       exact_entry(formula::Number(1241, 1000), grade::Status::incorrect, "B")},
+                      k_three_figures);
+    for (const double in_a : {1.229, 1.23, 1.234, 1.2359})
+        CHECK(first_match(numbers, in_a) == 1u);
+    for (const double in_b : {1.2391, 1.241, 1.246})
+        CHECK(first_match(numbers, in_b) == 2u);
+    for (const double neither : {1.2289, 1.2365, 1.239, 1.2461})
+        CHECK_FALSE(first_match(numbers, neither));
+    // Each value is written as it is typed, to 14 figures at most.
+    CHECK(numbers.answers[1].number.value == 1.234);
 }
 
 TEST_CASE("a value Moodle cannot tell from an earlier answer is left out and named", "[lms]") {

@@ -86,8 +86,8 @@ std::pair<std::string, std::string> derived_words(const Computation& c, std::str
     return {s, s};
 }
 
-/// The unit slips a part's unit invites, as factors on the right value. A spec's own percentage, a fraction of one,
-/// invites no fraction-for-percentage slip: both are right answers there.
+/// The unit slips a part's unit invites, as factors on the right value. A percentage (a spec's or the built-in mfu), a
+/// fraction of one, invites no fraction-for-percentage slip: both are right answers there.
 void add_unit_slips(std::string_view unit_text, const solve::UnitInfo& unit, const Number& right,
                     std::vector<Single>& singles) {
     const auto add = [&](std::string_view id, std::string title, std::string feedback, Number factor) {
@@ -131,9 +131,6 @@ void add_unit_slips(std::string_view unit_text, const solve::UnitInfo& unit, con
                 "This counts each multiply-add once; a FLOP count counts it as two operations, a multiply and an "
                 "add.",
                 Number(1, 2));
-    } else if (unit.dimension == D::plain && unit.scale == Number(1, 100)) {
-        add("fraction_for_percent", "A fraction was given where a percentage was asked",
-            "This is the fraction; the question asks for a percentage (the fraction times 100).", Number(1, 100));
     }
 }
 

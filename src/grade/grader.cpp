@@ -281,6 +281,10 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         case spec::Tolerance::Kind::sigfigs: {
             if (!typed || value == 0)
                 return typed && *typed == value;
+            // Half a unit in the n-th figure is at most half of 10^(1-n) of the value: far off by the doubles is
+            // far off exactly, and the exact test is kept for values near it (a part has hundreds of mistakes).
+            if (std::abs(parsed->value - v) > 0.6 * std::pow(10.0, 1 - tolerance.sigfigs) * std::abs(v))
+                return false;
             // Rule 1: within half a unit in the last required figure of the exact value, never of a rounded one.
             const auto half = half_unit(Number(value / typed_unit), tolerance.sigfigs);
             return half && cmp(abs(Number(*typed - value)), Number(*half * typed_unit)) <= 0;
@@ -288,7 +292,6 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
         }
         return false;
     };
-    const auto within = [&](const Number& value) { return within_at(value, formula::to_double(value)); };
     const bool says_rounded = parsed->significant_figures > 0 || parsed->approximate;
     const double resolution = resolution_of(*parsed);
     const bool can_round = resolution > 0 && written_figures(*parsed) >= (says_rounded ? 2 : 3);
@@ -309,22 +312,27 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     // figures they give, three at least (issue 39, rule 4); plain digits are a count's, every one.
     const bool prefixed = !parsed->unit.empty() && parsed->unit != "B" && written_figures(*parsed) >= 3;
     const bool power_of_ten = parsed->unit.size() <= 1 && parsed->significant_figures >= 3; // 1.68e7, 1.68e7 B
-    const auto in_units_of = [&](const Number& value) {
-        return unit.dimension == solve::UnitInfo::Dimension::bytes && (prefixed || power_of_ten) && rounds(value);
-    };
-    const bool in_units = in_units_of(right);
+    const bool bytes_at_figures = unit.dimension == solve::UnitInfo::Dimension::bytes && (prefixed || power_of_ten);
     // Fewer figures than the part asks for is a rounding, even when it lands near enough (0.17 for 0.17002 at
     // three figures), unless it is the exact value itself.
     const int figures = written_figures(*parsed);
     const bool too_few = tolerance.kind == spec::Tolerance::Kind::sigfigs && figures > 0 && figures < tolerance.sigfigs;
-    if ((typed && *typed == right) || (within(right) && !too_few) || in_units) {
+    // Rule 1 (issue 39): the answer is `value` when it is exactly that, or within half a unit in the part's last
+    // required figure of it with at least the figures the part asks for, or bytes in a unit to the figures written.
+    // The right value and an accepted reading are judged by this one test, and every mistake's value (rule 6) by it
+    // and by the rounding test below.
+    const auto gives = [&](const Number& value, double v) {
+        return (typed && *typed == value) || (within_at(value, v) && !too_few) ||
+               (bytes_at_figures && rounds_at(value, v));
+    };
+    if (gives(right, formula::to_double(right))) {
         verdict.status = Status::correct;
         verdict.score = verdict.points;
         return verdict;
     }
     // A reading the part accepts (issue 39, rule 7) is judged as the right value is, and names no mistake.
     for (const solve::AcceptedValue& a : part.accepted)
-        if ((typed && *typed == a.value) || (within(a.value) && !too_few) || in_units_of(a.value)) {
+        if (gives(a.value, formula::to_double(a.value))) {
             verdict.status = a.credit >= 1 ? Status::correct : Status::incorrect;
             verdict.score = verdict.points * std::min(a.credit, 1.0);
             verdict.accepted = a.feedback;
@@ -350,16 +358,13 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
                       cmp(abs(Number(other - right)), Number(resolution) / 2) <= 0))
             verdict.matches.push_back({{find_mistake(k_unit_base)}, part.answer, {}});
     }
-    // A mistake's value is still matched as it rounds at the part's figures (what Moodle's bands of wrong values
-    // take: issue 39's rule 8 will move both to rule 1's interval together).
-    const auto rounds_alike = [&](const Number& value, double v) {
-        if (tolerance.kind != spec::Tolerance::Kind::sigfigs || value == 0)
-            return within_at(value, v);
-        const double place = std::pow(10.0, std::floor(std::log10(std::abs(v))) - tolerance.sigfigs + 1);
-        return std::round(parsed->value / place) == std::round(v / place);
-    };
+    // Rule 6: a mistake's value is matched by the rule a right value is judged by (rule 1): the answer would be right
+    // or rounded were the mistake's value the right one. So at the part's figures or any coarser precision the
+    // student wrote (1.2e3 for 1,234 at three figures), never finer than the part's: rounding alike is no match
+    // (1.225e3 for 1,234 is 9 off). Moodle's bands of wrong values are rule 1's intervals too
+    // (generate/moodle_numbers.hpp); the figures a number is written with are what Moodle cannot see.
     const auto matches = [&](const MistakeTable::Value& v) {
-        return rounds_alike(v.exact, v.approximate) || rounds_at(v.exact, v.approximate);
+        return gives(v.exact, v.approximate) || rounds_at(v.exact, v.approximate);
     };
     for (std::size_t i = 0; i < table.explanations.size(); ++i)
         if (matches(table.explanation_values[i]))

@@ -27,11 +27,13 @@ struct Verdict {
                                         ///< or a choice; unset when unreadable or not a whole number
     std::string unreadable_reason;      ///< why the answer could not be read
     solve::Answer expected;
-    double points = 0;                ///< the part's points
-    double score = 0;                 ///< points earned: all, a mistake's credit share, or 0
-    std::vector<Explanation> matches; ///< for incorrect: every explanation whose value the answer equals
-    /// For incorrect: when more than two unrelated explanations match (a small whole number, a two-figure answer),
-    /// none is the cause: up to three of them as possibilities, and `matches` empty.
+    double points = 0; ///< the part's points
+    double score = 0;  ///< points earned: all, a mistake's credit share, or 0
+    /// For incorrect: every explanation whose value the answer gives by the test a right value is judged by (issue
+    /// 39, rule 1): it would be right or rounded, were that value the right one.
+    std::vector<Explanation> matches;
+    /// For incorrect: when more than two unrelated explanations match (a small whole number, a value shared by
+    /// several slips), none is the cause: up to three of them as possibilities, and `matches` empty.
     std::vector<Explanation> possible;
     std::optional<double> near_miss; ///< for unexplained wrong answers within 5%: the relative difference
     /// The sentence of the part's other reading (`accept:`) that the answer matches, or "": then the status is

@@ -199,12 +199,12 @@ std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, co
     std::vector<Explanation> out;
     const Mistake* other = find_mistake(k_other_quantity);
     const solve::Ask& ask = *part.ask;
-    const solve::UnitInfo unit = solve::unit_info(ask.unit);
+    const solve::UnitInfo unit = solve::ask_unit(solved.problem, ask);
     // Another quantity in the part's unit: a count of the same things, bytes, a time (in the part's unit).
     const auto comparable = [&](const solve::Ask& candidate) -> std::optional<formula::Number> {
         if (&candidate == &ask || candidate.type() != ask.type() || solve::cannot_answer(candidate, solved))
             return std::nullopt;
-        const solve::UnitInfo its = solve::unit_info(candidate.unit);
+        const solve::UnitInfo its = solve::ask_unit(solved.problem, candidate);
         if (its.dimension != unit.dimension ||
             (unit.dimension == solve::UnitInfo::Dimension::count && candidate.unit != ask.unit))
             return std::nullopt;

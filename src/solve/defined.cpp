@@ -33,19 +33,25 @@ UnitInfo unit_info(std::string_view unit) {
     return {D::count, 1, unit};
 }
 
-UnitInfo quantity_unit(const spec::Quantity& quantity) {
-    UnitInfo unit = unit_info(quantity.unit);
-    if (!quantity.builtin && unit.dimension == D::plain && unit.scale == formula::Number(1, 100)) {
+namespace {
+
+/// An answer's unit as asked: a percentage is the formula's fraction of one, shown times 100 (issue 39, rule 2).
+UnitInfo as_asked(UnitInfo unit) {
+    if (unit.dimension == D::plain && unit.scale == formula::Number(1, 100)) {
         unit.scale = 1;
         unit.fraction_as_percent = true;
     }
     return unit;
 }
 
+} // namespace
+
+UnitInfo quantity_unit(const spec::Quantity& quantity) { return as_asked(unit_info(quantity.unit)); }
+
 UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask) {
     if (const spec::Quantity* quantity = defined_quantity(problem, ask))
         return quantity_unit(*quantity);
-    return unit_info(ask.unit == "number" ? "" : ask.unit);
+    return as_asked(unit_info(ask.unit == "number" ? "" : ask.unit));
 }
 
 spec::Tolerance tolerance_of(const SolvedPart& part) {

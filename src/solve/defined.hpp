@@ -18,8 +18,8 @@ using UnitInfo = formula::UnitInfo;
 /// (parameters, FLOPs, FLOP/s, tokens, ...).
 UnitInfo unit_info(std::string_view unit);
 
-/// The unit of `ask`'s answer in `problem`: unit_info(ask.unit), except that a spec's own quantity in `percent` (or
-/// `%`) is a fraction of one shown as a percentage (fraction_as_percent), while headcount's own `mfu` is in percent.
+/// The unit of `ask`'s answer in `problem`: unit_info(ask.unit), except that an answer in `percent` (or `%`), a
+/// spec's quantity or headcount's own `mfu`, is a fraction of one shown as a percentage (fraction_as_percent).
 UnitInfo ask_unit(const spec::Problem& problem, const Ask& ask);
 
 /// The unit of `quantity`'s value, as ask_unit says.

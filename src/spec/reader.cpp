@@ -303,7 +303,7 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         // The unit slips grade derives for a defined quantity's unit (grade/formula_mistakes.cpp) that are not in the
         // catalogue already (bits_for_bytes, decimal_vs_binary_units and macs_not_flops are).
         for (std::string_view id : {"time_in_seconds", "time_in_minutes", "time_in_hours", "time_in_days",
-                                    "time_in_years", "fraction_for_percent", "given_in_other_unit"})
+                                    "time_in_years", "given_in_other_unit"})
             mistake_words.push_back(id);
         vocabulary = Vocabulary{ask_words, mistake_words};
     }
