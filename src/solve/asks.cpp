@@ -68,6 +68,8 @@ Answer Ask::evaluate(const SolvedProblem& solved) const {
     if (shaped)
         return Answer{formula::to_count(c.value(index)).value_or(0), c.shape(index), {}};
     const Number& value = c.value(index);
+    if (!choices.empty()) // the chosen word's index, as the grader reads a word (a catalogue row's, built in or not)
+        return Answer{formula::to_count(value).value_or(0), {}, {}};
     // A spec's own formula (or one redefining a built-in) may come to any value; the catalogue's counts are whole.
     if (kind == "defined" || c.slot(index).quantity || value.get_den() != 1 || !formula::to_count(value))
         return exact_answer(value);

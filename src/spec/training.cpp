@@ -102,6 +102,7 @@ Result<Quantity> quantity_of(const CatalogueEntry& e, const Settled& settled,
     q.name = std::string(e.name);
     q.ask = std::string(e.ask);
     q.builtin = true;
+    q.row = &e;
     q.title = std::string(!e.title_when.empty() && !settled.holds(e.title_when) ? e.title_otherwise : e.title);
     q.unit = std::string(e.unit);
     q.formula_text = settled.resolve(e.formula);
