@@ -192,7 +192,7 @@ Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::N
                                         "has two (ffn: mlp): adapt up and down");
     describe_setup(*setup, problem,
                    has_training_keys(given) || std::any_of(asked.begin(), asked.end(), [](const auto& part) {
-                       return part.first.starts_with("memory.") || part.first.starts_with("batch.");
+                       return part.first.starts_with("memory.") || part.first == "batch.max";
                    }));
     put_settings(*setup, problem);
 
