@@ -402,7 +402,7 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                                                      {"params.active", "parameters"},
                                                                      {"tokens.per_parameter", "tokens per parameter"},
                                                                      {"time.decode_step", "seconds"},
-                                                                     {"intensity.decode_step", "FLOPs per byte"},
+                                                                     {"intensity.decode_step", "number"},
                                                                      {"bound.decode_step", "regime"},
                                                                      {"batch.compute_bound", "sequences"},
                                                                      {"throughput.decode", "tokens/s"},

@@ -166,7 +166,7 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
 /// A part asking for batch.max where the model states alone take more than memory_budget, or for batch.max_decode
 /// where the weights do: no batch fits, and a negative number of sequences is no answer (issue 40). A part asking
 /// for batch.compute_bound where one sequence's KV cache alone keeps the step below the ridge point: no batch is
-/// compute-bound (its formula gives 0). Said at the part, with the sizes, when the spec is read.
+/// compute-bound (its formula comes to no positive batch). Said at the part, with the sizes, when the spec is read.
 std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     const Computation& c = *solved.computation;
     const spec::Problem& problem = solved.problem;
@@ -204,7 +204,7 @@ std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     const Number* peak = value_of("peak_flops");
     const Number* bandwidth = value_of("hbm_bandwidth");
     if (const Number* batch = value_of("batch_compute_bound");
-        batch && *batch == 0 && flops && cache && peak && bandwidth && *cache > 0 && *bandwidth > 0)
+        batch && *batch <= 0 && flops && cache && peak && bandwidth && *cache > 0 && *bandwidth > 0)
         if (auto error = at("batch.compute_bound",
                             fmt::format("batch.compute_bound: no batch makes a decoding step compute-bound: each "
                                         "sequence does {} FLOPs per byte of its own KV cache, no more than the ridge "
