@@ -358,7 +358,9 @@ std::vector<Explanation> formula_explanations(const solve::SolvedProblem& solved
     std::vector<Explanation> out;
     const Computation& c = *solved.computation;
     const int target = slot_of(solved, part);
-    if (!c.available(target) || part.ask->type() != solve::Ask::Type::count)
+    // A word's answer (bound.decode_step) is its formula's index: a mistake that changes it names the other word.
+    const bool word = part.ask->type() == solve::Ask::Type::choice;
+    if (!c.available(target) || (part.ask->type() != solve::Ask::Type::count && !word))
         return out;
     const Number& right = c.value(target);
     std::deque<std::vector<Perturbation>> kept; // Single::made points into these
@@ -388,7 +390,8 @@ std::vector<Explanation> formula_explanations(const solve::SolvedProblem& solved
     add_advertised_sizes(solved, target, right, singles);
     add_other_readings(solved, target, right, singles);
     std::vector<Single> slips;
-    add_unit_slips(part.ask->unit, solve::ask_unit(solved.problem, *part.ask), right, slips);
+    if (!word)
+        add_unit_slips(part.ask->unit, solve::ask_unit(solved.problem, *part.ask), right, slips);
     for (Single& slip : slips)
         if (std::find(taken.begin(), taken.end(), slip.mistake->id) == taken.end())
             singles.push_back(std::move(slip));

@@ -235,7 +235,8 @@ std::vector<Explanation> other_quantities(const solve::SolvedProblem& solved, co
             const solve::Ask* candidate = solve::quantity_ask(q);
             if (const auto scale = comparable(*candidate)) {
                 const solve::Answer value = candidate->evaluate(solved);
-                add(*candidate, answer_of(solved, part, *value.exact * *scale));
+                const formula::Number exact = value.exact ? *value.exact : formula::to_number(value.count);
+                add(*candidate, answer_of(solved, part, exact * *scale));
             }
         }
     return out;

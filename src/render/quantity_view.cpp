@@ -56,9 +56,16 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
     };
     const bool whole = value.get_den() == 1;
     const auto decimal = formula::exact_decimal(value, 12);
-    const std::string value_tex = whole || decimal ? number_tex(value) : formula::rounded(value, figures);
+    std::string value_tex = whole || decimal ? number_tex(value) : formula::rounded(value, figures);
     const solve::UnitInfo unit = solve::quantity_unit(q);
     std::string unit_text(unit.symbol);
+    // A catalogue row answered with a word (bound.decode_step): its formula's value is the word's index.
+    const auto choices = q.row ? q.row->choices : std::span<const solve::Choice>{};
+    if (const auto index = formula::to_count(value);
+        !choices.empty() && index && *index >= 0 && static_cast<std::size_t>(*index) < choices.size()) {
+        value_tex = fmt::format("\\text{{{}}}", choices[static_cast<std::size_t>(*index)].word);
+        unit_text.clear();
+    }
     if (unit.fraction_as_percent) { // the formula's fraction, then the percentage it is: 0.1795 = 17.95 %
         const Number percent = value * 100;
         const bool exact = percent.get_den() == 1 || formula::exact_decimal(percent, 12);

@@ -195,7 +195,9 @@ Result<std::string> part_question(const solve::SolvedPart& part, const TemplateS
     if (part.ask->kind == "defined") { // a defined quantity's question needs only its row: title and unit
         const solve::UnitInfo unit = solve::unit_info(part.ask->unit == "number" ? "" : part.ask->unit);
         with_quantity = view;
-        (*with_quantity)["quantity"] = question_words(part.ask->noun, unit.symbol);
+        // A word's answer (bound.decode_step: memory or compute) is asked for without a unit.
+        (*with_quantity)["quantity"] =
+            question_words(part.ask->noun, part.ask->type() == solve::Ask::Type::choice ? "" : unit.symbol);
     }
     auto question = templates.render(question_template(*part.ask), with_quantity ? *with_quantity : view);
     if (!question)

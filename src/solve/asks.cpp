@@ -68,6 +68,8 @@ Answer Ask::evaluate(const SolvedProblem& solved) const {
     if (shaped)
         return Answer{formula::to_count(c.value(index)).value_or(0), c.shape(index), {}};
     const Number& value = c.value(index);
+    if (!choices.empty()) // the chosen word's index, as the grader reads a word (a catalogue row's, built in or not)
+        return Answer{formula::to_count(value).value_or(0), {}, {}};
     // A spec's own formula (or one redefining a built-in) may come to any value; the catalogue's counts are whole.
     if (kind == "defined" || c.slot(index).quantity || value.get_den() != 1 || !formula::to_count(value))
         return exact_answer(value);
@@ -161,29 +163,57 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
     return std::nullopt;
 }
 
-/// A part asking for batch.max where the model states alone take more than memory_budget: no batch fits, and a
-/// negative number of sequences is no answer (issue 40). Said at the part, with the two sizes, when the spec is read.
+/// A part asking for batch.max where the model states alone take more than memory_budget, or for batch.max_decode
+/// where the weights do: no batch fits, and a negative number of sequences is no answer (issue 40). A part asking
+/// for batch.compute_bound where one sequence's KV cache alone keeps the step below the ridge point: no batch is
+/// compute-bound (its formula comes to no positive batch). Said at the part, with the sizes, when the spec is read.
 std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     const Computation& c = *solved.computation;
     const spec::Problem& problem = solved.problem;
-    const int batch = c.find_visible("batch_max");
-    if (!c.available(batch) || c.value(batch) >= 0)
-        return std::nullopt;
-    const int states = c.find_visible("memory_model_states");
-    const int budget = c.find_visible("memory_budget");
-    const auto bytes = [&](int slot) {
+    const auto bytes = [&](std::string_view name) {
+        const int slot = c.find_visible(name);
         if (!c.available(slot) || c.value(slot).get_den() != 1)
             return std::string("?");
         const auto count = formula::to_count(c.value(slot));
         return count ? with_thousands(*count) + " bytes" : c.value(slot).get_str() + " bytes";
     };
-    for (const spec::Part& part : problem.parts)
-        if (part.ask == "batch.max")
-            return Error{problem.file, part.ask_mark.line, part.ask_mark.column,
-                         fmt::format("batch.max: no batch fits: the model states alone take {}, more than "
-                                     "memory_budget ({}); give a larger memory_budget, or split the model states over "
-                                     "GPUs (zero_stage with data_parallel)",
-                                     bytes(states), bytes(budget))};
+    const auto value_of = [&](std::string_view name) -> const Number* {
+        const int slot = c.find_visible(name);
+        return c.available(slot) ? &c.value(slot) : nullptr;
+    };
+    const auto at = [&](std::string_view ask, std::string message) -> std::optional<Error> {
+        for (const spec::Part& part : problem.parts)
+            if (part.ask == ask)
+                return Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)};
+        return std::nullopt;
+    };
+    if (const Number* batch = value_of("batch_max"); batch && *batch < 0)
+        if (auto error = at("batch.max", fmt::format("batch.max: no batch fits: the model states alone take {}, more "
+                                                     "than memory_budget ({}); give a larger memory_budget, or split "
+                                                     "the model states over GPUs (zero_stage with data_parallel)",
+                                                     bytes("memory_model_states"), bytes("memory_budget"))))
+            return error;
+    if (const Number* batch = value_of("batch_max_decode"); batch && *batch < 0)
+        if (auto error = at("batch.max_decode",
+                            fmt::format("batch.max_decode: no batch fits: the weights alone take {}, more than "
+                                        "memory_budget ({}); give a larger memory_budget, or a smaller dtype",
+                                        bytes("memory_parameters"), bytes("memory_budget"))))
+            return error;
+    const Number* flops = value_of("flops_decode_step");
+    const Number* cache = value_of("memory_kv_cache");
+    const Number* peak = value_of("peak_flops");
+    const Number* bandwidth = value_of("hbm_bandwidth");
+    if (const Number* batch = value_of("batch_compute_bound");
+        batch && *batch <= 0 && flops && cache && peak && bandwidth && *cache > 0 && *bandwidth > 0)
+        if (auto error = at("batch.compute_bound",
+                            fmt::format("batch.compute_bound: no batch makes a decoding step compute-bound: each "
+                                        "sequence does {} FLOPs per byte of its own KV cache, no more than the ridge "
+                                        "point peak_flops / hbm_bandwidth ({} FLOPs per byte), so the intensity stays "
+                                        "below it however large the batch; give a shorter seq_len, or fewer key/value "
+                                        "heads (n_kv_heads)",
+                                        formula::rounded(Number(*flops / *cache), 4),
+                                        formula::rounded(Number(*peak / *bandwidth), 4))))
+            return error;
     return std::nullopt;
 }
 

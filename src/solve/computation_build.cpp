@@ -70,7 +70,9 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                           fmt::format("quantity '{}' has the name of a given; choose another name", q.name)});
             if (known >= 0 && c.slot(known).entry) {
                 const CatalogueEntry& e = *c.slot(known).entry;
-                if (!e.shape.empty() || !e.choices.empty())
+                // A catalogue row answered with a word is made a quantity of its own (spec/training.hpp); a spec's
+                // formula cannot take its place.
+                if ((!e.shape.empty() || !e.choices.empty()) && !q.builtin)
                     return std::unexpected(Error{
                         problem.file, q.mark.line, q.mark.column,
                         fmt::format("quantity '{}' has the name of a built-in {}, which a formula cannot redefine; "

@@ -92,9 +92,11 @@ const Ask* quantity_ask(const spec::Quantity& quantity) {
     static std::mutex mutex;
     static std::deque<InternedAsk> rows; // a deque never moves what it holds
     const std::lock_guard lock(mutex);
+    // A catalogue row's words, for one of headcount's own that is answered with a word (bound.decode_step).
+    const std::span<const Choice> choices = quantity.row ? quantity.row->choices : std::span<const Choice>{};
     for (const InternedAsk& row : rows)
         if (row.id == quantity.ask && row.unit == quantity.unit && row.noun == quantity.title &&
-            row.name == quantity.name)
+            row.name == quantity.name && row.row.choices.data() == choices.data())
             return &row.row;
     InternedAsk& row =
         rows.emplace_back(InternedAsk{quantity.ask, quantity.unit, quantity.title, quantity.name, Ask{}});
@@ -104,6 +106,7 @@ const Ask* quantity_ask(const spec::Quantity& quantity) {
                   .projections = "",
                   .kind = "defined",
                   .group = "",
+                  .choices = choices,
                   .name = row.name};
     return &row.row;
 }

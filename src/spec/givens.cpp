@@ -77,7 +77,8 @@ std::string vary_markdown() {
     }
     for (const std::string_view key : detail::k_training_values)
         if (key != "mfu") // a fraction
-            out += fmt::format("| `{}` | a training run (kind: transformer) | whole numbers |\n", key);
+            out += fmt::format("| `{}` | {} (kind: transformer) | whole numbers |\n", key,
+                               key == "hbm_bandwidth" ? "an accelerator's memory" : "a training run");
     out += "| any other given | the spec's own formulas (`quantities:`) | whole numbers |\n";
     return out;
 }

@@ -11,6 +11,10 @@
 #include <string_view>
 #include <vector>
 
+namespace headcount::solve {
+struct CatalogueEntry; // solve/catalogue.hpp: a row of the built-in catalogue, plain data
+} // namespace headcount::solve
+
 namespace headcount::spec {
 
 /// A 1-based position in the spec file, for errors found after reading (e.g. an unknown ask).
@@ -190,8 +194,11 @@ struct Quantity {
     std::string ask;
     bool builtin = false;   ///< one of headcount's own formulas, not the spec's
     bool redefines = false; ///< the spec's own formula, in place of headcount's built-in of the same name
-    std::string title;      ///< used in questions, solutions and feedback ("training compute")
-    std::string unit;       ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
+    /// For one of headcount's own, the catalogue row it is made from (its choices, for an answer that is a word);
+    /// nullptr for the spec's own.
+    const solve::CatalogueEntry* row = nullptr;
+    std::string title; ///< used in questions, solutions and feedback ("training compute")
+    std::string unit;  ///< as written: FLOPs, parameters, bytes, GiB, days, FLOP/s, percent, "" ...
     formula::Node formula;
     std::string formula_text; ///< as written
     std::vector<ListedMistake> mistakes;

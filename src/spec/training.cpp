@@ -102,6 +102,7 @@ Result<Quantity> quantity_of(const CatalogueEntry& e, const Settled& settled,
     q.name = std::string(e.name);
     q.ask = std::string(e.ask);
     q.builtin = true;
+    q.row = &e;
     q.title = std::string(!e.title_when.empty() && !settled.holds(e.title_when) ? e.title_otherwise : e.title);
     q.unit = std::string(e.unit);
     q.formula_text = settled.resolve(e.formula);
@@ -191,7 +192,7 @@ Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::N
                                         "has two (ffn: mlp): adapt up and down");
     describe_setup(*setup, problem,
                    has_training_keys(given) || std::any_of(asked.begin(), asked.end(), [](const auto& part) {
-                       return part.first.starts_with("memory.") || part.first.starts_with("batch.");
+                       return part.first.starts_with("memory.") || part.first == "batch.max";
                    }));
     put_settings(*setup, problem);
 

@@ -114,6 +114,7 @@ void describe_setup(const Setup& s, Problem& problem, bool about_memory) {
         {"data_parallel", "data-parallel replicas, $N_d$ (each processes the batch)"},
         {"lora_rank", "LoRA rank $r$"},
         {"memory_budget", "memory budget of one GPU, bytes"},
+        {"hbm_bandwidth", "memory (HBM) bandwidth of one GPU, bytes per second"},
     });
     for (const auto& [name, meaning] : k_meanings)
         if (problem.values.contains(name))
