@@ -124,6 +124,22 @@ TEST_CASE("times in ms, µs and ns are read", "[e2e][verdicts]") {
     CHECK(status("j", "4000 µs") == "correct");
 }
 
+// An answer a time part cannot read (a size in bytes) is shown how to write a time, not a count. The example is never
+// near the answer: 4.2 ms is within a factor of 2 of part e's 2.536 ms (so 7.5 h is shown there), and far from part
+// d's 6,583.56 days (so 4.2 ms is shown there).
+TEST_CASE("an unreadable answer to a time part is shown a time to copy", "[e2e][verdicts]") {
+    const auto step = run_headcount({"check", spec_path(), "--part", "e", "--answer", "4.18 GB"});
+    CHECK(step.exit_code == 1);
+    CHECK(has(step.out, "Write a time with its unit, such as 7.5 h: ns, µs (or us), ms, s, min, h, days, weeks or "
+                        "years."));
+    CHECK_FALSE(has(step.out, "1,234,567"));
+    const auto span = run_headcount({"check", spec_path(), "--part", "d", "--answer", "4.18 GB"});
+    CHECK(has(span.out, "Write a time with its unit, such as 4.2 ms:"));
+    // A count part is still shown counts.
+    const auto count = run_headcount({"check", spec_path(), "--part", "l", "--answer", "4.18 GB"});
+    CHECK(has(count.out, "Write the number with digits"));
+}
+
 // The spec's own noun (85 chips), FLOP/s with every prefix (989 TFLOP/s = 0.989 PFLOP/s = 9.89e14 FLOP/s =
 // 0.000989 EFLOP/s), rates of bytes (3.35 TB/s = 3,350 GB/s; in GiB/s 3.35e12 / 2^30 = 3,119.9 GiB/s).
 TEST_CASE("a spec's unit noun, FLOP/s prefixes and byte rates are read", "[e2e][verdicts]") {

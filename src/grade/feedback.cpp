@@ -1,5 +1,6 @@
 #include <grade/feedback.hpp>
 
+#include <formula/units.hpp>
 #include <grade/typing_examples.hpp>
 #include <render/answers.hpp>
 #include <render/hints.hpp>
@@ -153,6 +154,11 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"is_shape", ask.type() == solve::Ask::Type::shape},
                 {"is_choice", ask.type() == solve::Ask::Type::choice},
                 {"is_bytes", ask.in_bytes()},
+                {"is_time",
+                 [&] {
+                     const auto unit = formula::known_unit(ask.unit);
+                     return unit && unit->dimension == formula::UnitInfo::Dimension::time;
+                 }()},
                 {"counts_o", ask.projections.find('O') != std::string_view::npos},
                 {"biases", render::bias_names(solved.mha, ask.projections)},
                 {"has_biases", !render::bias_names(solved.mha, ask.projections).empty()},

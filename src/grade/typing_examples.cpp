@@ -1,5 +1,6 @@
 #include <grade/typing_examples.hpp>
 
+#include <formula/units.hpp>
 #include <util/text.hpp>
 
 #include <fmt/format.h>
@@ -31,7 +32,16 @@ render::View writing_examples(const solve::SolvedPart& part) {
                                             : near_answer(options[0].value, part.answer.count);
         return std::string(near ? options[1].text : options[0].text);
     };
+    // A time, compared in seconds: an answer in days or ms is the same quantity.
+    const auto time_unit = part.ask ? formula::known_unit(part.ask->unit) : std::nullopt;
+    const double seconds =
+        time_unit && time_unit->dimension == formula::UnitInfo::Dimension::time
+            ? formula::to_double(part.answer.exact ? *part.answer.exact : formula::to_number(part.answer.count)) *
+                  formula::to_double(time_unit->scale)
+            : 0;
+    const bool near_time = seconds > 0 && 0.0042 >= seconds / 2 && 0.0042 <= seconds * 2;
     return render::View{{"number", pick({{{"1,234,567", 1234567}, {"7,654,321", 7654321}}})},
+                        {"time", near_time ? "7.5 h" : "4.2 ms"},
                         {"scaled", pick({{{"1.23M", 1230000}, {"7.65M", 7650000}}})},
                         {"expression", pick({{{"12*(34^2+56)", 14544}, {"98*(76^2+54)", 571340}}})},
                         {"bytes", pick({{{"1.23 MB", 1230000}, {"7.65 MB", 7650000}}})},
