@@ -382,8 +382,9 @@ TEST_CASE("a decoding step over a cache of one is the built-in forward pass of o
 // The training asks as docs/spec.md listed them by hand before its table was printed from the rows, in its order,
 // with the units that table and the papers give them: memory in bytes, batch.max in sequences, compute in FLOPs,
 // time.training in days, mfu in percent, LoRA's and MoE's counts in parameters; and Chinchilla's tokens per
-// parameter, added as a catalogue row, and the inference asks (catalogue/inference.yaml, tests/inference_cli_test.cpp).
-// A row added to the catalogue is added here too.
+// parameter, added as a catalogue row, the inference asks (catalogue/inference.yaml, tests/inference_cli_test.cpp) and
+// the scaling-law asks (catalogue/scaling.yaml, tests/scaling_cli_test.cpp). A row added to the catalogue is added here
+// too.
 TEST_CASE("catalogue training-asks prints every training ask, and each is solved in its unit", "[e2e][training]") {
     const auto run = run_headcount({"catalogue", "training-asks"});
     REQUIRE(run.exit_code == 0);
@@ -418,12 +419,16 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                                                      {"batch.compute_bound", "sequences"},
                                                                      {"throughput.decode", "tokens/s"},
                                                                      {"time.prefill", "seconds"},
-                                                                     {"batch.max_decode", "sequences"}};
+                                                                     {"batch.max_decode", "sequences"},
+                                                                     {"chinchilla.params", "parameters"},
+                                                                     {"chinchilla.tokens", "tokens"},
+                                                                     {"loss.chinchilla", "number"}};
     CHECK(rows == listed);
     // One spec asks them all: GPT-2 small with eight experts of which two are active, LoRA on q and v, ZeRO stage 1
     // over 2 replicas, and a run's numbers; each part's unit is the one its row states. The inference asks read the
     // weights at a dtype and a bandwidth, here so high (100 TB/s, a ridge of 3.12 FLOPs per byte) that some batch is
-    // compute-bound at 1,024 cached positions.
+    // compute-bound at 1,024 cached positions. The scaling-law asks read a compute budget, given with its unit; the
+    // run gives steps, not tokens, so the loss is that of the compute-optimal run.
     std::string parts;
     for (std::size_t i = 0; i < rows.size(); ++i)
         parts += "  - {id: p" + std::to_string(i) + ", ask: " + rows[i].first + "}\n";
@@ -432,7 +437,7 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                         "  data_parallel: 2\n  lora_rank: 8\n  lora_targets: [q, v]\n"
                                         "  memory_budget: 80 GB\n  steps: 1000\n  gpus: 2\n"
                                         "  peak_flops: 312000000000000\n  step_time: 2\n  mfu: 0.4\n"
-                                        "  dtype: bf16\n  hbm_bandwidth: 100 TB/s\n",
+                                        "  dtype: bf16\n  hbm_bandwidth: 100 TB/s\n  compute_budget: 1e21 FLOPs\n",
                                         parts);
     const auto solved = run_headcount({"solve", spec, "--format", "json"});
     REQUIRE(solved.exit_code == 0);

@@ -41,6 +41,8 @@ constexpr auto k_units = std::to_array<UnitRow>({
     // A Julian year, 365.25 days.
     {"yr yrs year years", D::time, 31557600, 1, "years"},
     {"% percent", D::plain, 1, 100, "%"},
+    // A count of FLOPs, as a compute budget is given (1e21 FLOPs): spelt so only, since FLOPS is read as a rate.
+    {"FLOPs", D::count, 1, 1, "FLOPs"},
     // Rates: FLOP/s with a prefix is a count of FLOPs per second; bytes per second keep the bytes' units and slips.
     {"FLOP/s flop/s FLOPS", D::count, 1, 1, "FLOP/s"},
     {"kFLOP/s", D::count, 1000, 1, "kFLOP/s"},

@@ -21,9 +21,9 @@ struct UnitInfo {
 };
 
 /// The unit `unit` names in the table: bytes (B, bytes, KB/MB/GB/TB, KiB/MiB/GiB/TiB) and bytes per second (GB/s),
-/// time (ns, µs, ms, s, min, h, days, weeks, years of 365.25 days), FLOP/s with a prefix (989 TFLOP/s is a count of
-/// FLOPs per second), plain numbers (percent, %, ratio); nullopt for any other word (a count of what it names).
-/// Byte units are case-sensitive (MB is not Mb); the rest are compared ignoring case.
+/// time (ns, µs, ms, s, min, h, days, weeks, years of 365.25 days), FLOPs, FLOP/s with a prefix (989 TFLOP/s is a count
+/// of FLOPs per second), plain numbers (percent, %, ratio); nullopt for any other word (a count of what it names). Byte
+/// units are case-sensitive (MB is not Mb); the rest are compared ignoring case.
 std::optional<UnitInfo> known_unit(std::string_view unit);
 
 } // namespace headcount::formula

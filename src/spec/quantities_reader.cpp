@@ -108,8 +108,8 @@ std::optional<Result<Value>> read_value_with_unit(const Reader& r, const YAML::N
     if (!info || info->symbol.empty())
         return r.error_at(value, fmt::format("given '{}': unknown unit '{}'; a given may carry a unit of bytes (B, KB "
                                              "... TB, KiB ... TiB), bytes per second (GB/s, TB/s, GiB/s), time (ns, "
-                                             "µs, ms, s, min, h, days, weeks, years), FLOP/s with a prefix (TFLOP/s) "
-                                             "or %",
+                                             "µs, ms, s, min, h, days, weeks, years), FLOPs, FLOP/s with a prefix "
+                                             "(TFLOP/s) or %",
                                              key, unit));
     // The unit as written, so a variant's value reads in it too (vary: {hbm_bandwidth: [2, 3]} is 2 and 3 TB/s).
     Value out{*parsed->value * info->scale, text, mark_of(value), std::string(unit), info->scale};

@@ -171,6 +171,7 @@ Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::N
                            Bound{"lora_rank", "a whole rank, at least 1", true, false},
                            Bound{"tokens", "a positive number of tokens", false, false},
                            Bound{"peak_flops", "a positive peak FLOP/s per GPU", false, false},
+                           Bound{"compute_budget", "a positive number of FLOPs", false, false},
                            Bound{"step_time", "a positive number of seconds", false, false},
                            Bound{"mfu", "a fraction above 0 and at most 1 (0.45 for 45%)", false, true}}) {
         const auto it = problem.values.find(b.key);

@@ -115,6 +115,7 @@ void describe_setup(const Setup& s, Problem& problem, bool about_memory) {
         {"lora_rank", "LoRA rank $r$"},
         {"memory_budget", "memory budget of one GPU, bytes"},
         {"hbm_bandwidth", "memory (HBM) bandwidth of one GPU, bytes per second"},
+        {"compute_budget", "compute budget of the whole run, FLOPs"},
     });
     for (const auto& [name, meaning] : k_meanings)
         if (problem.values.contains(name))
