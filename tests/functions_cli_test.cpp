@@ -38,8 +38,8 @@ TEST_CASE("a quantity under a square root is solved, and checked at three figure
     const auto solved = run_headcount({"solve", path});
     INFO(solved.out << solved.err);
     REQUIRE(solved.exit_code == 0);
-    CHECK(has(solved.out, "\\sqrt{\\frac{"));               // the formula in TeX
-    CHECK(has(solved.out, "about 69280000000 parameters")); // 6.928e10 to four figures
+    CHECK(has(solved.out, "\\sqrt{\\frac{"));                  // the formula in TeX
+    CHECK(has(solved.out, "about 69,280,000,000 parameters")); // 6.928e10 to four figures, grouped as a count is
     // Three figures, the default for an irrational value: 6.93e10 is right, 6.92e10 is not.
     CHECK(run_headcount({"check", path, "--part", "a", "--answer", "6.93e10"}).exit_code == 0);
     CHECK(run_headcount({"check", path, "--part", "a", "--answer", "69,282,032,303"}).exit_code == 0);

@@ -573,7 +573,7 @@ TEST_CASE("tokens.per_parameter is one catalogue row, solved and graded like any
     CHECK(answer_of(gpt2_small("tokens-per-parameter-steps", "  steps: 1000\n  data_parallel: 4\n", parts), 0) ==
           "128000/486093");
     const auto solution = run_headcount({"solve", tokens});
-    CHECK(has(solution.out, "**Answer: about 2411 tokens per parameter.**"));
+    CHECK(has(solution.out, "**Answer: about 2,411 tokens per parameter.**"));
     CHECK(has(solution.out, "about 20 tokens per parameter"));
     const auto right = run_headcount({"check", tokens, "--part", "a", "--answer", "2410", "--format", "json"});
     CHECK(nlohmann::json::parse(right.out)["status"] == "correct");

@@ -48,6 +48,17 @@ std::string explanation_of(const spec::Quantity& q) {
     return text ? *text : *q.explanation;
 }
 
+/// `value` rounded to `figures` significant figures, its whole part's digits grouped by `separator` as a count's are
+/// (about 69,280,000,000 parameters, not 69280000000); a value written with an exponent is left as it is.
+std::string grouped_rounded(const Number& value, int figures, std::string_view separator) {
+    const std::string text = formula::rounded(value, figures);
+    if (text.find('e') != std::string::npos)
+        return text;
+    const std::size_t sign = text.starts_with('-') ? 1 : 0;
+    const std::size_t point = std::min(text.find('.'), text.size());
+    return text.substr(0, sign) + grouped_digits(text.substr(sign, point - sign), separator) + text.substr(point);
+}
+
 View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
     const Number& value = solved.values.find(q.name)->second;
     const auto lookup = [&](std::string_view name) -> const Number* {
@@ -56,7 +67,7 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
     };
     const bool whole = value.get_den() == 1;
     const auto decimal = formula::exact_decimal(value, 12);
-    std::string value_tex = whole || decimal ? number_tex(value) : formula::rounded(value, figures);
+    std::string value_tex = whole || decimal ? number_tex(value) : grouped_rounded(value, figures, "{,}");
     const solve::UnitInfo unit = solve::quantity_unit(q);
     std::string unit_text(unit.symbol);
     // A catalogue row answered with a word (bound.decode_step): its formula's value is the word's index.
@@ -175,7 +186,7 @@ std::string quantity_answer_text(const solve::SolvedProblem& solved, const solve
     const Number value = info.fraction_as_percent ? Number(*part.answer.exact * 100) : *part.answer.exact;
     std::string text = value.get_den() == 1 || formula::exact_decimal(value, 12)
                            ? exact_text(value)
-                           : "about " + formula::rounded(value, stated_figures(part.part));
+                           : "about " + grouped_rounded(value, stated_figures(part.part), ",");
     const std::string_view unit = info.symbol;
     return unit.empty() ? text : (unit == "%" ? text + "%" : fmt::format("{} {}", text, unit));
 }
