@@ -3,7 +3,7 @@
 // and the largest batch whose KV cache fits. Every expected number is worked out by hand in the comments, from
 // LLaMA-2-7B's published configuration and count and the datasheets' (or kipply's) figures; none is read from
 // headcount's output.
-#include "run_binary.hpp"
+#include "cli_json.hpp"
 
 #include <nlohmann/json.hpp>
 #include <util/test_catch.hpp>
@@ -12,7 +12,10 @@
 #include <fstream>
 #include <string>
 
+using headcount::testing::as_double;
+using headcount::testing::check_json;
 using headcount::testing::run_headcount;
+using headcount::testing::solved_json;
 
 namespace {
 
@@ -40,33 +43,8 @@ std::string llama_spec(std::string_view name, std::string_view extra, std::strin
 
 bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
-/// A JSON answer as a double: a number, digits, a decimal or "numerator/denominator".
-double as_double(const nlohmann::json& value) {
-    if (value.is_number())
-        return value.get<double>();
-    const std::string text = value.get<std::string>();
-    const std::size_t slash = text.find('/');
-    if (slash == std::string::npos)
-        return std::stod(text);
-    return std::stod(text.substr(0, slash)) / std::stod(text.substr(slash + 1));
-}
-
 /// Whether `value` is `expected` within one part in 10^5 (the hand-worked figures are given to six).
 bool near(double value, double expected) { return std::abs(value - expected) <= 1e-5 * std::abs(expected); }
-
-nlohmann::json solved_json(const std::string& spec) {
-    const auto run = run_headcount({"solve", spec, "--format", "json"});
-    INFO(run.err);
-    REQUIRE(run.exit_code == 0);
-    return nlohmann::json::parse(run.out);
-}
-
-nlohmann::json check_json(const std::string& spec, std::string_view part, std::string_view answer) {
-    const auto run = run_headcount(
-        {"check", spec, "--part", std::string(part), "--answer", std::string(answer), "--format", "json"});
-    INFO(run.err);
-    return nlohmann::json::parse(run.out);
-}
 
 /// Whether a verdict names `id`, as the cause or among the possible ones.
 bool names(const nlohmann::json& verdict, std::string_view id) {

@@ -1,7 +1,7 @@
 // End-to-end tests of the scaling-law asks (issue 41, item 5): the compute-optimal parameters and tokens for a
 // compute budget, and the loss Hoffmann et al. 2022's fit predicts. Every expected number is worked out by hand in
 // the comments (python3 as a calculator, from the paper's formulas), none read from headcount's output.
-#include "run_binary.hpp"
+#include "cli_json.hpp"
 
 #include <nlohmann/json.hpp>
 #include <util/test_catch.hpp>
@@ -10,7 +10,10 @@
 #include <fstream>
 #include <string>
 
+using headcount::testing::as_double;
+using headcount::testing::check_json;
 using headcount::testing::run_headcount;
+using headcount::testing::solved_json;
 
 namespace {
 
@@ -29,33 +32,8 @@ std::string gpt2_spec(std::string_view name, std::string_view extra, std::string
 
 bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
-/// A JSON answer as a double: a number, digits, a decimal or "numerator/denominator".
-double as_double(const nlohmann::json& value) {
-    if (value.is_number())
-        return value.get<double>();
-    const std::string text = value.get<std::string>();
-    const std::size_t slash = text.find('/');
-    if (slash == std::string::npos)
-        return std::stod(text);
-    return std::stod(text.substr(0, slash)) / std::stod(text.substr(slash + 1));
-}
-
 /// Whether `value` is `expected` within one part in 10^4 (the hand-worked figures are given to five or six).
 bool near(double value, double expected) { return std::abs(value - expected) <= 1e-4 * std::abs(expected); }
-
-nlohmann::json solved_json(const std::string& spec) {
-    const auto run = run_headcount({"solve", spec, "--format", "json"});
-    INFO(run.err);
-    REQUIRE(run.exit_code == 0);
-    return nlohmann::json::parse(run.out);
-}
-
-nlohmann::json check_json(const std::string& spec, std::string_view part, std::string_view answer) {
-    const auto run = run_headcount(
-        {"check", spec, "--part", std::string(part), "--answer", std::string(answer), "--format", "json"});
-    INFO(run.err);
-    return nlohmann::json::parse(run.out);
-}
 
 /// The one mistake a verdict names, or "" where it names none or several.
 std::string the_mistake(const nlohmann::json& verdict) {
