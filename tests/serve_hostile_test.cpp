@@ -128,30 +128,47 @@ TEST_CASE("connections that never send make room before one that was served", "[
         WARN("skipped: this process may not open the 1,100 sockets the test needs");
         return;
     }
-    ServeProcess server({k_week3});
-    // A student is served and keeps the connection for the next request, as a browser does.
-    const int student = connect_from("127.0.0.5", server.port());
-    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
-    CHECK(next_response(student, 3000).status == 200);
-    // 1,023 connections that send nothing fill the other slots of the 1,024 (docs/operations.md), as a client
-    // reconnecting 200 times a second keeps them full for the 5 s each lasts. From as many addresses, so that the
-    // cap of 64 per address is not what refuses them.
-    std::vector<int> unused;
-    for (int i = 0; i < 1023; ++i)
-        unused.push_back(connect_from(nth_address(i).c_str(), server.port()));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    // Another student connects: the oldest connection that sent nothing is closed to make room, not the one that
-    // was served (the only one idle after an answer, which was closed before).
-    const int next = connect_from("127.0.0.6", server.port());
-    send_all(next, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    CHECK(only_response(read_until_closed(next, 3000)).status == 200);
-    ::close(next);
-    CHECK(closed_silently(unused.front(), 1000));
-    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    CHECK(only_response(read_until_closed(student, 3000)).status == 200);
-    ::close(student);
-    for (const int fd : unused)
-        ::close(fd);
+    // The scenario holds only while every connection is within its first 5 s (the read and idle timeouts): on a
+    // machine loaded enough that filling the server takes longer, the timeouts and not the eviction would close
+    // them, so such a try proves nothing and is made again, up to five times.
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        INFO("attempt " << attempt);
+        ServeProcess server({k_week3});
+        // A student is served and keeps the connection for the next request, as a browser does.
+        const int student = connect_from("127.0.0.5", server.port());
+        send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+        CHECK(next_response(student, 3000).status == 200);
+        const auto served = std::chrono::steady_clock::now();
+        // 1,023 connections that send nothing fill the other slots of the 1,024 (docs/operations.md), as a client
+        // reconnecting 200 times a second keeps them full for the 5 s each lasts. From as many addresses, so that
+        // the cap of 64 per address is not what refuses them.
+        std::vector<int> unused;
+        for (int i = 0; i < 1023; ++i)
+            unused.push_back(connect_from(nth_address(i).c_str(), server.port()));
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        // Another student connects: the oldest connection that sent nothing is closed to make room, not the one
+        // that was served (the only one idle after an answer, which was closed before).
+        const int next = connect_from("127.0.0.6", server.port());
+        send_all(next, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        const std::string next_raw = read_until_closed(next, 10000);
+        ::close(next);
+        const bool oldest_closed = closed_silently(unused.front(), 1000);
+        send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        const auto asked_again = std::chrono::steady_clock::now();
+        const std::string student_raw = read_until_closed(student, 10000);
+        ::close(student);
+        for (const int fd : unused)
+            ::close(fd);
+        if (asked_again - served > std::chrono::milliseconds(4000)) {
+            WARN("the machine is too loaded to fill the server within its 5 s timeouts; trying again");
+            continue;
+        }
+        CHECK(only_response(next_raw).status == 200);
+        CHECK(oldest_closed);
+        CHECK(only_response(student_raw).status == 200);
+        return;
+    }
+    WARN("skipped: five tries could not fill the server within its timeouts on this machine");
 }
 
 TEST_CASE("one address cannot take the connections kept for others, and a full server says it is full",
@@ -160,47 +177,67 @@ TEST_CASE("one address cannot take the connections kept for others, and a full s
         WARN("skipped: this process may not open the 1,100 sockets the test needs");
         return;
     }
-    // No cap per address, as behind a proxy: one address opens connections and begins a request on each, which
-    // no eviction may close (the request has begun).
-    ServeProcess server({k_week3, "--connections-per-address", "0"});
-    std::vector<int> held;
-    const auto begin_request = [&](const std::string& from) {
-        held.push_back(connect_from(from.c_str(), server.port()));
-        send_all(held.back(), "GET / HTTP/1.1\r\n");
-    };
-    // 1,024 - 64: what an address with many connections may hold (docs/operations.md).
-    for (int i = 0; i < 960; ++i)
-        begin_request("127.0.0.7");
-    // Time for the server to read every one (a connection that has sent nothing it would close to make room).
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-    // The 961st from it is refused at once, saying why; other addresses still get in.
-    for (int i = 0; i < 4; ++i) {
-        const int more = connect_from("127.0.0.7", server.port());
-        const auto refused = only_response(read_until_closed(more, 3000));
-        ::close(more);
-        CHECK(refused.status == 503);
-        CHECK(field(refused, "retry-after") == "5");
-        CHECK(refused.body == "The server is nearly full, and keeps its last connections for addresses with few "
-                              "open; this one has many. Try again in a few seconds.\n");
+    // The scenario holds only while every connection is within its 5 s read timeout: a try on a machine too loaded
+    // to make it in time proves nothing and is made again, up to five times.
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        INFO("attempt " << attempt);
+        // No cap per address, as behind a proxy: one address opens connections and begins a request on each,
+        // which no eviction may close (the request has begun).
+        ServeProcess server({k_week3, "--connections-per-address", "0"});
+        std::vector<int> held;
+        const auto begin_request = [&](const std::string& from) {
+            held.push_back(connect_from(from.c_str(), server.port()));
+            send_all(held.back(), "GET / HTTP/1.1\r\n");
+        };
+        const auto began = std::chrono::steady_clock::now();
+        // 1,024 - 64: what an address with many connections may hold (docs/operations.md).
+        for (int i = 0; i < 960; ++i)
+            begin_request("127.0.0.7");
+        // Time for the server to read every one (a connection that has sent nothing it would close to make room).
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        // The 961st from it is refused at once, saying why; other addresses still get in.
+        std::vector<std::string> refused;
+        for (int i = 0; i < 4; ++i) {
+            const int more = connect_from("127.0.0.7", server.port());
+            refused.push_back(read_until_closed(more, 10000));
+            ::close(more);
+        }
+        const int student = connect_from("127.0.0.8", server.port());
+        send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        const std::string student_raw = read_until_closed(student, 10000);
+        ::close(student);
+        // The 64 kept are taken by 64 other addresses, each with a request begun: the server is full, and the next
+        // client is told so, not that its address has too many.
+        const auto renewed = std::chrono::steady_clock::now();
+        for (const int fd : held)
+            send_all(fd, "H"); // within the 5 s read timeout of each
+        for (int i = 0; i < 64; ++i)
+            begin_request(nth_address(i));
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+        const int last = connect_from("127.0.0.9", server.port());
+        const std::string last_raw = read_until_closed(last, 10000);
+        const auto ended = std::chrono::steady_clock::now();
+        ::close(last);
+        for (const int fd : held)
+            ::close(fd);
+        if (renewed - began > std::chrono::milliseconds(4000) || ended - renewed > std::chrono::milliseconds(4000)) {
+            WARN("the machine is too loaded to fill the server within its 5 s read timeout; trying again");
+            continue;
+        }
+        for (const auto& raw : refused) {
+            const auto response = only_response(raw);
+            CHECK(response.status == 503);
+            CHECK(field(response, "retry-after") == "5");
+            CHECK(response.body == "The server is nearly full, and keeps its last connections for addresses with "
+                                   "few open; this one has many. Try again in a few seconds.\n");
+        }
+        CHECK(only_response(student_raw).status == 200);
+        const auto full = only_response(last_raw);
+        CHECK(full.status == 503);
+        CHECK(full.body == "The server has too many connections open at once; try again in a few seconds.\n");
+        return;
     }
-    const int student = connect_from("127.0.0.8", server.port());
-    send_all(student, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
-    CHECK(only_response(read_until_closed(student, 3000)).status == 200);
-    ::close(student);
-    // The 64 kept are taken by 64 other addresses, each with a request begun: the server is full, and the next
-    // client is told so, not that its address has too many.
-    for (const int fd : held)
-        send_all(fd, "H"); // within the 5 s read timeout of each
-    for (int i = 0; i < 64; ++i)
-        begin_request(nth_address(i));
-    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
-    const int last = connect_from("127.0.0.9", server.port());
-    const auto full = only_response(read_until_closed(last, 3000));
-    ::close(last);
-    CHECK(full.status == 503);
-    CHECK(full.body == "The server has too many connections open at once; try again in a few seconds.\n");
-    for (const int fd : held)
-        ::close(fd);
+    WARN("skipped: five tries could not fill the server within its read timeout on this machine");
 }
 
 TEST_CASE("serve refuses a token secret inside anything it reads or serves", "[e2e][serve]") {
