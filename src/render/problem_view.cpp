@@ -373,6 +373,9 @@ View problem_view(const solve::SolvedProblem& solved) {
          architecture && std::any_of(solved.parts.begin(), solved.parts.end(),
                                      [](const solve::SolvedPart& p) { return p.ask->kind != "defined"; })},
         {"given", given},
+        {"has_model_preset", !solved.problem.model_preset.empty()},
+        {"model_preset", solved.problem.model_preset},
+        {"model_title", solved.problem.model_title},
         {"is_model", solved.model.has_value()},
         // Without the block's FLOPs (they passed 10^36, and no part asks for them) the workload's facts remain,
         // which the shape and memory templates read.

@@ -230,6 +230,8 @@ struct Problem {
     std::optional<Workload> workload;   ///< set when `given` has seq_len
     std::optional<Precision> precision; ///< set when `given` has dtype
     Values values;                      ///< givens beyond the architecture, for `quantities:`
+    /// `model:`'s preset, when the architecture comes from one: its name (llama-2-7b) and title (LLaMA-2-7B).
+    std::string model_preset, model_title;
     /// The training setup as numbers the catalogue's formulas read (mixed_precision, optimizer_moments, zero_stage,
     /// lora_q, ...): not shown as givens (`setup` says them in words); unset ones take the catalogue's defaults.
     std::map<std::string, formula::Number, std::less<>> settings;

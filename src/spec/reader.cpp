@@ -1,6 +1,7 @@
 #include <spec/reader.hpp>
 
 #include <spec/hardware.hpp>
+#include <spec/model_presets.hpp>
 
 #include <solve/catalogue.hpp>
 #include <spec/givens.hpp>
@@ -190,6 +191,8 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
     auto given = r.required(root, "given", "the problem");
     if (!given)
         return std::unexpected(given.error());
+    if (auto ok = apply_model_preset(r, root, *given, problem); !ok)
+        return std::unexpected(ok.error());
     const YAML::Node quantities = root["quantities"];
     // A spec of formulas alone: no architecture, so no kind's built-in quantities.
     if (!root["kind"] && quantities && given->IsMap() && !(*given)["d_model"] && !(*given)["h"])
