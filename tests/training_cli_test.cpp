@@ -422,16 +422,26 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                                                      {"batch.max_decode", "sequences"},
                                                                      {"chinchilla.params", "parameters"},
                                                                      {"chinchilla.tokens", "tokens"},
-                                                                     {"loss.chinchilla", "number"}};
+                                                                     {"loss.chinchilla", "number"},
+                                                                     {"pipeline.bubble", "percent"},
+                                                                     {"comm.data_parallel", "bytes"},
+                                                                     {"comm.tensor_parallel", "bytes"},
+                                                                     {"time.comm_data_parallel", "seconds"}};
     CHECK(rows == listed);
     // One spec asks them all: GPT-2 small with eight experts of which two are active, LoRA on q and v, ZeRO stage 1
     // over 2 replicas, and a run's numbers; each part's unit is the one its row states. The inference asks read the
     // weights at a dtype and a bandwidth, here so high (100 TB/s, a ridge of 3.12 FLOPs per byte) that some batch is
     // compute-bound at 1,024 cached positions. The scaling-law asks read a compute budget, given with its unit; the
-    // run gives steps, not tokens, so the loss is that of the compute-optimal run.
+    // run gives steps, not tokens, so the loss is that of the compute-optimal run. The parallelism asks
+    // (catalogue/parallelism.yaml, tests/parallelism_cli_test.cpp) are asked of a second spec: under tensor_parallel
+    // and pipeline_parallel the activations, and so memory.training and batch.max, are refused.
     std::string parts;
+    std::string parallel_parts;
     for (std::size_t i = 0; i < rows.size(); ++i)
-        parts += "  - {id: p" + std::to_string(i) + ", ask: " + rows[i].first + "}\n";
+        (rows[i].first == "pipeline.bubble" || rows[i].first.starts_with("comm.") ||
+                 rows[i].first == "time.comm_data_parallel"
+             ? parallel_parts
+             : parts) += "  - {id: p" + std::to_string(i) + ", ask: " + rows[i].first + "}\n";
     const std::string spec = gpt2_small("every-ask",
                                         "  experts: 8\n  top_k: 2\n  precision: mixed\n  zero_stage: 1\n"
                                         "  data_parallel: 2\n  lora_rank: 8\n  lora_targets: [q, v]\n"
@@ -439,14 +449,25 @@ TEST_CASE("catalogue training-asks prints every training ask, and each is solved
                                         "  peak_flops: 312000000000000\n  step_time: 2\n  mfu: 0.4\n"
                                         "  dtype: bf16\n  hbm_bandwidth: 100 TB/s\n  compute_budget: 1e21 FLOPs\n",
                                         parts);
-    const auto solved = run_headcount({"solve", spec, "--format", "json"});
-    REQUIRE(solved.exit_code == 0);
-    const auto parsed = nlohmann::json::parse(solved.out);
-    REQUIRE(parsed["parts"].size() == listed.size());
+    const std::string parallel_spec = gpt2_small("every-parallel-ask",
+                                                 "  precision: mixed\n  zero_stage: 1\n  data_parallel: 2\n"
+                                                 "  tensor_parallel: 2\n  pipeline_parallel: 2\n  microbatches: 4\n"
+                                                 "  interconnect_bandwidth: 600 GB/s\n",
+                                                 parallel_parts);
+    nlohmann::json all_parts = nlohmann::json::array();
+    for (const std::string& one : {spec, parallel_spec}) {
+        const auto solved = run_headcount({"solve", one, "--format", "json"});
+        INFO(solved.err);
+        REQUIRE(solved.exit_code == 0);
+        const auto parsed = nlohmann::json::parse(solved.out);
+        for (const auto& part : parsed["parts"])
+            all_parts.push_back(part);
+    }
+    REQUIRE(all_parts.size() == listed.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         INFO(rows[i].first);
-        CHECK(parsed["parts"][i]["unit"] == listed[i].second);
-        CHECK_FALSE(parsed["parts"][i]["answer"].is_null());
+        CHECK(all_parts[i]["unit"] == listed[i].second);
+        CHECK_FALSE(all_parts[i]["answer"].is_null());
     }
     // A name near one is not a training ask, and the error names the one meant, though no part asks it.
     const auto typo = run_headcount({"solve", gpt2_small("typo", "", "  - {id: a, ask: memory.weight}\n")});

@@ -78,9 +78,10 @@ std::string vary_markdown() {
     for (const std::string_view key : detail::k_training_values)
         if (key != "mfu") // a fraction
             out += fmt::format("| `{}` | {} (kind: transformer) | whole numbers |\n", key,
-                               key == "hbm_bandwidth"    ? "an accelerator's memory"
-                               : key == "compute_budget" ? "a compute budget"
-                                                         : "a training run");
+                               key == "hbm_bandwidth"            ? "an accelerator's memory"
+                               : key == "interconnect_bandwidth" ? "an accelerator's interconnect"
+                               : key == "compute_budget"         ? "a compute budget"
+                                                                 : "a training run");
     out += "| any other given | the spec's own formulas (`quantities:`) | whole numbers |\n";
     return out;
 }
@@ -272,6 +273,8 @@ FormulaGivens formula_givens(const Problem& problem) {
     out["data_parallel_given"] = flag(problem.values.contains("data_parallel"));
     out["steps_given"] = flag(problem.values.contains("steps"));
     out["tokens_given"] = flag(problem.values.contains("tokens"));
+    out["tensor_parallel_given"] = flag(problem.values.contains("tensor_parallel"));
+    out["pipeline_parallel_given"] = flag(problem.values.contains("pipeline_parallel"));
     for (const auto& [name, value] : problem.settings)
         out.insert_or_assign(name, value);
     for (const auto& [name, value] : problem.values)

@@ -167,6 +167,10 @@ Result<std::vector<Quantity>> training_quantities(const Reader& r, const YAML::N
     };
     for (const Bound& b : {Bound{"gpus", "a whole number of GPUs, at least 1", true, false},
                            Bound{"data_parallel", "a whole number of data-parallel GPUs, at least 1", true, false},
+                           Bound{"tensor_parallel", "a whole number of tensor-parallel GPUs, at least 1", true, false},
+                           Bound{"pipeline_parallel", "a whole number of pipeline stages, at least 1", true, false},
+                           Bound{"microbatches", "a whole number of microbatches, at least 1", true, false},
+                           Bound{"interconnect_bandwidth", "a positive number of bytes per second", false, false},
                            Bound{"steps", "a whole number of steps, at least 1", true, false},
                            Bound{"lora_rank", "a whole rank, at least 1", true, false},
                            Bound{"tokens", "a positive number of tokens", false, false},

@@ -21,12 +21,12 @@ namespace headcount::spec::detail {
 inline constexpr auto k_training_keys = std::to_array<std::string_view>(
     {"optimizer", "precision", "recompute", "zero_stage", "lora_targets", "memory_budget"});
 
-/// The numbers of a training setup in `given` (and hbm_bandwidth, the inference asks' memory bandwidth, and
-/// compute_budget, the scaling-law asks' FLOPs), read as the spec's values: in a spec without formulas of its own, any
-/// other number in `given` is an unknown key.
-inline constexpr auto k_training_values =
-    std::to_array<std::string_view>({"tokens", "steps", "gpus", "peak_flops", "mfu", "step_time", "data_parallel",
-                                     "lora_rank", "hbm_bandwidth", "compute_budget"});
+/// The numbers of a training setup in `given` (and hbm_bandwidth, the inference asks' memory bandwidth,
+/// compute_budget, the scaling-law asks' FLOPs, and the parallelism asks' degrees, microbatches and interconnect),
+/// read as the spec's values: in a spec without formulas of its own, any other number in `given` is an unknown key.
+inline constexpr auto k_training_values = std::to_array<std::string_view>(
+    {"tokens", "steps", "gpus", "peak_flops", "mfu", "step_time", "data_parallel", "lora_rank", "hbm_bandwidth",
+     "compute_budget", "tensor_parallel", "pipeline_parallel", "microbatches", "interconnect_bandwidth"});
 
 /// The name formulas use for a training ask: its id with dots as underscores (memory_training), and achieved_mfu
 /// for mfu (a spec may give mfu, for time.training, and ask it).

@@ -116,6 +116,10 @@ void describe_setup(const Setup& s, Problem& problem, bool about_memory) {
         {"memory_budget", "memory budget of one GPU, bytes"},
         {"hbm_bandwidth", "memory (HBM) bandwidth of one GPU, bytes per second"},
         {"compute_budget", "compute budget of the whole run, FLOPs"},
+        {"tensor_parallel", "tensor-parallel GPUs, $t$ (each holds a slice of every layer's matrices)"},
+        {"pipeline_parallel", "pipeline stages, $p$ (each holds a run of the layers)"},
+        {"microbatches", "microbatches a step's batch is split into, $m$"},
+        {"interconnect_bandwidth", "interconnect bandwidth of one GPU, bytes per second"},
     });
     for (const auto& [name, meaning] : k_meanings)
         if (problem.values.contains(name))
