@@ -105,12 +105,25 @@ KatexMarkup katex_markup(const KatexLink& link) {
                                   "<script src=\"{0}/katex.min.js\" charset=\"utf-8\"></script>",
                                   link.href);
     }
-    // Typeset in place; a formula KaTeX cannot read is shown in red with its source (class katex-error).
+    // Typeset in place; a formula KaTeX cannot read is shown in red with its source (class katex-error). An inline
+    // formula with no place to break that is wider than its line (a long substitution on a phone) becomes a box of
+    // its own that scrolls sideways, as a display formula does, instead of widening the page; measured again when
+    // the window changes width.
     markup.typeset = "<script>\n"
                      "if (window.katex) document.querySelectorAll('span.math').forEach(function (el) {\n"
                      "  katex.render(el.textContent, el, {displayMode: el.classList.contains('display'), "
                      "throwOnError: false});\n"
                      "});\n"
+                     "function hcWide() {\n"
+                     "  document.querySelectorAll('span.math:not(.display)').forEach(function (el) {\n"
+                     "    el.classList.remove('wide');\n"
+                     "    var line = el.closest('p, li, td, th, blockquote, article');\n"
+                     "    if (line && el.getBoundingClientRect().right > line.getBoundingClientRect().right + 0.5)\n"
+                     "      el.classList.add('wide');\n"
+                     "  });\n"
+                     "}\n"
+                     "hcWide();\n"
+                     "window.addEventListener('resize', hcWide);\n"
                      "</script>";
     return markup;
 }
