@@ -446,6 +446,15 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     }
     grade_exact(table, verdict);
     keep_simplest(verdict);
+    if (ask.type() == solve::Ask::Type::choice) {
+        // A word has few values, and every slip that tips the comparison gives the other one: rule 6 holds as for a
+        // small number, and the part's own listed mistakes are the likeliest of the possibilities.
+        const std::vector<std::string_view> own = listed_ids(*table.solved, part);
+        std::stable_partition(verdict.matches.begin(), verdict.matches.end(), [&](const Explanation& e) {
+            return e.mistakes.size() == 1 && std::find(own.begin(), own.end(), e.mistakes[0]->id) != own.end();
+        });
+        keep_only_causes(verdict);
+    }
     score_matches(part, verdict);
     return verdict;
 }
