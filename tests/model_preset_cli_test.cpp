@@ -29,8 +29,7 @@ bool has(const std::string& text, std::string_view part) { return text.find(part
 // At half its depth, 16 layers fewer of one layer each: 4 attention projections of 4096 x 4096 without biases
 // (67,108,864), a gated FFN of 3 x 4096 x 11008 (135,266,304) and two RMSNorm scales of 4096 (8,192), together
 // 202,383,360; 6,738,415,616 - 16 x 202,383,360 = 3,500,281,856.
-TEST_CASE("model: fills a published model's architecture, and a given beside it is the spec's own",
-          "[e2e][model]") {
+TEST_CASE("model: fills a published model's architecture, and a given beside it is the spec's own", "[e2e][model]") {
     const std::string whole = spec_file("whole", "id: whole\ntitle: LLaMA-2-7B\ngiven:\n  model: llama-2-7b\n"
                                                  "parts:\n  - {id: a, ask: model_params}\n");
     CHECK(solved_json(whole)["parts"][0]["answer"] == 6738415616);
@@ -44,7 +43,7 @@ TEST_CASE("model: fills a published model's architecture, and a given beside it 
     // The sheet and the solution list the numbers, and say whose they are.
     const auto solved = run_headcount({"solve", half});
     REQUIRE(solved.exit_code == 0);
-    CHECK(has(solved.out, "The architecture is LLaMA-2-7B's (`model: llama-2-7b`)"));
+    CHECK(has(solved.out, "The architecture is that of LLaMA-2-7B (`model: llama-2-7b`)"));
     CHECK(has(solved.out, "| $d_{ff}$ | feed-forward width | 11,008 | given |"));
     CHECK(has(solved.out, "| layers | layers in the stack | 16 | given |"));
 }
@@ -63,8 +62,7 @@ TEST_CASE("model: fills the architecture, not the preset's workload", "[e2e][mod
     CHECK(run_headcount({"solve", own}).exit_code == 0);
 }
 
-TEST_CASE("model: names an unknown preset, or a block that cannot take one, at its line and column",
-          "[e2e][model]") {
+TEST_CASE("model: names an unknown preset, or a block that cannot take one, at its line and column", "[e2e][model]") {
     const std::string typo = spec_file("typo", "id: typo\ntitle: T\ngiven:\n  model: llama-2-7\n"
                                                "parts:\n  - {id: a, ask: model_params}\n");
     const auto unknown = run_headcount({"solve", typo});
@@ -82,9 +80,9 @@ TEST_CASE("model: names an unknown preset, or a block that cannot take one, at i
 // Hugging Face's models, nn.Transformer(), the GPT-3 paper's Table 2.1).
 TEST_CASE("every model preset gives its published parameter count", "[e2e][model]") {
     const std::pair<const char*, long long> published[] = {
-        {"bert-base", 109482240},      {"gpt2-small", 124439808},    {"gpt2-xl", 1557611200},
-        {"gpt3-175b", 174604259328},   {"llama-2-7b", 6738415616},   {"llama-2-70b", 68976648192},
-        {"llama-3-8b", 8030261248},    {"mistral-7b", 7241732096},   {"mixtral-8x7b", 46702792704},
+        {"bert-base", 109482240},          {"gpt2-small", 124439808},  {"gpt2-xl", 1557611200},
+        {"gpt3-175b", 174604259328},       {"llama-2-7b", 6738415616}, {"llama-2-70b", 68976648192},
+        {"llama-3-8b", 8030261248},        {"mistral-7b", 7241732096}, {"mixtral-8x7b", 46702792704},
         {"pytorch-transformer", 44140544}, {"roberta-base", 124697433}};
     for (const auto& [name, count] : published) {
         INFO(name);
