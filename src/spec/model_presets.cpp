@@ -16,9 +16,8 @@ namespace {
 
 /// What a model spec gives beside its architecture: the workload of its own problem, which a spec using the preset
 /// chooses for itself (GPT-2 XL's spec reads 1,024 tokens, causally; a homework on it may read 128).
-constexpr auto k_workload_keys =
-    std::to_array<std::string_view>({"batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype",
-                                     "causal", "tokens"});
+constexpr auto k_workload_keys = std::to_array<std::string_view>(
+    {"batch", "seq_len", "seq_len_kv", "count", "softmax", "flop_biases", "dtype", "causal", "tokens"});
 
 } // namespace
 
