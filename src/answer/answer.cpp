@@ -44,6 +44,13 @@ void AnswerParser::skip_trailing_words() {
         const bool noun = peek_word() == WordKind::count_noun;
         const bool flop = ascii_lowered(peek().text).starts_with("flop");
         advance();
+        // The rest of the part's own unit: "296.8 tokens per parameter".
+        if (noun && peek_is(TokenKind::word) && ascii_lowered(peek().text) == "per" &&
+            m_tokens[m_next + 1].kind == TokenKind::word && per_tail_of(m_tokens[m_next + 1].text, m_options.noun)) {
+            advance();
+            advance();
+            continue;
+        }
         const bool rate = noun && skip_noun_tail();
         if (flop && m_unit_text.empty()) // FLOPs or FLOP/s written out: the value is in them, not the part's unit
             m_unit_text = rate ? "FLOP/s" : "FLOPs";

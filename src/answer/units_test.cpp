@@ -255,6 +255,19 @@ TEST_CASE("a count of devices takes the other names of a device, and only such a
     CHECK(reason("12 accelerators") == "unexpected 'accelerators' at position 4");
 }
 
+TEST_CASE("a unit of several words is read whole after the number", "[answer]") {
+    // tokens.per_parameter's unit: 296.8 written with it is 296.8, in any case and with a plural "parameters".
+    const ParseOptions ratio{.wide = true, .noun = "tokens per parameter"};
+    for (const char* text :
+         {"296.8 tokens per parameter", "296.8 Tokens per Parameters", "about 296.8 tokens per parameter"}) {
+        INFO(text);
+        CHECK(read(text, AnswerUnit::count, ratio).value == Approx(296.8));
+    }
+    // Another "per" is not the part's unit, and without the part's noun "per" is not read at all.
+    CHECK(reason("296.8 tokens per GPU", AnswerUnit::count, ratio) == "unexpected 'per' at position 14");
+    CHECK(reason("296.8 tokens per parameter", AnswerUnit::count) == "unexpected 'per' at position 14");
+}
+
 TEST_CASE("plain numbers and percentages", "[answer]") {
     // 45% = 45/100 = 9/20 = 0.45; two figures, last digit worth 1% = 0.01.
     for (const char* text : {"45%", "45 %", "45 percent", "45\\%", "≈ 45%", "45%."}) {

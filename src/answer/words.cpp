@@ -135,6 +135,16 @@ std::string_view without_plural(std::string_view lower) {
 
 } // namespace
 
+bool per_tail_of(std::string_view word, std::string_view noun) {
+    const std::string own = ascii_lowered(noun);
+    const std::size_t per = own.find(" per ");
+    if (per == std::string::npos)
+        return false;
+    const std::string_view rest = std::string_view(own).substr(per + 5);
+    const std::string lower = ascii_lowered(word);
+    return without_plural(rest.substr(0, rest.find(' '))) == without_plural(lower);
+}
+
 WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_view noun) {
     const std::string lower = ascii_lowered(word);
     const std::string_view singular = without_plural(lower);
@@ -146,7 +156,8 @@ WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_vi
         return {WordKind::approx_marker, 1, ""};
     // A plain number is a count that may be a percentage: it takes the same nouns and scales.
     const bool counts = unit == AnswerUnit::count || unit == AnswerUnit::plain;
-    const std::string_view own_singular = without_plural(own);
+    // A noun of several words ("tokens per parameter") is a noun by its first; parse_answer reads the rest.
+    const std::string_view own_singular = without_plural(std::string_view(own).substr(0, own.find(' ')));
     if (counts && (contains(k_count_nouns, singular) || (!own.empty() && singular == own_singular) ||
                    (contains(k_device_nouns, own_singular) && contains(k_device_nouns, singular))))
         return {WordKind::count_noun, 1, ""};

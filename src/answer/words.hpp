@@ -44,4 +44,8 @@ struct WordMeaning {
 /// each of the others.
 WordMeaning classify_word(std::string_view word, AnswerUnit unit, std::string_view noun = {});
 
+/// Whether the part's own unit `noun` goes on with "per `word`" (any case, singular or plural): "tokens per
+/// parameter" after "296.8 tokens".
+bool per_tail_of(std::string_view word, std::string_view noun);
+
 } // namespace headcount::answer::detail
