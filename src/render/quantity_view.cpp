@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace headcount::render {
 
@@ -59,6 +60,35 @@ std::string grouped_rounded(const Number& value, int figures, std::string_view s
     return text.substr(0, sign) + grouped_digits(text.substr(sign, point - sign), separator) + text.substr(point);
 }
 
+/// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).
+std::vector<const spec::Quantity*> built_from(const spec::Problem& problem, const spec::Quantity& q) {
+    std::set<std::string, std::less<>> needed;
+    std::vector<const spec::Quantity*> pending{&q};
+    while (!pending.empty()) {
+        const spec::Quantity* current = pending.back();
+        pending.pop_back();
+        for (const std::string& name : formula::names(current->formula))
+            if (const spec::Quantity* used = solve::find_quantity(problem, name); used && needed.insert(name).second)
+                pending.push_back(used);
+    }
+    std::vector<const spec::Quantity*> out;
+    for (const spec::Quantity& candidate : *problem.quantities)
+        if (needed.contains(candidate.name))
+            out.push_back(&candidate);
+    return out;
+}
+
+/// A quantity answered with a word: each word with its condition, as TeX cases, the conditions written by `condition`.
+std::string choices_tex(const spec::Quantity& q, const std::function<std::string(const formula::Node&)>& condition) {
+    std::string out = "\\begin{cases}";
+    for (std::size_t i = 0; i < q.choices.size(); ++i) {
+        const spec::WordChoice& c = q.choices[i];
+        out += fmt::format("{}\\text{{{}}} & {}", i ? " \\\\ " : "", c.word,
+                           c.condition ? "\\text{if } " + condition(*c.condition) : std::string("\\text{otherwise}"));
+    }
+    return out + "\\end{cases}";
+}
+
 View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
     const Number& value = solved.values.find(q.name)->second;
     const auto lookup = [&](std::string_view name) -> const Number* {
@@ -94,6 +124,15 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                                         {"ask", std::string(e.ask)},
                                         {"value", exact_text(solved.values.find(name)->second)},
                                         {"unit", std::string(e.unit)}});
+    std::string formula_tex = formula::tex(q.formula, name_tex);
+    std::string substituted = formula::tex_substituted(q.formula, lookup, substituted_tex);
+    std::optional<std::string> explanation =
+        q.explanation ? std::optional<std::string>(explanation_of(q)) : std::nullopt;
+    if (!q.choices.empty()) { // the words and their conditions, then the conditions with this problem's numbers
+        formula_tex = choices_tex(q, [](const formula::Node& c) { return formula::tex(c, name_tex); });
+        substituted = choices_tex(
+            q, [&](const formula::Node& c) { return formula::tex_substituted(c, lookup, substituted_tex); });
+    }
     return View{{"name", q.name},
                 {"builtins", builtins},
                 {"has_builtins", !builtins.empty()},
@@ -102,30 +141,12 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                 {"opening", question_words(q.title, unit.symbol)["opening"]},
                 {"unit", unit_text},
                 {"has_unit", !unit_text.empty()},
-                {"formula_tex", formula::tex(q.formula, name_tex)},
-                {"substituted_tex", formula::tex_substituted(q.formula, lookup, substituted_tex)},
+                {"formula_tex", formula_tex},
+                {"substituted_tex", substituted},
                 {"value_tex", value_tex},
-                {"exact", whole || decimal.has_value()},
-                {"has_explanation", q.explanation.has_value()},
-                {"explanation", explanation_of(q)}};
-}
-
-/// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).
-std::vector<const spec::Quantity*> built_from(const spec::Problem& problem, const spec::Quantity& q) {
-    std::set<std::string, std::less<>> needed;
-    std::vector<const spec::Quantity*> pending{&q};
-    while (!pending.empty()) {
-        const spec::Quantity* current = pending.back();
-        pending.pop_back();
-        for (const std::string& name : formula::names(current->formula))
-            if (const spec::Quantity* used = solve::find_quantity(problem, name); used && needed.insert(name).second)
-                pending.push_back(used);
-    }
-    std::vector<const spec::Quantity*> out;
-    for (const spec::Quantity& candidate : *problem.quantities)
-        if (needed.contains(candidate.name))
-            out.push_back(&candidate);
-    return out;
+                {"exact", whole || decimal.has_value() || !q.choices.empty()},
+                {"has_explanation", explanation.has_value()},
+                {"explanation", explanation.value_or("")}};
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include <solve/computation.hpp>
 
 #include <solve/catalogue_links.hpp>
+#include <solve/choices.hpp>
 
 #include <fmt/format.h>
 
@@ -342,6 +343,14 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             continue;
         }
         c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
+    }
+
+    // A quantity answered with a word names exactly one here.
+    for (const int i : c.m_order) {
+        const Slot& s = c.slot(i);
+        if (s.quantity && !s.quantity->builtin && !s.quantity->choices.empty() && s.unavailable.empty())
+            if (auto problem_here = choice_problem(c, problem, i))
+                return std::unexpected(std::move(*problem_here));
     }
 
     // A change is followed up through the users of what it changes: only those with a value here (a problem without

@@ -1,5 +1,7 @@
 #include <spec/quantities_reader.hpp>
 
+#include <spec/choices_reader.hpp>
+
 #include <formula/units.hpp>
 #include <util/text.hpp>
 
@@ -23,16 +25,6 @@ bool is_name(std::string_view text) {
         return false;
     return std::all_of(text.begin(), text.end(),
                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-/// Where column `column` (1-based) of a formula written as `node`'s text stands in the file. A quoted scalar
-/// (yaml-cpp tags it "!") starts one column after its mark.
-Mark formula_mark(const YAML::Node& node, int column = 1) {
-    Mark mark = mark_of(node);
-    if (mark.line == 0)
-        return mark;
-    mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
-    return mark;
 }
 
 /// The first node of `formula` that names `name`, for its column.
@@ -67,6 +59,15 @@ std::string default_title(std::string_view name) {
 }
 
 } // namespace
+
+// A quoted scalar (yaml-cpp tags it "!") starts one column after its mark.
+Mark formula_mark(const YAML::Node& node, int column) {
+    Mark mark = mark_of(node);
+    if (mark.line == 0)
+        return mark;
+    mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
+    return mark;
+}
 
 Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where) {
     if (!node.IsScalar() || node.Scalar().empty())
@@ -216,15 +217,41 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         q.ask = name;
         q.redefines = redefinable;
         q.mark = mark_of(entry.first);
-        auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
-        if (!formula_node)
-            return std::unexpected(formula_node.error());
-        auto parsed = read_formula(r, *formula_node, fmt::format("formula of {}", name));
-        if (!parsed)
-            return std::unexpected(parsed.error());
-        q.formula = std::move(*parsed);
-        q.formula_text = formula_node->Scalar();
-        q.formula_mark = formula_mark(*formula_node);
+        // A formula, or words with their conditions (`choices:`): one of the two.
+        if (body["formula"] && body["choices"])
+            return r.error_at(entry.first, fmt::format("quantity '{}' has both a formula and choices; it is one of "
+                                                       "the two",
+                                                       name));
+        if (redefinable && body["choices"])
+            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of a built-in count, which choices "
+                                                       "cannot redefine; choose another name",
+                                                       name));
+        YAML::Node formula_node;
+        if (const YAML::Node choices = body["choices"]) {
+            auto words = read_choices(r, choices, name);
+            if (!words)
+                return std::unexpected(words.error());
+            q.choices = std::move(*words);
+            q.formula_text = choices_formula(q.choices);
+            auto parsed = formula::parse(q.formula_text);
+            if (!parsed)
+                return r.error_at(choices, fmt::format("choices of {}: {}", name, parsed.error().message));
+            q.formula = std::move(*parsed);
+            q.formula_mark = mark_of(choices);
+            q.row = choice_row(q.choices);
+            formula_node = choices;
+        } else {
+            auto required = r.required(body, "formula", fmt::format("quantity '{}'", name));
+            if (!required)
+                return std::unexpected(required.error());
+            formula_node = *required;
+            auto parsed = read_formula(r, formula_node, fmt::format("formula of {}", name));
+            if (!parsed)
+                return std::unexpected(parsed.error());
+            q.formula = std::move(*parsed);
+            q.formula_text = formula_node.Scalar();
+            q.formula_mark = formula_mark(formula_node);
+        }
         for (auto [key, slot] : {std::pair{"title", &q.title}, {"unit", &q.unit}}) {
             if (const YAML::Node text = body[key]) {
                 auto value = r.string_of(text, key);
@@ -240,7 +267,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         if (auto ok = r.optional(body, "explanation", &Reader::string_of, q.explanation); !ok)
             return std::unexpected(ok.error());
         read.push_back(std::move(q));
-        formula_nodes.push_back(*formula_node);
+        formula_nodes.push_back(formula_node);
         known.push_back(read.back().name);
     }
     for (Quantity& q : builtins) {
@@ -251,12 +278,29 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
     std::size_t index = 0;
     for (const auto& entry : node.IsDefined() ? node : YAML::Node(YAML::NodeType::Map)) {
         Quantity& q = read[index];
-        if (auto ok = check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name)); !ok)
+        if (!q.choices.empty()) {
+            // Each condition at its own place in the file.
+            std::size_t at = 0;
+            for (const auto& word : formula_nodes[index]) {
+                const WordChoice& c = q.choices[at++];
+                if (c.condition)
+                    if (auto ok = check_names(r, word.second, *c.condition, known,
+                                              fmt::format("condition of {} in {}", c.word, q.name));
+                        !ok)
+                        return std::unexpected(ok.error());
+            }
+        } else if (auto ok =
+                       check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name));
+                   !ok)
             return std::unexpected(ok.error());
         ++index;
         const YAML::Node listed = entry.second["mistakes"];
         if (!listed)
             continue;
+        if (!q.choices.empty())
+            return r.error_at(listed, fmt::format("quantity '{}': a quantity with choices lists no mistakes; the "
+                                                  "mistakes of the quantities it uses are named where they are asked",
+                                                  q.name));
         if (!listed.IsSequence() || listed.size() == 0)
             return r.error_at(listed, "mistakes must be a list of {id, formula, feedback} (and a title)");
         if (listed.size() > k_max_listed_mistakes)
