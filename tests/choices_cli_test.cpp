@@ -154,7 +154,7 @@ TEST_CASE("choices whose conditions overlap, leave a gap or name what is not the
                                                     "  q: {formula: x, choices: {a: \"x > 0\", b: otherwise}}\n"
                                                     "parts:\n  - {id: a, ask: q}\n")});
     CHECK(run.exit_code == 2);
-    CHECK(has(run.err, "both.yaml:5:3: quantity 'q' has both a formula and choices"));
+    CHECK(has(run.err, "both.yaml:5:3: quantity 'q' has more than one of formula, choices and solve_for"));
 }
 
 // Conditions checked at every variant: memory_time > compute_time and memory_time < compute_time leave out the

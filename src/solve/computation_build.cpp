@@ -6,6 +6,7 @@
 
 #include <solve/catalogue_links.hpp>
 #include <solve/choices.hpp>
+#include <solve/crossover.hpp>
 
 #include <fmt/format.h>
 
@@ -327,6 +328,14 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         if (!s.formula) {
             s.formula = catalogue_formula(s.entry->formula);
             s.text = s.entry->formula;
+        }
+        if (s.quantity && s.quantity->crossover) { // its value is the root of its formula, A - B
+            auto work = solve_crossover(c, problem, i);
+            if (!work)
+                return std::unexpected(work.error());
+            c.m_values[static_cast<std::size_t>(i)] = work->value;
+            c.m_crossovers.emplace(i, std::move(*work));
+            continue;
         }
         auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)

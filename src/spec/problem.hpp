@@ -193,6 +193,18 @@ struct WordChoice {
     Mark mark;                              ///< where the condition (or `otherwise`) stands
 };
 
+/// A crossover (`solve_for:`): the value of a given at which two formulas over the problem's names are equal.
+struct Crossover {
+    std::string given;        ///< the given solved for
+    formula::Node left;       ///< A of `equation: A = B`
+    formula::Node right;      ///< B
+    std::string equation;     ///< as written
+    formula::Number low = 0;  ///< a root is looked for in (low, high]
+    formula::Number high = 0; ///< (`range:`, else (0, 10^15])
+    Mark given_mark;          ///< where `solve_for:` stands
+    Mark equation_mark;       ///< where the equation's text starts
+};
+
 /// A quantity the spec defines (`quantities:`): a formula over the givens, the other defined quantities and the
 /// built-in quantities of the problem's kind (an ask's id with dots as underscores: model_params).
 struct Quantity {
@@ -219,6 +231,8 @@ struct Quantity {
     /// `choices:`: the words it is answered with, in order; its formula is then the index of the word whose
     /// condition holds (if(c0, 0, if(c1, 1, 2))), and `row` an entry made for it that holds the words.
     std::vector<WordChoice> choices;
+    /// `solve_for:`: its value is the given's at which the equation holds; its formula is A - B.
+    std::optional<Crossover> crossover;
 };
 
 /// Everything a `vary:` may change, i.e. one student's variant: the attention block, the rest of a transformer

@@ -1,6 +1,7 @@
 #include <spec/quantities_reader.hpp>
 
 #include <spec/choices_reader.hpp>
+#include <spec/crossover_reader.hpp>
 
 #include <formula/units.hpp>
 #include <util/text.hpp>
@@ -217,15 +218,21 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         q.ask = name;
         q.redefines = redefinable;
         q.mark = mark_of(entry.first);
-        // A formula, or words with their conditions (`choices:`): one of the two.
-        if (body["formula"] && body["choices"])
-            return r.error_at(entry.first, fmt::format("quantity '{}' has both a formula and choices; it is one of "
-                                                       "the two",
+        // A formula, or words with their conditions (`choices:`), or a crossover (`solve_for:`): one of the three.
+        int ways = 0;
+        for (const char* key : {"formula", "choices", "solve_for"})
+            ways += body[key] ? 1 : 0;
+        if (ways > 1)
+            return r.error_at(entry.first, fmt::format("quantity '{}' has more than one of formula, choices and "
+                                                       "solve_for; it is one of the three",
                                                        name));
-        if (redefinable && body["choices"])
-            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of a built-in count, which choices "
+        for (const char* key : {"equation", "range"})
+            if (body[key] && !body["solve_for"])
+                return r.error_at(body[key], fmt::format("quantity '{}': {} belongs with solve_for", name, key));
+        if (redefinable && (body["choices"] || body["solve_for"]))
+            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of a built-in count, which {} "
                                                        "cannot redefine; choose another name",
-                                                       name));
+                                                       name, body["choices"] ? "choices" : "solve_for"));
         YAML::Node formula_node;
         if (const YAML::Node choices = body["choices"]) {
             auto words = read_choices(r, choices, name);
@@ -240,6 +247,22 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             q.formula_mark = mark_of(choices);
             q.row = choice_row(q.choices);
             formula_node = choices;
+        } else if (body["solve_for"]) {
+            auto crossover = read_crossover(r, body, name);
+            if (!crossover)
+                return std::unexpected(crossover.error());
+            // Its formula is A - B, whose columns are the equation's: an error evaluating it stands where it is.
+            formula::Node difference;
+            difference.op = formula::Node::Op::sum;
+            difference.children = {crossover->left, crossover->right};
+            difference.inverse = {false, true};
+            difference.source = crossover->equation;
+            difference.end = crossover->equation.size();
+            q.formula = std::move(difference);
+            q.formula_text = crossover->equation;
+            q.formula_mark = crossover->equation_mark;
+            formula_node = body["equation"];
+            q.crossover = std::move(*crossover);
         } else {
             auto required = r.required(body, "formula", fmt::format("quantity '{}'", name));
             if (!required)
@@ -289,18 +312,59 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
                         !ok)
                         return std::unexpected(ok.error());
             }
-        } else if (auto ok =
-                       check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name));
+        } else if (auto ok = check_names(r, formula_nodes[index], q.formula, known,
+                                         fmt::format("{} of {}", q.crossover ? "equation" : "formula", q.name));
                    !ok)
             return std::unexpected(ok.error());
+        if (q.crossover) {
+            const Crossover& x = *q.crossover;
+            // A size of the architecture (seq_len, d_model) fills defaults the catalogue reads beside it (seq_len_kv
+            // from seq_len), which setting it alone would not follow: a crossover solves for the spec's own numbers.
+            const bool architecture =
+                std::find(names.architecture.begin(), names.architecture.end(), x.given) != names.architecture.end();
+            if (architecture)
+                return r.error_at(x.given_mark,
+                                  fmt::format("solve_for of {}: '{}' is a size of the architecture, which a crossover "
+                                              "cannot vary; solve for a given of kind: quantities, or for one of the "
+                                              "spec's own numbers",
+                                              q.name, x.given));
+            if (!values.contains(x.given))
+                return r.error_at(x.given_mark,
+                                  fmt::format("solve_for of {}: '{}' is not a given of this problem; a crossover is "
+                                              "the value of a given{}",
+                                              q.name, x.given, did_you_mean(x.given, known)));
+            // Whether the equation uses the given, directly or through the quantities it uses; a built-in count's
+            // formula is not looked into here (the solver finds the two sides equal at every value instead).
+            bool uses_given = false, opaque = false;
+            std::set<std::string> seen;
+            std::vector<std::string> pending = formula::names(q.formula);
+            while (!pending.empty() && !uses_given) {
+                const std::string used = std::move(pending.back());
+                pending.pop_back();
+                if (!seen.insert(used).second)
+                    continue;
+                uses_given = used == x.given;
+                const auto quantity =
+                    std::find_if(read.begin(), read.end(), [&](const Quantity& other) { return other.name == used; });
+                if (quantity != read.end())
+                    for (std::string& name : formula::names(quantity->formula))
+                        pending.push_back(std::move(name));
+                else if (!values.contains(used))
+                    opaque = true;
+            }
+            if (!uses_given && !opaque)
+                return r.error_at(x.equation_mark, fmt::format("equation of {} does not use {}, the given it solves "
+                                                               "for",
+                                                               q.name, x.given));
+        }
         ++index;
         const YAML::Node listed = entry.second["mistakes"];
         if (!listed)
             continue;
-        if (!q.choices.empty())
-            return r.error_at(listed, fmt::format("quantity '{}': a quantity with choices lists no mistakes; the "
-                                                  "mistakes of the quantities it uses are named where they are asked",
-                                                  q.name));
+        if (!q.choices.empty() || q.crossover)
+            return r.error_at(listed, fmt::format("quantity '{}': a quantity with {} lists no mistakes; the mistakes "
+                                                  "of the quantities it uses are named where they are asked",
+                                                  q.name, q.crossover ? "solve_for" : "choices"));
         if (!listed.IsSequence() || listed.size() == 0)
             return r.error_at(listed, "mistakes must be a list of {id, formula, feedback} (and a title)");
         if (listed.size() > k_max_listed_mistakes)

@@ -14,8 +14,8 @@
 namespace headcount::spec::detail {
 
 /// Keys of `quantities:` entries and of a listed mistake.
-inline constexpr auto k_quantity_keys =
-    std::to_array<std::string_view>({"title", "unit", "formula", "mistakes", "explanation", "choices"});
+inline constexpr auto k_quantity_keys = std::to_array<std::string_view>(
+    {"title", "unit", "formula", "mistakes", "explanation", "choices", "solve_for", "equation", "range"});
 inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback", "title"});
 
 /// Where column `column` (1-based) of a formula written as `node`'s text stands in the file.
