@@ -44,6 +44,7 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
         const formula::Number gap = abs(formula::Number(*value->exact - *part.answer.exact));
         return View{{"value", render::answer_text(*part.ask, *value)},
                     {"effect", render::exact_text(gap)},
+                    {"is_number", true},
                     {"fewer", *value->exact < *part.answer.exact},
                     {"more", *value->exact > *part.answer.exact}};
     }
@@ -51,6 +52,7 @@ View mistake_effect(const solve::SolvedProblem& solved, const solve::SolvedPart&
     const Count gap = value->count > right ? value->count - right : right - value->count;
     return View{{"value", render::answer_text(*part.ask, *value)},
                 {"effect", count ? with_thousands(gap) : std::string()},
+                {"is_number", count}, // a word or a shape is not more or less than another
                 {"fewer", count && value->count < right},
                 {"more", count && value->count > right}};
 }
@@ -141,6 +143,43 @@ View tolerance_view(const solve::SolvedProblem& solved, const solve::SolvedPart&
                 {"percent", fmt::format("{:g}%", t.relative * 100)}};
 }
 
+/// For a part asking a spec's quantity answered with a word (`choices:`), its words and their conditions as written
+/// (stated under every policy: they hold no number of the problem); with `numbers`, each comparison's two sides with
+/// their values here, which gaps and full reveal.
+View conditions_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, bool numbers) {
+    View out = View::array();
+    const spec::Quantity* q = solve::defined_quantity(solved.problem, *part.ask);
+    if (!q)
+        return out;
+    const auto lookup = [&](std::string_view name) -> const formula::Number* {
+        const auto it = solved.values.find(name);
+        return it == solved.values.end() ? nullptr : &it->second;
+    };
+    for (const spec::WordChoice& c : q->choices) {
+        if (!c.condition)
+            continue;
+        std::string sides;
+        if (numbers && c.condition->op == formula::Node::Op::compare)
+            for (const formula::Node& side : c.condition->children) {
+                const auto value = formula::evaluate(side, lookup);
+                if (!value) {
+                    sides.clear();
+                    break;
+                }
+                sides +=
+                    fmt::format("{}`{}` is {}", sides.empty() ? "" : " and ", side.source, render::exact_text(*value));
+            }
+        out.push_back(View{{"word", c.word},
+                           {"condition", c.condition_text},
+                           {"sides", sides},
+                           {"has_sides", !sides.empty()},
+                           {"last", false}});
+    }
+    if (!out.empty())
+        out.back()["last"] = true;
+    return out;
+}
+
 /// The part as every feedback template sees it. `projections` limits an explanation to what the part counts.
 View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict) {
     const solve::Ask& ask = *part.ask;
@@ -153,6 +192,8 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"is_count", ask.type() == solve::Ask::Type::count},
                 {"is_shape", ask.type() == solve::Ask::Type::shape},
                 {"is_choice", ask.type() == solve::Ask::Type::choice},
+                {"conditions", conditions_view(solved, part, false)},
+                {"has_conditions", !conditions_view(solved, part, false).empty()},
                 {"is_bytes", ask.in_bytes()},
                 {"is_time",
                  [&] {
@@ -246,6 +287,7 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
                                   ? std::string("less than 0.1%")
                                   : fmt::format("{:.1f}%", std::abs(verdict.near_miss.value_or(0)) * 100)},
         {"right_rank", verdict.expected.shape.size()},
+        {"conditions", conditions_view(solved, part, true)},
         // The compute terms a choice between them is about; always present, so the template reads the same keys.
         {"terms", View{{"linear", solved.flops ? with_thousands(solved.flops->linear) : std::string()},
                        {"attention", solved.flops ? with_thousands(solved.flops->attention) : std::string()}}}};

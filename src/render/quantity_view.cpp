@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 namespace headcount::render {
 
@@ -59,6 +60,86 @@ std::string grouped_rounded(const Number& value, int figures, std::string_view s
     return text.substr(0, sign) + grouped_digits(text.substr(sign, point - sign), separator) + text.substr(point);
 }
 
+/// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).
+std::vector<const spec::Quantity*> built_from(const spec::Problem& problem, const spec::Quantity& q) {
+    std::set<std::string, std::less<>> needed;
+    std::vector<const spec::Quantity*> pending{&q};
+    while (!pending.empty()) {
+        const spec::Quantity* current = pending.back();
+        pending.pop_back();
+        for (const std::string& name : formula::names(current->formula))
+            if (const spec::Quantity* used = solve::find_quantity(problem, name); used && needed.insert(name).second)
+                pending.push_back(used);
+    }
+    std::vector<const spec::Quantity*> out;
+    for (const spec::Quantity& candidate : *problem.quantities)
+        if (needed.contains(candidate.name))
+            out.push_back(&candidate);
+    return out;
+}
+
+/// A quantity answered with a word: each word with its condition, as TeX cases, the conditions written by `condition`.
+std::string choices_tex(const spec::Quantity& q, const std::function<std::string(const formula::Node&)>& condition) {
+    std::string out = "\\begin{cases}";
+    for (std::size_t i = 0; i < q.choices.size(); ++i) {
+        const spec::WordChoice& c = q.choices[i];
+        out += fmt::format("{}\\text{{{}}} & {}", i ? " \\\\ " : "", c.word,
+                           c.condition ? "\\text{if } " + condition(*c.condition) : std::string("\\text{otherwise}"));
+    }
+    return out + "\\end{cases}";
+}
+
+/// a x^2 + b x + c in TeX, its terms of 0 left out.
+std::string polynomial_tex(const Number& a, const Number& b, const Number& c, const std::string& x) {
+    std::string out;
+    for (const auto& [coefficient, power] : {std::pair{&a, 2}, {&b, 1}, {&c, 0}}) {
+        if (*coefficient == 0)
+            continue;
+        const Number size = abs(*coefficient);
+        const std::string written =
+            power > 0 && size == 1 ? std::string() : number_tex(size) + (power > 0 ? " \\, " : "");
+        const std::string term = written + (power == 2 ? x + "^2" : power == 1 ? x : std::string());
+        out +=
+            out.empty() ? (sgn(*coefficient) < 0 ? "-" + term : term) : (sgn(*coefficient) < 0 ? " - " : " + ") + term;
+    }
+    return out.empty() ? "0" : out;
+}
+
+/// What a crossover's worked solution says beyond its equation: the algebra that solves it, or the bisection.
+std::string crossover_algebra(const spec::Crossover& x, const solve::CrossoverWork& work, int figures) {
+    const std::string given = name_tex(x.given);
+    const std::string range = fmt::format("$({}, {}]$", number_tex(x.low), number_tex(x.high));
+    const auto root_text = [&](const Number& root) {
+        return root.get_den() == 1 || formula::exact_decimal(root, 12) ? number_tex(root)
+                                                                       : formula::rounded(root, figures);
+    };
+    switch (work.method) {
+    case solve::CrossoverWork::Method::linear:
+        return fmt::format("Moving every term to one side, the difference of the two sides is linear in ${0}$: "
+                           "${1} = 0$, so ${0} = {2}$.",
+                           given, polynomial_tex(0, work.b, work.c, given), root_text(work.value));
+    case solve::CrossoverWork::Method::quadratic: {
+        std::string text = fmt::format(
+            "Moving every term to one side, the difference of the two sides is quadratic in ${0}$: ${1} = 0$. ", given,
+            polynomial_tex(work.a, work.b, work.c, given));
+        if (work.roots.size() == 1)
+            return text + fmt::format("Its discriminant $b^2 - 4ac$ is 0: one root, ${} = -b / 2a = {}$.", given,
+                                      root_text(work.value));
+        text += fmt::format("Its discriminant is $b^2 - 4ac = {}$, and its roots "
+                            "${} = \\frac{{-b \\pm \\sqrt{{b^2 - 4ac}}}}{{2a}}$ are {} and {}",
+                            number_tex(work.discriminant), given, root_text(work.roots[0]), root_text(work.roots[1]));
+        return text + fmt::format("; the one in {} is ${} = {}$.", range, given, root_text(work.value));
+    }
+    case solve::CrossoverWork::Method::bisection:
+        break;
+    }
+    return fmt::format("The difference of the two sides is not linear or quadratic in ${0}$, so the root is found "
+                       "numerically: the difference changes sign once in {1} (its sign checked at 241 points spread "
+                       "across it), and halving the interval around that change narrows the root to ${0} \\approx "
+                       "{2}$.",
+                       given, range, formula::rounded(work.value, std::max(figures, 6)));
+}
+
 View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, int figures) {
     const Number& value = solved.values.find(q.name)->second;
     const auto lookup = [&](std::string_view name) -> const Number* {
@@ -94,6 +175,36 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                                         {"ask", std::string(e.ask)},
                                         {"value", exact_text(solved.values.find(name)->second)},
                                         {"unit", std::string(e.unit)}});
+    std::string formula_tex = formula::tex(q.formula, name_tex);
+    std::string substituted = formula::tex_substituted(q.formula, lookup, substituted_tex);
+    std::optional<std::string> explanation =
+        q.explanation ? std::optional<std::string>(explanation_of(q)) : std::nullopt;
+    if (!q.choices.empty()) { // the words and their conditions, then the conditions with this problem's numbers
+        formula_tex = choices_tex(q, [](const formula::Node& c) { return formula::tex(c, name_tex); });
+        substituted = choices_tex(
+            q, [&](const formula::Node& c) { return formula::tex_substituted(c, lookup, substituted_tex); });
+    }
+    const int slot = solved.computation->find_visible(q.name);
+    if (const solve::CrossoverWork* work = q.crossover ? solved.computation->crossover(slot) : nullptr) {
+        const spec::Crossover& x = *q.crossover;
+        formula_tex = fmt::format("\\text{{the }} {} \\text{{ at which }} {} = {}", name_tex(x.given),
+                                  formula::tex(x.left, name_tex), formula::tex(x.right, name_tex));
+        // The spec's other givens at this problem's numbers; the given solved for, and the quantities that may
+        // depend on it, left as names.
+        const formula::NameTex others = [&](std::string_view name) -> std::string {
+            const Number* value = name == x.given || !solved.problem.values.contains(name) ? nullptr : lookup(name);
+            return value ? substituted_tex(*value) : name_tex(name);
+        };
+        substituted = fmt::format("\\text{{the }} {} \\text{{ at which }} {} = {}", name_tex(x.given),
+                                  formula::tex(x.left, others), formula::tex(x.right, others));
+        // The quantities the equation uses, as formulas in the given (their values change with it).
+        std::string uses;
+        for (const spec::Quantity* used : built_from(solved.problem, q))
+            uses += fmt::format("{}${} = {}$", uses.empty() ? "" : ", ", name_tex(used->name),
+                                formula::tex(used->formula, name_tex));
+        const std::string algebra = (uses.empty() ? "" : "Here " + uses + ". ") + crossover_algebra(x, *work, figures);
+        explanation = explanation ? algebra + "\n\n" + *explanation : algebra;
+    }
     return View{{"name", q.name},
                 {"builtins", builtins},
                 {"has_builtins", !builtins.empty()},
@@ -102,30 +213,12 @@ View formula_view(const solve::SolvedProblem& solved, const spec::Quantity& q, i
                 {"opening", question_words(q.title, unit.symbol)["opening"]},
                 {"unit", unit_text},
                 {"has_unit", !unit_text.empty()},
-                {"formula_tex", formula::tex(q.formula, name_tex)},
-                {"substituted_tex", formula::tex_substituted(q.formula, lookup, substituted_tex)},
+                {"formula_tex", formula_tex},
+                {"substituted_tex", substituted},
                 {"value_tex", value_tex},
-                {"exact", whole || decimal.has_value()},
-                {"has_explanation", q.explanation.has_value()},
-                {"explanation", explanation_of(q)}};
-}
-
-/// The defined quantities `q` uses, directly or not, in dependency order (the order of problem.quantities).
-std::vector<const spec::Quantity*> built_from(const spec::Problem& problem, const spec::Quantity& q) {
-    std::set<std::string, std::less<>> needed;
-    std::vector<const spec::Quantity*> pending{&q};
-    while (!pending.empty()) {
-        const spec::Quantity* current = pending.back();
-        pending.pop_back();
-        for (const std::string& name : formula::names(current->formula))
-            if (const spec::Quantity* used = solve::find_quantity(problem, name); used && needed.insert(name).second)
-                pending.push_back(used);
-    }
-    std::vector<const spec::Quantity*> out;
-    for (const spec::Quantity& candidate : *problem.quantities)
-        if (needed.contains(candidate.name))
-            out.push_back(&candidate);
-    return out;
+                {"exact", whole || decimal.has_value() || !q.choices.empty()},
+                {"has_explanation", explanation.has_value()},
+                {"explanation", explanation.value_or("")}};
 }
 
 } // namespace
@@ -197,7 +290,9 @@ View quantity_view(const solve::SolvedProblem& solved, const solve::SolvedPart& 
         return View::object();
     const int figures = stated_figures(part.part);
     View steps = View::array();
-    for (const spec::Quantity* used : built_from(solved.problem, *q))
+    // A crossover's quantities are worked out anew at every value of its given: not at the spec's value.
+    for (const spec::Quantity* used :
+         q->crossover ? std::vector<const spec::Quantity*>{} : built_from(solved.problem, *q))
         if (shown.insert(used->name).second)
             steps.push_back(formula_view(solved, *used, figures));
     shown.insert(q->name);

@@ -155,6 +155,9 @@ const CatalogueEntry* find_entry(std::string_view name) {
 GivenValues given_values(const spec::Problem& problem) { return spec::formula_givens(problem); }
 
 std::optional<Number> Computation::evaluate(int index, const formula::Node& node, const Overlay* overlay) const {
+    // A crossover's value is the root of its formula, not its value: a mistake does not reach it (yet).
+    if (const Slot& s = slot(index); s.quantity && s.quantity->crossover)
+        return std::nullopt;
     // One pointer captured, so that the lookup fits std::function's own storage: no allocation per evaluation.
     struct Context {
         const Computation& c;

@@ -32,6 +32,17 @@ using GivenValues = std::map<std::string, Number, std::less<>>;
 /// its values. Defaults (d_k = d_model / h) are the catalogue's, filled in by the computation.
 GivenValues given_values(const spec::Problem& problem);
 
+/// How a crossover's root (spec::Crossover) was found, for its worked solution.
+struct CrossoverWork {
+    enum class Method { linear, quadratic, bisection };
+    Method method = Method::bisection;
+    Number a, b, c;            ///< linear and quadratic: A - B = a x^2 + b x + c in the given x
+    Number discriminant;       ///< quadratic: b^2 - 4ac
+    std::vector<Number> roots; ///< linear and quadratic: every real root, ascending (irrational ones to 256 bits)
+    Number low, high;          ///< bisection: the last bracket, A - B changing sign between them
+    Number value;              ///< the root in the range: the quantity's value
+};
+
 /// Every quantity of one problem (one variant), evaluated.
 class Computation {
   public:
@@ -109,6 +120,11 @@ class Computation {
     [[nodiscard]] bool holds(std::string_view condition) const;
     /// The slots `target` uses, directly or not (itself not included), each after those it uses.
     [[nodiscard]] std::vector<int> cone(int target) const;
+    /// How the crossover of slot `index` (a spec quantity with `solve_for:`) was solved, or nullptr for another slot.
+    [[nodiscard]] const CrossoverWork* crossover(int index) const {
+        const auto it = m_crossovers.find(index);
+        return it == m_crossovers.end() ? nullptr : &it->second;
+    }
 
   private:
     std::vector<Slot> m_slots;
@@ -118,6 +134,7 @@ class Computation {
     std::string_view own(std::string text) { return m_texts.emplace_back(std::move(text)); }
     std::vector<Number> m_values;
     std::vector<Shape> m_shapes;
+    std::map<int, CrossoverWork> m_crossovers;
     std::vector<int> m_order;              ///< available slots, each after those it uses
     std::vector<std::vector<int>> m_users; ///< for each slot, the slots that use it
     /// Whether the first slots are the catalogue's entries, in its order (slot i is entry i): a problem with an

@@ -5,6 +5,8 @@
 #include <solve/computation.hpp>
 
 #include <solve/catalogue_links.hpp>
+#include <solve/choices.hpp>
+#include <solve/crossover.hpp>
 
 #include <fmt/format.h>
 
@@ -327,6 +329,14 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             s.formula = catalogue_formula(s.entry->formula);
             s.text = s.entry->formula;
         }
+        if (s.quantity && s.quantity->crossover) { // its value is the root of its formula, A - B
+            auto work = solve_crossover(c, problem, i);
+            if (!work)
+                return std::unexpected(work.error());
+            c.m_values[static_cast<std::size_t>(i)] = work->value;
+            c.m_crossovers.emplace(i, std::move(*work));
+            continue;
+        }
         auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
@@ -342,6 +352,14 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             continue;
         }
         c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
+    }
+
+    // A quantity answered with a word names exactly one here.
+    for (const int i : c.m_order) {
+        const Slot& s = c.slot(i);
+        if (s.quantity && !s.quantity->builtin && !s.quantity->choices.empty() && s.unavailable.empty())
+            if (auto problem_here = choice_problem(c, problem, i))
+                return std::unexpected(std::move(*problem_here));
     }
 
     // A change is followed up through the users of what it changes: only those with a value here (a problem without

@@ -153,6 +153,9 @@ std::optional<Error> listed_mistake_problem(const SolvedProblem& solved) {
     return std::nullopt;
 }
 
-bool is_formula_error(const Error& error) { return error.message.starts_with("formula of "); }
+bool is_formula_error(const Error& error) {
+    return error.message.starts_with("formula of ") || error.message.starts_with("equation of ") ||
+           error.message.starts_with("choices of ") || error.message.starts_with("condition of ");
+}
 
 } // namespace headcount::solve

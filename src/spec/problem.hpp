@@ -185,6 +185,26 @@ struct ListedMistake {
 /// a bare id ("Bubble over m").
 std::string mistake_title(std::string_view title, std::string_view feedback, std::string_view id);
 
+/// One word of a quantity answered with a word (`choices:`), and the condition under which it is the answer.
+struct WordChoice {
+    std::string word;                       ///< as written: what the solution names and a student types
+    std::optional<formula::Node> condition; ///< nullopt for `otherwise`
+    std::string condition_text;             ///< as written
+    Mark mark;                              ///< where the condition (or `otherwise`) stands
+};
+
+/// A crossover (`solve_for:`): the value of a given at which two formulas over the problem's names are equal.
+struct Crossover {
+    std::string given;        ///< the given solved for
+    formula::Node left;       ///< A of `equation: A = B`
+    formula::Node right;      ///< B
+    std::string equation;     ///< as written
+    formula::Number low = 0;  ///< a root is looked for in (low, high]
+    formula::Number high = 0; ///< (`range:`, else (0, 10^15])
+    Mark given_mark;          ///< where `solve_for:` stands
+    Mark equation_mark;       ///< where the equation's text starts
+};
+
 /// A quantity the spec defines (`quantities:`): a formula over the givens, the other defined quantities and the
 /// built-in quantities of the problem's kind (an ask's id with dots as underscores: model_params).
 struct Quantity {
@@ -208,6 +228,11 @@ struct Quantity {
     std::vector<std::pair<std::string, std::string>> explanation_words;
     Mark mark;         ///< where the quantity's name stands
     Mark formula_mark; ///< where its formula's text starts (column 1 of the formula)
+    /// `choices:`: the words it is answered with, in order; its formula is then the index of the word whose
+    /// condition holds (if(c0, 0, if(c1, 1, 2))), and `row` an entry made for it that holds the words.
+    std::vector<WordChoice> choices;
+    /// `solve_for:`: its value is the given's at which the equation holds; its formula is A - B.
+    std::optional<Crossover> crossover;
 };
 
 /// Everything a `vary:` may change, i.e. one student's variant: the attention block, the rest of a transformer

@@ -1,5 +1,8 @@
 #include <spec/quantities_reader.hpp>
 
+#include <spec/choices_reader.hpp>
+#include <spec/crossover_reader.hpp>
+
 #include <formula/units.hpp>
 #include <util/text.hpp>
 
@@ -23,16 +26,6 @@ bool is_name(std::string_view text) {
         return false;
     return std::all_of(text.begin(), text.end(),
                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
-/// Where column `column` (1-based) of a formula written as `node`'s text stands in the file. A quoted scalar
-/// (yaml-cpp tags it "!") starts one column after its mark.
-Mark formula_mark(const YAML::Node& node, int column = 1) {
-    Mark mark = mark_of(node);
-    if (mark.line == 0)
-        return mark;
-    mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
-    return mark;
 }
 
 /// The first node of `formula` that names `name`, for its column.
@@ -67,6 +60,15 @@ std::string default_title(std::string_view name) {
 }
 
 } // namespace
+
+// A quoted scalar (yaml-cpp tags it "!") starts one column after its mark.
+Mark formula_mark(const YAML::Node& node, int column) {
+    Mark mark = mark_of(node);
+    if (mark.line == 0)
+        return mark;
+    mark.column += (node.Tag() == "!" ? 1 : 0) + std::max(column, 1) - 1;
+    return mark;
+}
 
 Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where) {
     if (!node.IsScalar() || node.Scalar().empty())
@@ -216,15 +218,63 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         q.ask = name;
         q.redefines = redefinable;
         q.mark = mark_of(entry.first);
-        auto formula_node = r.required(body, "formula", fmt::format("quantity '{}'", name));
-        if (!formula_node)
-            return std::unexpected(formula_node.error());
-        auto parsed = read_formula(r, *formula_node, fmt::format("formula of {}", name));
-        if (!parsed)
-            return std::unexpected(parsed.error());
-        q.formula = std::move(*parsed);
-        q.formula_text = formula_node->Scalar();
-        q.formula_mark = formula_mark(*formula_node);
+        // A formula, or words with their conditions (`choices:`), or a crossover (`solve_for:`): one of the three.
+        int ways = 0;
+        for (const char* key : {"formula", "choices", "solve_for"})
+            ways += body[key] ? 1 : 0;
+        if (ways > 1)
+            return r.error_at(entry.first, fmt::format("quantity '{}' has more than one of formula, choices and "
+                                                       "solve_for; it is one of the three",
+                                                       name));
+        for (const char* key : {"equation", "range"})
+            if (body[key] && !body["solve_for"])
+                return r.error_at(body[key], fmt::format("quantity '{}': {} belongs with solve_for", name, key));
+        if (redefinable && (body["choices"] || body["solve_for"]))
+            return r.error_at(entry.first, fmt::format("quantity '{}' has the name of a built-in count, which {} "
+                                                       "cannot redefine; choose another name",
+                                                       name, body["choices"] ? "choices" : "solve_for"));
+        YAML::Node formula_node;
+        if (const YAML::Node choices = body["choices"]) {
+            auto words = read_choices(r, choices, name);
+            if (!words)
+                return std::unexpected(words.error());
+            q.choices = std::move(*words);
+            q.formula_text = choices_formula(q.choices);
+            auto parsed = formula::parse(q.formula_text);
+            if (!parsed)
+                return r.error_at(choices, fmt::format("choices of {}: {}", name, parsed.error().message));
+            q.formula = std::move(*parsed);
+            q.formula_mark = mark_of(choices);
+            q.row = choice_row(q.choices);
+            formula_node = choices;
+        } else if (body["solve_for"]) {
+            auto crossover = read_crossover(r, body, name);
+            if (!crossover)
+                return std::unexpected(crossover.error());
+            // Its formula is A - B, whose columns are the equation's: an error evaluating it stands where it is.
+            formula::Node difference;
+            difference.op = formula::Node::Op::sum;
+            difference.children = {crossover->left, crossover->right};
+            difference.inverse = {false, true};
+            difference.source = crossover->equation;
+            difference.end = crossover->equation.size();
+            q.formula = std::move(difference);
+            q.formula_text = crossover->equation;
+            q.formula_mark = crossover->equation_mark;
+            formula_node = body["equation"];
+            q.crossover = std::move(*crossover);
+        } else {
+            auto required = r.required(body, "formula", fmt::format("quantity '{}'", name));
+            if (!required)
+                return std::unexpected(required.error());
+            formula_node = *required;
+            auto parsed = read_formula(r, formula_node, fmt::format("formula of {}", name));
+            if (!parsed)
+                return std::unexpected(parsed.error());
+            q.formula = std::move(*parsed);
+            q.formula_text = formula_node.Scalar();
+            q.formula_mark = formula_mark(formula_node);
+        }
         for (auto [key, slot] : {std::pair{"title", &q.title}, {"unit", &q.unit}}) {
             if (const YAML::Node text = body[key]) {
                 auto value = r.string_of(text, key);
@@ -240,7 +290,7 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
         if (auto ok = r.optional(body, "explanation", &Reader::string_of, q.explanation); !ok)
             return std::unexpected(ok.error());
         read.push_back(std::move(q));
-        formula_nodes.push_back(*formula_node);
+        formula_nodes.push_back(formula_node);
         known.push_back(read.back().name);
     }
     for (Quantity& q : builtins) {
@@ -251,12 +301,70 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
     std::size_t index = 0;
     for (const auto& entry : node.IsDefined() ? node : YAML::Node(YAML::NodeType::Map)) {
         Quantity& q = read[index];
-        if (auto ok = check_names(r, formula_nodes[index], q.formula, known, fmt::format("formula of {}", q.name)); !ok)
+        if (!q.choices.empty()) {
+            // Each condition at its own place in the file.
+            std::size_t at = 0;
+            for (const auto& word : formula_nodes[index]) {
+                const WordChoice& c = q.choices[at++];
+                if (c.condition)
+                    if (auto ok = check_names(r, word.second, *c.condition, known,
+                                              fmt::format("condition of {} in {}", c.word, q.name));
+                        !ok)
+                        return std::unexpected(ok.error());
+            }
+        } else if (auto ok = check_names(r, formula_nodes[index], q.formula, known,
+                                         fmt::format("{} of {}", q.crossover ? "equation" : "formula", q.name));
+                   !ok)
             return std::unexpected(ok.error());
+        if (q.crossover) {
+            const Crossover& x = *q.crossover;
+            // A size of the architecture (seq_len, d_model) fills defaults the catalogue reads beside it (seq_len_kv
+            // from seq_len), which setting it alone would not follow: a crossover solves for the spec's own numbers.
+            const bool architecture =
+                std::find(names.architecture.begin(), names.architecture.end(), x.given) != names.architecture.end();
+            if (architecture)
+                return r.error_at(x.given_mark,
+                                  fmt::format("solve_for of {}: '{}' is a size of the architecture, which a crossover "
+                                              "cannot vary; solve for a given of kind: quantities, or for one of the "
+                                              "spec's own numbers",
+                                              q.name, x.given));
+            if (!values.contains(x.given))
+                return r.error_at(x.given_mark,
+                                  fmt::format("solve_for of {}: '{}' is not a given of this problem; a crossover is "
+                                              "the value of a given{}",
+                                              q.name, x.given, did_you_mean(x.given, known)));
+            // Whether the equation uses the given, directly or through the quantities it uses; a built-in count's
+            // formula is not looked into here (the solver finds the two sides equal at every value instead).
+            bool uses_given = false, opaque = false;
+            std::set<std::string> seen;
+            std::vector<std::string> pending = formula::names(q.formula);
+            while (!pending.empty() && !uses_given) {
+                const std::string used = std::move(pending.back());
+                pending.pop_back();
+                if (!seen.insert(used).second)
+                    continue;
+                uses_given = used == x.given;
+                const auto quantity =
+                    std::find_if(read.begin(), read.end(), [&](const Quantity& other) { return other.name == used; });
+                if (quantity != read.end())
+                    for (std::string& name : formula::names(quantity->formula))
+                        pending.push_back(std::move(name));
+                else if (!values.contains(used))
+                    opaque = true;
+            }
+            if (!uses_given && !opaque)
+                return r.error_at(x.equation_mark, fmt::format("equation of {} does not use {}, the given it solves "
+                                                               "for",
+                                                               q.name, x.given));
+        }
         ++index;
         const YAML::Node listed = entry.second["mistakes"];
         if (!listed)
             continue;
+        if (!q.choices.empty() || q.crossover)
+            return r.error_at(listed, fmt::format("quantity '{}': a quantity with {} lists no mistakes; the mistakes "
+                                                  "of the quantities it uses are named where they are asked",
+                                                  q.name, q.crossover ? "solve_for" : "choices"));
         if (!listed.IsSequence() || listed.size() == 0)
             return r.error_at(listed, "mistakes must be a list of {id, formula, feedback} (and a title)");
         if (listed.size() > k_max_listed_mistakes)

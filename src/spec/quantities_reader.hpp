@@ -14,9 +14,12 @@
 namespace headcount::spec::detail {
 
 /// Keys of `quantities:` entries and of a listed mistake.
-inline constexpr auto k_quantity_keys =
-    std::to_array<std::string_view>({"title", "unit", "formula", "mistakes", "explanation"});
+inline constexpr auto k_quantity_keys = std::to_array<std::string_view>(
+    {"title", "unit", "formula", "mistakes", "explanation", "choices", "solve_for", "equation", "range"});
 inline constexpr auto k_listed_mistake_keys = std::to_array<std::string_view>({"id", "formula", "feedback", "title"});
+
+/// Where column `column` (1-based) of a formula written as `node`'s text stands in the file.
+Mark formula_mark(const YAML::Node& node, int column = 1);
 
 /// The formula written as `node`'s text, parsed; an error names it `where` and points at the column it fails at.
 Result<formula::Node> read_formula(const Reader& r, const YAML::Node& node, std::string_view where);
