@@ -60,7 +60,7 @@ TEST_CASE("a quadratic crossover is exact, with its algebra", "[e2e][crossover]"
     CHECK(has(solved.out, "\\text{the } n \\text{ at which }"));
     CHECK(has(solved.out, "quadratic in $n$: $2{,}048 \\, n^2 - 16{,}777{,}216 \\, n = 0$"));
     CHECK(has(solved.out, "$b^2 - 4ac = 281{,}474{,}976{,}710{,}656$"));
-    CHECK(has(solved.out, "are 0 and 8{,}192"));
+    CHECK(has(solved.out, "are $0$ and $8{,}192$"));
     CHECK(has(solved.out, "**Answer: 8,192 tokens.**"));
 }
 

@@ -126,7 +126,7 @@ std::string crossover_algebra(const spec::Crossover& x, const solve::CrossoverWo
             return text + fmt::format("Its discriminant $b^2 - 4ac$ is 0: one root, ${} = -b / 2a = {}$.", given,
                                       root_text(work.value));
         text += fmt::format("Its discriminant is $b^2 - 4ac = {}$, and its roots "
-                            "${} = \\frac{{-b \\pm \\sqrt{{b^2 - 4ac}}}}{{2a}}$ are {} and {}",
+                            "${} = \\frac{{-b \\pm \\sqrt{{b^2 - 4ac}}}}{{2a}}$ are ${}$ and ${}$",
                             number_tex(work.discriminant), given, root_text(work.roots[0]), root_text(work.roots[1]));
         return text + fmt::format("; the one in {} is ${} = {}$.", range, given, root_text(work.value));
     }
