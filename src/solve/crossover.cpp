@@ -87,11 +87,11 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
     }
     if (polynomial) {
         if (work.a == 0 && work.b == 0)
-            return refuse(work.c == 0 ? fmt::format("the two sides are equal at every {}: there is no one crossover",
-                                                    x.given)
-                                      : fmt::format("the two sides never meet: they differ by the same amount at "
-                                                    "every {}",
-                                                    x.given));
+            return refuse(work.c == 0
+                              ? fmt::format("the two sides are equal at every {}: there is no one crossover", x.given)
+                              : fmt::format("the two sides never meet: they differ by the same amount at "
+                                            "every {}",
+                                            x.given));
         if (work.a == 0) {
             work.method = CrossoverWork::Method::linear;
             work.roots.push_back(-work.c / work.b);
@@ -115,13 +115,12 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
                 inside.push_back(root);
         if (inside.empty())
             return refuse(fmt::format("{} has no root for {} in {}{}", x.equation, x.given, range_text(x),
-                                      work.roots.empty() ? std::string()
-                                                         : fmt::format(" (its roots: {})", [&] {
-                                                               std::string list;
-                                                               for (const Number& r : work.roots)
-                                                                   list += (list.empty() ? "" : " and ") + shown(r);
-                                                               return list;
-                                                           }())));
+                                      work.roots.empty() ? std::string() : fmt::format(" (its roots: {})", [&] {
+                                          std::string list;
+                                          for (const Number& r : work.roots)
+                                              list += (list.empty() ? "" : " and ") + shown(r);
+                                          return list;
+                                      }())));
         if (inside.size() > 1)
             return refuse(fmt::format("{} has two roots for {} in {}, {} and {}; give a range: [low, high] that "
                                       "holds one",
@@ -141,9 +140,9 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
     std::vector<std::pair<Number, int>> signs; // a point and the sign of A - B there
     for (int k = 0; k <= k_samples; ++k) {
         const double t = static_cast<double>(k) / k_samples;
-        const Number point = k == k_samples ? x.high
-                                            : Number(geometric ? start * std::pow(high / start, t)
-                                                               : start + (high - start) * t);
+        const Number point = k == k_samples
+                                 ? x.high
+                                 : Number(geometric ? start * std::pow(high / start, t) : start + (high - start) * t);
         if (!in_range(point))
             continue;
         if (const auto value = difference_at(c, index, given, point))

@@ -4,7 +4,6 @@
 
 #include <solve/computation.hpp>
 
-
 namespace headcount::solve {
 
 /// The root of slot `index`'s crossover (a spec quantity with `solve_for:`, its formula A - B) in its range, given
