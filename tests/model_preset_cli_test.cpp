@@ -73,7 +73,16 @@ TEST_CASE("model: names an unknown preset, or a block that cannot take one, at i
                                                  "parts:\n  - {id: a, ask: total_params}\n");
     const auto mha = run_headcount({"solve", block});
     CHECK(mha.exit_code == 2);
-    CHECK(has(mha.err, "block.yaml:5:10: model: gpt2-small gives a whole transformer's architecture"));
+    CHECK(has(mha.err, "block.yaml:5:10: model: gpt2-small gives a whole transformer's architecture, and this "
+                       "problem is kind: mha"));
+    // Nor is a spec of formulas alone one: its d_model would be a number like its other givens.
+    const std::string formulas = spec_file("formulas", "id: formulas\ntitle: F\nkind: quantities\ngiven:\n"
+                                                       "  model: gpt2-small\nquantities:\n  x: {formula: d_model}\n"
+                                                       "parts:\n  - {id: a, ask: x}\n");
+    const auto quantities = run_headcount({"solve", formulas});
+    CHECK(quantities.exit_code == 2);
+    CHECK(has(quantities.err, "formulas.yaml:5:10: model: gpt2-small gives a whole transformer's architecture, and "
+                              "this problem is kind: quantities"));
 }
 
 // Every preset docs/spec.md names solves, and gives the count the docs cite for it (each a published figure:

@@ -36,10 +36,10 @@ Result<void> apply_model_preset(const Reader& r, const YAML::Node& root, YAML::N
     if (it == presets.end())
         return r.error_at(node, fmt::format("unknown model {}; headcount knows: {}{}", Reader::describe(node),
                                             fmt::join(names, ", "), did_you_mean(name, names)));
-    if (problem.kind == "mha" && root["kind"])
-        return r.error_at(node, fmt::format("model: {} gives a whole transformer's architecture; write 'kind: "
-                                            "transformer', or give an attention block's d_model and h without it",
-                                            name));
+    if (root["kind"] && problem.kind != "transformer")
+        return r.error_at(node, fmt::format("model: {} gives a whole transformer's architecture, and this problem is "
+                                            "kind: {}; write 'kind: transformer', or give the givens without it",
+                                            name, problem.kind));
     // The preset is a shipped spec, read the way every shipped spec is by the tests: it cannot fail to parse.
     const YAML::Node spec = YAML::Load(std::string(it->text));
     for (const auto& entry : spec["given"]) {
