@@ -9,12 +9,11 @@
 #include <string>
 
 using headcount::testing::check_json;
+using headcount::testing::has;
 using headcount::testing::run_headcount;
 using headcount::testing::solved_json;
 
 namespace {
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 /// A spec file `name`.yaml holding `text`, in a folder of its own.
 std::string spec_file(const std::string& name, const std::string& text) {

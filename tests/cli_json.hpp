@@ -21,6 +21,9 @@ inline double as_double(const nlohmann::json& value) {
     return std::stod(text.substr(0, slash)) / std::stod(text.substr(slash + 1));
 }
 
+/// Whether `text` (a command's output or message) contains `part`.
+inline bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+
 /// `solve SPEC --format json`, which must succeed, parsed.
 inline nlohmann::json solved_json(const std::string& spec) {
     const auto run = run_headcount({"solve", spec, "--format", "json"});

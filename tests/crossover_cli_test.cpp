@@ -10,12 +10,11 @@
 
 using headcount::testing::as_double;
 using headcount::testing::check_json;
+using headcount::testing::has;
 using headcount::testing::run_headcount;
 using headcount::testing::solved_json;
 
 namespace {
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 /// A spec `name` of kind quantities: `given` and `quantities` as written (indented by the caller), one part asking
 /// `cross`.

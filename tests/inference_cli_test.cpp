@@ -14,6 +14,7 @@
 
 using headcount::testing::as_double;
 using headcount::testing::check_json;
+using headcount::testing::has;
 using headcount::testing::run_headcount;
 using headcount::testing::solved_json;
 
@@ -40,8 +41,6 @@ std::string llama_spec(std::string_view name, std::string_view extra, std::strin
                         << parts;
     return path;
 }
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 /// Whether `value` is `expected` within one part in 10^5 (the hand-worked figures are given to six).
 bool near(double value, double expected) { return std::abs(value - expected) <= 1e-5 * std::abs(expected); }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+using headcount::testing::has;
 using headcount::testing::run_headcount;
 using headcount::testing::solved_json;
 
@@ -20,8 +21,6 @@ std::string spec_file(std::string_view name, std::string_view text) {
     std::ofstream(path) << text;
     return path;
 }
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 } // namespace
 

@@ -12,6 +12,7 @@
 
 using headcount::testing::as_double;
 using headcount::testing::check_json;
+using headcount::testing::has;
 using headcount::testing::run_headcount;
 using headcount::testing::solved_json;
 
@@ -29,8 +30,6 @@ std::string gpt2_spec(std::string_view name, std::string_view extra, std::string
                         << parts;
     return path;
 }
-
-bool has(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
 
 /// Whether `value` is `expected` within one part in 10^4 (the hand-worked figures are given to five or six).
 bool near(double value, double expected) { return std::abs(value - expected) <= 1e-4 * std::abs(expected); }
