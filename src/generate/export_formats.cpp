@@ -33,7 +33,41 @@ std::optional<std::string> check_bank(const ExportRequest& request) {
 
 /// Each problem's variants for a bank: those `request.roster` was handed under the seed, or `request.variants`
 /// drawn under it (a note says when a problem has fewer).
-Result<std::vector<ProblemBank>> question_banks(const ExportRequest& request, std::vector<std::string>& notes) {
+/// Takes the parts answered with a formula out of `bank`'s variants, saying so in `notes`: neither Moodle nor Canvas
+/// has a question that checks a formula (Moodle's Cloze and Canvas's blanks compare text or numbers, and a formula
+/// is right written many ways), so they are graded by headcount itself (grade, or Gradescope, which runs it).
+void leave_out_formula_parts(ProblemBank& bank, std::string_view platform, std::vector<std::string>& notes) {
+    std::vector<std::string> left;
+    for (BankVariant& v : bank.variants) {
+        std::erase_if(v.solved.parts, [&](const solve::SolvedPart& part) {
+            if (!part.formula)
+                return false;
+            if (std::find(left.begin(), left.end(), part.part.id) == left.end())
+                left.push_back(part.part.id);
+            return true;
+        });
+        std::erase_if(v.solved.problem.parts, [](const spec::Part& part) { return part.formula_answer; });
+    }
+    if (left.empty())
+        return;
+    const std::string id = bank.problem->problem.id;
+    if (!bank.variants.empty() && bank.variants.front().solved.parts.empty()) {
+        bank.variants.clear();
+        notes.push_back(fmt::format("{} has no question that checks a formula, and every part of '{}' is answered "
+                                    "with one (answer: formula): the problem is left out; grade it with headcount "
+                                    "grade, or export it to Gradescope, which runs headcount",
+                                    platform, id));
+        return;
+    }
+    notes.push_back(fmt::format("{} has no question that checks a formula, so part{} ({}) of '{}' (answer: formula) "
+                                "{} left out of the bank; grade {} with headcount grade, or export to Gradescope, "
+                                "which runs headcount",
+                                platform, left.size() == 1 ? "" : "s", fmt::join(left, "), ("), id,
+                                left.size() == 1 ? "is" : "are", left.size() == 1 ? "it" : "them"));
+}
+
+Result<std::vector<ProblemBank>> question_banks(const ExportRequest& request, std::vector<std::string>& notes,
+                                                std::string_view platform) {
     std::optional<ClassVariants> handed_out;
     if (!request.roster.empty()) {
         auto table = ClassVariants::seeded_for_roster_file(*request.problems, request.roster, request.seed);
@@ -56,6 +90,9 @@ Result<std::vector<ProblemBank>> question_banks(const ExportRequest& request, st
         if (!variants)
             return std::unexpected(variants.error());
         banks.push_back({&problem, std::move(*variants)});
+        leave_out_formula_parts(banks.back(), platform, notes);
+        if (banks.back().variants.empty())
+            banks.pop_back();
     }
     return banks;
 }
@@ -70,7 +107,7 @@ std::string bank_summary(const std::vector<ProblemBank>& banks, const std::files
 
 Result<ExportOutput> write_moodle(const ExportRequest& request) {
     ExportOutput output;
-    auto banks = question_banks(request, output.notes);
+    auto banks = question_banks(request, output.notes, "Moodle");
     if (!banks)
         return std::unexpected(banks.error());
     auto bank = moodle_question_bank(*banks, *request.templates);
@@ -87,7 +124,7 @@ Result<ExportOutput> write_moodle(const ExportRequest& request) {
 
 Result<ExportOutput> write_canvas(const ExportRequest& request) {
     ExportOutput output;
-    auto banks = question_banks(request, output.notes);
+    auto banks = question_banks(request, output.notes, "Canvas");
     if (!banks)
         return std::unexpected(banks.error());
     const std::string title = banks->size() == 1 ? banks->front().problem->problem.title

@@ -200,9 +200,10 @@ Result<ClassReport> class_report(const ClassResults& results, const render::Temp
                                       {"per_student", results.per_student_variants()},
                                       {"points", points_text(part.part.points)},
                                       {"one_point", part.part.points == 1.0},
-                                      {"expected", render::answer_text(*part.ask, part.answer)},
+                                      {"expected", part.formula ? fmt::format("`{}`", part.formula_text)
+                                                                : render::answer_text(*part.ask, part.answer)},
                                       {"unit", std::string(part.ask->unit)},
-                                      {"has_unit", part.ask->type() == solve::Ask::Type::count},
+                                      {"has_unit", part.ask->type() == solve::Ask::Type::count && !part.formula},
                                       {"answered", std::to_string(answered)},
                                       {"students", std::to_string(students)},
                                       {"correct", std::to_string(correct)},

@@ -181,6 +181,15 @@ View conditions_view(const solve::SolvedProblem& solved, const solve::SolvedPart
 }
 
 /// The part as every feedback template sees it. `projections` limits an explanation to what the part counts.
+/// The givens a formula part's answer may name, as feedback lists them: "`d_model`, `h` and `d_k`".
+std::string formula_names_text(const solve::SolvedPart& part) {
+    std::string out;
+    const std::vector<std::string>& names = part.formula_names;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += fmt::format("{}`{}`", i == 0 ? "" : i + 1 == names.size() ? " and " : ", ", names[i]);
+    return out;
+}
+
 View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict) {
     const solve::Ask& ask = *part.ask;
     const std::size_t figures = verdict.parsed ? static_cast<std::size_t>(written_figures(*verdict.parsed)) : 0;
@@ -189,7 +198,9 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"noun", std::string(ask.noun)},
                 {"unit", std::string(ask.unit)},
                 {"points", points_text(part.part.points)},
-                {"is_count", ask.type() == solve::Ask::Type::count},
+                {"is_count", ask.type() == solve::Ask::Type::count && !part.formula},
+                {"is_formula", part.formula != nullptr},
+                {"formula_names", formula_names_text(part)},
                 {"is_shape", ask.type() == solve::Ask::Type::shape},
                 {"is_choice", ask.type() == solve::Ask::Type::choice},
                 {"conditions", conditions_view(solved, part, false)},
@@ -242,9 +253,10 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
                          const render::TemplateSet& templates, Reveal reveal) {
     Feedback feedback;
     const solve::Ask& ask = *part.ask;
-    const bool is_count = ask.type() == solve::Ask::Type::count;
+    const bool is_count = ask.type() == solve::Ask::Type::count && !part.formula;
     const bool gaps = reveal >= Reveal::gaps;
-    const View expected{{"expected", render::answer_text(ask, verdict.expected)},
+    const View expected{{"expected", part.formula ? fmt::format("`{}`", part.formula_text)
+                                                  : render::answer_text(ask, verdict.expected)},
                         {"units", render::byte_units(verdict.expected.count)}};
 
     View base = render::hint_view(solved);
@@ -321,6 +333,8 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         {"pair", verdict.matches.size() == 1 && verdict.matches.front().mistakes.size() == 2},
         {"unexplained", verdict.status == Status::incorrect && verdict.matches.empty() && verdict.possible.empty() &&
                             verdict.accepted.empty()},
+        {"is_formula", part.formula != nullptr},
+        {"right_here_only", verdict.right_here_only},
         // A reading the part accepts (`accept:`): the instructor's sentence, shown at every reveal policy.
         {"has_accepted", !verdict.accepted.empty()},
         {"accepted", verdict.accepted},

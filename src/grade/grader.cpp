@@ -5,6 +5,8 @@
 
 #include <grade/grader.hpp>
 
+#include <grade/formula_answer.hpp>
+
 #include <grade/byte_units.hpp>
 #include <util/enum_names.hpp>
 
@@ -399,7 +401,11 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
 } // namespace
 
 MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
-    MistakeTable table{&solved, &part, explanations(solved, part), other_quantities(solved, part), {}, {}};
+    if (part.part.formula_answer && part.formula) {
+        MistakeTable table{&solved, &part, {}, {}, {}, {}, formula_table(solved, part)};
+        return table;
+    }
+    MistakeTable table{&solved, &part, explanations(solved, part), other_quantities(solved, part), {}, {}, {}};
     for (const auto& [from, to] :
          {std::pair{&table.explanations, &table.explanation_values}, std::pair{&table.others, &table.other_values}})
         for (const Explanation& e : *from) {
@@ -421,6 +427,15 @@ Verdict grade_answer(const MistakeTable& table, std::string_view answer) {
     verdict.expected = part.answer;
     verdict.points = part.part.points;
     const solve::Ask& ask = *part.ask;
+    if (table.formula) {
+        judge_formula(*table.formula, verdict);
+        if (verdict.status == Status::incorrect) {
+            keep_simplest(verdict);
+            keep_only_causes(verdict);
+            score_matches(part, verdict);
+        }
+        return verdict;
+    }
     if (ask.type() == solve::Ask::Type::count)
         return grade_count(table, std::move(verdict));
     if (ask.type() == solve::Ask::Type::shape) {

@@ -4,6 +4,7 @@
 #include <answer/answer.hpp>
 #include <grade/mistakes.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,12 @@ struct Verdict {
     /// The sentence of the part's other reading (`accept:`) that the answer matches, or "": then the status is
     /// correct at full credit, or incorrect with the reading's credit as its score.
     std::string accepted;
+    /// For a formula answer (`answer: formula`) that is wrong: it has the right value at the problem's own givens,
+    /// but not at others, so it is another formula that happens to agree here.
+    bool right_here_only = false;
 };
+
+struct FormulaTable; // grade/formula_answer.hpp
 
 /// What every verdict on one part of one problem variant depends on, computed once: the value of each catalogued
 /// mistake and pair (explanations()) and the other quantities of the problem (other_quantities()). Grading a
@@ -57,6 +63,8 @@ struct MistakeTable {
     };
     std::vector<Value> explanation_values;
     std::vector<Value> other_values;
+    /// For a part answered with a formula: its points and what each explanation comes to there.
+    std::shared_ptr<const FormulaTable> formula;
 };
 
 /// The table of `part` (one of `solved`'s parts, which must outlive it).

@@ -38,9 +38,14 @@ nlohmann::ordered_json verdict_json(const solve::SolvedProblem& solved, const so
     out["possible_mistakes"] = possible;
     if (!verdict.accepted.empty()) // a reading the part accepts (`accept:`): its sentence
         out["accepted"] = verdict.accepted;
+    if (part.formula) // answer: formula: whether it agrees at the problem's givens only (another formula)
+        out["right_here_only"] = verdict.right_here_only;
     out["feedback_policy"] = spec::reveal_name(reveal);
-    if (reveal == spec::Reveal::full)
+    if (reveal == spec::Reveal::full) {
         out["expected"] = render::json_answer(*part.ask, verdict.expected);
+        if (part.formula)
+            out["expected_formula"] = part.formula_text;
+    }
     return out;
 }
 

@@ -106,6 +106,18 @@ std::string tidy_markdown(const std::string& text) {
     return out;
 }
 
+View formula_answer_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
+    const bool bits = solved.problem.precision.has_value();
+    return View{{"tex", part.formula ? formula::tex(*part.formula, name_tex) : std::string()},
+                {"text", part.formula_text},
+                {"value", part.ask->kind == "defined" ? quantity_answer_text(solved, part)
+                                                      : answer_text(*part.ask, part.answer)},
+                {"has_fixed", bits},
+                {"fixed", bits ? fmt::format("the {} bits of {}", solved.problem.precision->bits,
+                                             solved.problem.precision->dtype)
+                               : std::string()}};
+}
+
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures) {
     View view = problem_view(solved);
@@ -130,6 +142,16 @@ Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const 
         auto body = templates.render(solution_template(*part.ask), view);
         if (!body)
             return body;
+        if (part.formula) {
+            View with_formula = view;
+            with_formula["formula"] = formula_answer_view(solved, part);
+            auto form = templates.render("partials/formula_answer", with_formula);
+            if (!form)
+                return form;
+            *body += "\n" + *form;
+            part_view["answer"] = fmt::format("`{}`", part.formula_text);
+            part_view["has_unit"] = false;
+        }
         // Which definitions the answer is computed with, where the spec redefines one of headcount's.
         for (const spec::Quantity* q : solve::redefinitions(solved, part))
             *body += fmt::format("\nThis problem defines `{}` as `{}`, in place of headcount's built-in formula "
@@ -188,7 +210,29 @@ View question_words(std::string_view title, std::string_view unit) {
                 {"opening", opening}};
 }
 
+static Result<std::string> part_question_words(const solve::SolvedPart& part, const TemplateSet& templates,
+                                               const View& view);
+
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view) {
+    if (part.part.formula_answer) {
+        auto question = part_question_words(part, templates, view);
+        if (!question)
+            return question;
+        std::string names;
+        for (std::size_t i = 0; i < part.formula_names.size(); ++i)
+            names += fmt::format("{}`{}`",
+                                 i == 0                               ? ""
+                                 : i + 1 == part.formula_names.size() ? " and "
+                                                                      : ", ",
+                                 part.formula_names[i]);
+        return fmt::format("{} Answer with a formula in the givens, not a number{}.", *question,
+                           names.empty() ? "" : ", naming them " + names);
+    }
+    return part_question_words(part, templates, view);
+}
+
+static Result<std::string> part_question_words(const solve::SolvedPart& part, const TemplateSet& templates,
+                                               const View& view) {
     if (part.part.text)
         return *part.part.text;
     std::optional<View> with_quantity;
@@ -245,6 +289,10 @@ nlohmann::ordered_json json_answers(const solve::SolvedProblem& solved) {
                                         {"unit", part.ask->unit}};
         if (auto redefined = redefinitions_json(solved, part); !redefined.empty())
             entry["redefined"] = std::move(redefined);
+        if (part.formula) { // the answer asked for is the formula; `answer` its value at the problem's givens
+            entry["formula"] = part.formula_text;
+            entry["formula_names"] = part.formula_names;
+        }
         parts.push_back(std::move(entry));
     }
     return {{"id", solved.problem.id}, {"title", solved.problem.title}, {"parts", parts}};

@@ -25,8 +25,13 @@ std::string question_template(const solve::Ask& ask);
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures = nullptr);
 
+/// The view of a formula part's right answer (`answer: formula`) for templates/partials/formula_answer.mustache:
+/// tex, text, value (at the problem's givens), has_fixed and fixed (the dtype's bits, kept as numbers).
+View formula_answer_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part);
+
 /// One part's question as the problem sheet prints it (Markdown): the spec's `text:`, else
-/// templates/partials/question_<ask>.mustache rendered with `view`, the problem_view of the same problem.
+/// templates/partials/question_<ask>.mustache rendered with `view`, the problem_view of the same problem. A part
+/// answered with a formula says so, and which names the formula may use.
 Result<std::string> part_question(const solve::SolvedPart& part, const TemplateSet& templates, const View& view);
 
 /// The problem as handed out (templates/problem_sheet.mustache): title, the givens the spec states, and each

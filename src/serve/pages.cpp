@@ -115,20 +115,21 @@ Result<std::string> Pages::problem(const solve::SolvedProblem& problem, const Vi
             m_book != nullptr && !visitor.student.empty() ? m_book->limit(problem.problem, part.part) : std::nullopt;
         const AttemptsUsed used =
             allowed ? m_book->used(visitor.student, problem.problem.id, part.part.id, *allowed) : AttemptsUsed{};
-        parts.push_back(View{{"id", text(part.part.id)},
-                             {"limited", allowed.has_value()},
-                             {"checks_left", std::to_string(used.left())},
-                             {"checks_allowed", std::to_string(used.allowed)},
-                             {"question", markdown_html(*question)},
-                             {"points", points_text(part.part.points)},
-                             {"one_point", part.part.points == 1.0},
-                             {"unit", text(part.ask->unit)},
-                             {"policy", text(spec::reveal_name(problem.problem.reveal_for(part.part)))},
-                             {"action", text("/p/" + problem.problem.id + "/check")},
-                             {"identity", identity},
-                             {"answer", here ? text(shown->answer) : View("")},
-                             {"feedback", here ? View(shown->fragment) : View("")},
-                             {"has_feedback", here}});
+        parts.push_back(
+            View{{"id", text(part.part.id)},
+                 {"limited", allowed.has_value()},
+                 {"checks_left", std::to_string(used.left())},
+                 {"checks_allowed", std::to_string(used.allowed)},
+                 {"question", markdown_html(*question)},
+                 {"points", points_text(part.part.points)},
+                 {"one_point", part.part.points == 1.0},
+                 {"unit", text(part.formula ? std::string_view("a formula in the givens") : part.ask->unit)},
+                 {"policy", text(spec::reveal_name(problem.problem.reveal_for(part.part)))},
+                 {"action", text("/p/" + problem.problem.id + "/check")},
+                 {"identity", identity},
+                 {"answer", here ? text(shown->answer) : View("")},
+                 {"feedback", here ? View(shown->fragment) : View("")},
+                 {"has_feedback", here}});
     }
     const View view{{"id", text(problem.problem.id)},
                     {"title", text(problem.problem.title)},

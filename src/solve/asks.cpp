@@ -1,5 +1,7 @@
 #include <solve/asks.hpp>
 
+#include <solve/formula_form.hpp>
+
 #include <solve/defined.hpp>
 #include <solve/solutions.hpp>
 
@@ -302,15 +304,36 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
         auto accepted = accepted_values(solved, part, *ask, value);
         if (!accepted)
             return std::unexpected(accepted.error());
-        solved.parts.push_back({part, ask, std::move(answer), std::move(*accepted)});
+        solved.parts.push_back({part, ask, std::move(answer), std::move(*accepted), {}, {}, {}});
+        if (part.formula_answer) {
+            const Computation& c = *solved.computation;
+            const std::vector<std::string> names = stated_formula_names(c, problem);
+            const int target = ask->kind == "defined" ? c.find_visible(ask->name) : c.find(ask->name);
+            std::set<std::string> defaulted;
+            for (const std::string& name : formula_answer_names(c, problem))
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                    defaulted.insert(name);
+            auto form = in_givens(c, target, std::set<std::string>(names.begin(), names.end()), defaulted);
+            if (!form)
+                return std::unexpected(
+                    Error{problem.file, part.answer_mark.line, part.answer_mark.column,
+                          fmt::format("part '{}' cannot take answer: formula: {} written in the givens alone is "
+                                      "longer than {} terms and factors; ask for a smaller quantity, or leave "
+                                      "answer: out",
+                                      part.id, part.ask, formula::k_max_nodes)});
+            solved.parts.back().formula_text = formula_text(*form);
+            solved.parts.back().formula = std::make_shared<const formula::Node>(std::move(*form));
+            solved.parts.back().formula_names = names;
+        }
     }
     return solved;
 }
 
 /// `problem`'s computation (of what `only` needs, or everything), checked: every quantity of the spec can be
 /// computed and a batch fits where one is asked.
-Result<SolvedProblem> computed(const spec::Problem& problem, std::span<const std::string_view> only) {
-    auto built = Computation::build(problem, only);
+Result<SolvedProblem> computed(const spec::Problem& problem, std::span<const std::string_view> only,
+                               const GivenValues* givens = nullptr) {
+    auto built = Computation::build(problem, only, givens);
     if (!built) {
         Error e = built.error();
         e.file = problem.file;
@@ -349,8 +372,8 @@ Result<void> check_solvable(const spec::Problem& problem) {
     return {};
 }
 
-Result<SolvedProblem> solve_problem(const spec::Problem& problem) {
-    auto computation = computed(problem, {});
+Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens) {
+    auto computation = computed(problem, {}, givens);
     if (!computation)
         return std::unexpected(computation.error());
     SolvedProblem solved = std::move(*computation);

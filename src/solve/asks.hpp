@@ -107,6 +107,11 @@ struct SolvedPart {
     const Ask* ask = nullptr;
     Answer answer;
     std::vector<AcceptedValue> accepted; ///< its other readings, each differing from the answer
+    /// For `answer: formula`: the right answer as a formula in the givens a student may name (solve/formula_form.hpp),
+    /// and as text formula::parse reads back.
+    std::shared_ptr<const formula::Node> formula;
+    std::string formula_text;
+    std::vector<std::string> formula_names; ///< the givens such a formula may name
 };
 
 /// A problem with its computation and every part answered.
@@ -132,7 +137,9 @@ struct SolvedProblem {
 
 /// Solves every part of a validated problem. Errors carry the spec file's name: a formula that cannot be
 /// computed, a quantity a part asks for that this problem cannot answer (with the ask's position).
-Result<SolvedProblem> solve_problem(const spec::Problem& problem);
+/// With `givens`, solved at those values in place of the problem's own (a formula answer's random points; the
+/// problem's structs, which solutions read their words from, stay as written).
+Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens = nullptr);
 
 /// Whether solve_problem(`problem`) succeeds, with its error when not, computing only what the parts ask: what
 /// generate::valid_variants asks of every combination of `vary:`.

@@ -79,8 +79,11 @@ class Computation {
     /// With `only` (catalogue names), just what those entries and the spec's own quantities need: the entries they
     /// use under any conditions, directly or not; the other entries have no value. Whether a variant can be solved
     /// (generate::valid_variants) asks no more than its parts' cone.
+    /// With `givens`, those values in place of the problem's (a formula answer's random points): a given it leaves
+    /// out takes its default, d_k = d_model / h at the point.
     static Result<std::shared_ptr<const Computation>> build(const spec::Problem& problem,
-                                                            std::span<const std::string_view> only = {});
+                                                            std::span<const std::string_view> only = {},
+                                                            const GivenValues* givens = nullptr);
 
     /// The slot named `name` as the catalogue's formulas see it, or -1.
     [[nodiscard]] int find(std::string_view name) const;

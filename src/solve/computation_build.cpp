@@ -17,11 +17,12 @@
 namespace headcount::solve {
 
 Result<std::shared_ptr<const Computation>> Computation::build(const spec::Problem& problem,
-                                                              std::span<const std::string_view> only) {
+                                                              std::span<const std::string_view> only,
+                                                              const GivenValues* given_override) {
     auto out = std::make_shared<Computation>();
     Computation& c = *out;
     c.m_quantities = problem.quantities;
-    const GivenValues givens = given_values(problem);
+    const GivenValues givens = given_override ? *given_override : given_values(problem);
     // Why a given the problem lacks leaves a slot without a value: for the catalogue's, one text per process, which
     // every slot needing it views.
     const auto missing_given = [&](std::size_t given) -> std::string_view {

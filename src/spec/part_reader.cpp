@@ -201,6 +201,13 @@ Result<Part> read_part(const Reader& r, const YAML::Node& node, const Vocabulary
             return std::unexpected(readings.error());
         part.accept = std::move(*readings);
     }
+    if (const YAML::Node answer = node["answer"]) {
+        part.answer_mark = mark_of(answer);
+        if (!answer.IsScalar() || (answer.Scalar() != "formula" && answer.Scalar() != "value"))
+            return r.error_at(answer, "answer must be 'formula' (the quantity as a formula in the givens, "
+                                      "12*layers*d_model^2) or 'value' (a number, the default)");
+        part.formula_answer = answer.Scalar() == "formula";
+    }
     return part;
 }
 

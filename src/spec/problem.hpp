@@ -145,6 +145,10 @@ struct Part {
     /// its default tolerance is {sigfigs: 3}, and `tolerance: exact` is refused.
     bool inexact = false;
     std::vector<Accepted> accept; ///< other readings the course accepts
+    /// `answer: formula`: the answer is the quantity as a formula in the givens (12*layers*d_model^2), judged equal
+    /// to the right one by its values at the spec's givens and at random points (grade/formula_answer.hpp).
+    bool formula_answer = false;
+    Mark answer_mark; ///< where `answer:` stands
 };
 
 /// One given that differs between students' variants, and the values it may take (flags as 0/1).

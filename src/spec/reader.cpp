@@ -167,6 +167,38 @@ Result<void> mark_inexact_parts(const Reader& r, Problem& problem) {
     return {};
 }
 
+/// Refuses `answer: formula` on a part whose answer is not a number: a shape, a word, or a crossover's root (a value
+/// of a given, which a formula in the givens could only restate).
+Result<void> check_formula_parts(const Reader& r, const Problem& problem) {
+    for (const Part& part : problem.parts) {
+        if (!part.formula_answer)
+            continue;
+        std::string_view what;
+        const Quantity* own = nullptr;
+        if (problem.quantities)
+            for (const Quantity& q : *problem.quantities)
+                if (q.ask == part.ask)
+                    own = &q;
+        if (own && !own->choices.empty())
+            what = "a word";
+        else if (own && own->crossover)
+            what = "the value of a given where an equation holds (solve_for:)";
+        for (const solve::CatalogueEntry& e : solve::catalogue_entries())
+            if (!own && e.ask == part.ask) {
+                if (!e.shape.empty())
+                    what = "a shape";
+                else if (!e.choices.empty())
+                    what = "a word";
+            }
+        if (!what.empty())
+            return r.error_at(part.answer_mark,
+                              fmt::format("part '{}' cannot take answer: formula: the answer to {} is {}; leave "
+                                          "answer: out",
+                                          part.id, part.ask, what));
+    }
+    return {};
+}
+
 Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Vocabulary& words) {
     Problem problem;
     auto id = r.mapping_id(root, k_top_keys, "the problem", "problem id",
@@ -348,6 +380,8 @@ Result<Problem> read_problem(const Reader& r, const YAML::Node& root, const Voca
         problem.parts.push_back(std::move(*part));
     }
     if (auto ok = mark_inexact_parts(r, problem); !ok)
+        return std::unexpected(ok.error());
+    if (auto ok = check_formula_parts(r, problem); !ok)
         return std::unexpected(ok.error());
     return problem;
 }

@@ -29,7 +29,7 @@ inline constexpr auto k_given_keys = std::to_array<std::string_view>(
     {"d_model", "h", "d_k", "d_v", "kdim", "vdim", "bias", "n_kv_heads", "add_bias_kv", "batch", "seq_len",
      "seq_len_kv", "count", "softmax", "flop_biases", "causal", "dtype"});
 inline constexpr auto k_part_keys = std::to_array<std::string_view>(
-    {"id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts", "accept"});
+    {"id", "ask", "points", "text", "tolerance", "credit", "feedback", "attempts", "accept", "answer"});
 inline constexpr auto k_reveals = std::to_array<std::pair<std::string_view, Reveal>>(
     {{"hints", Reveal::hints}, {"gaps", Reveal::gaps}, {"full", Reveal::full}});
 inline constexpr auto k_bias_keys = std::to_array<std::string_view>({"q", "k", "v", "o"});
