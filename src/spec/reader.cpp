@@ -55,6 +55,9 @@ Result<void> read_architecture(const Reader& r, const YAML::Node& given, Problem
         architecture.insert(architecture.end(), k_training_keys.begin(), k_training_keys.end());
     if (formulas) // an accelerator's datasheet numbers (spec/hardware.hpp), for formulas and the training asks
         architecture.emplace_back("hardware");
+    // A model preset (spec/model_presets.hpp) is taken out of `given` before this, but a misspelt `modle:` should
+    // still hear of it.
+    architecture.emplace_back("model");
     std::vector<std::string_view> keys(architecture.begin(), architecture.end());
     if (formulas) {
         auto values = read_values(r, given, architecture);

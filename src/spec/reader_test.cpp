@@ -211,6 +211,9 @@ TEST_CASE("transformer specs read the model's givens and reject impossible ones"
     CHECK(error_of(head + "  layers: 2\n  lm_head: linear\n" + parts) ==
           "p.yaml:9:12: an lm_head needs a vocab to predict");
     CHECK(error_of(head + "  layers: 2\n  kdim: 256\n" + parts) == "p.yaml:9:3: unknown key 'kdim' in given");
+    // model: is read before the keys are checked; a misspelt one still hears of it.
+    CHECK(error_of(head + "  layers: 2\n  modle: gpt2-small\n" + parts) ==
+          "p.yaml:9:3: unknown key 'modle' in given (did you mean 'model'?)");
     // A training ask reads numbers from given (tokens, gpus) for its formulas; without formulas of the spec's own,
     // a number under any other name is a misspelt key, not a value, and is named before the MoE check misleads.
     const std::string moe = "  layers: 2\n  expertz: 8\n  top_k: 2\n  tokens: 1000\n";

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <sstream>
+#include <vector>
 
 namespace headcount::spec::detail {
 
@@ -32,8 +33,12 @@ Result<void> Reader::check_keys(const YAML::Node& map, std::span<const std::stri
         const std::string key = entry.first.Scalar();
         if (std::find(known.begin(), known.end(), key) == known.end()) {
             const std::string elsewhere = where_it_belongs(key, where);
+            // `model:` and `hardware:` are read before the keys are checked: a misspelt one hears of them too.
+            std::vector<std::string_view> candidates(known.begin(), known.end());
+            if (where == "given")
+                candidates.insert(candidates.end(), {"model", "hardware"});
             return error_at(entry.first, fmt::format("unknown key '{}' in {}{}", key, where,
-                                                     elsewhere.empty() ? did_you_mean(key, known) : elsewhere));
+                                                     elsewhere.empty() ? did_you_mean(key, candidates) : elsewhere));
         }
         if (!seen.insert(key).second)
             return error_at(entry.first, fmt::format("duplicate key '{}' in {}", key, where));
