@@ -126,14 +126,36 @@ TEST_CASE("a crossover with no root or two roots in its range is refused where i
         {"solve", crossover_spec("noequals", "  x: 1\n", "  cross:\n    solve_for: x\n    equation: \"x + 2\"\n")});
     CHECK(run.exit_code == 2);
     CHECK(has(run.err, "noequals.yaml:8:15: equation of cross must be two formulas with '=' between them"));
-    // A size of an attention block's architecture: its defaults (seq_len_kv from seq_len) would not follow it.
-    // `solve_for:` stands at line 12 (id, title, given: and its four sizes, quantities:, cross:, title:, unit:),
-    // its value at column 16.
+    // A size of an attention block's architecture may be solved for (below): with d = 512 and no biases, the
+    // scores' 2 n^2 d FLOPs equal Q, K and V's 3 x 2 n d^2 at n = 3 d = 1,536.
     const std::string block = headcount::testing::fresh_temp_dir("crossover-block") + "/block.yaml";
     std::ofstream(block) << "id: block\ntitle: t\ngiven:\n  d_model: 512\n  h: 8\n  bias: false\n  seq_len: 128\n"
                             "quantities:\n  cross:\n    title: t\n    unit: tokens\n    solve_for: seq_len\n"
                             "    equation: flops_scores = flops_projections\nparts:\n  - {id: a, ask: cross}\n";
-    run = run_headcount({"solve", block});
-    CHECK(run.exit_code == 2);
-    CHECK(has(run.err, "block.yaml:12:16: solve_for of cross: 'seq_len' is a size of the architecture"));
+    CHECK(solved_json(block)["parts"][0]["answer"] == 1536);
+}
+
+// The issue's own example on the built-in counts: in one attention block of width d = 1,024 (batch 1), the score and
+// weighted-sum products take 2 n^2 d FLOPs each (Q K^T and A V: n^2 d multiply-adds, 2 FLOPs each), 4 n^2 d
+// together, and the Q, K, V projections 3 x 2 n d^2 = 6 n d^2. 4 n^2 d = 6 n d^2 at n = 1.5 d = 1,536. The
+// sequence length is an architecture given: seq_len_kv, left to its default, follows it (else the scores would be
+// linear in n, n x 2,048 x d, and the root another).
+TEST_CASE("a crossover may solve for a size of the architecture, its defaults following", "[e2e][crossover]") {
+    const std::string path = headcount::testing::fresh_temp_dir("crossover-seq-len") + "/seq.yaml";
+    std::ofstream(path) << "id: seq\ntitle: Where attention catches up\ngiven: {d_model: 1024, h: 16, seq_len: 2048}\n"
+                           "quantities:\n  cross:\n    title: sequence length at which attention's products cost as "
+                           "much as Q, K and V\n    unit: tokens\n    solve_for: seq_len\n"
+                           "    equation: flops_scores + flops_weighted_sum = flops_projections\n"
+                           "parts:\n  - {id: a, ask: cross}\n";
+    CHECK(solved_json(path)["parts"][0]["answer"] == 1536);
+    CHECK(check_json(path, "a", "1536 tokens")["status"] == "correct");
+    // A flag is no size: refused where solve_for stands.
+    const std::string flag = headcount::testing::fresh_temp_dir("crossover-flag") + "/flag.yaml";
+    std::ofstream(flag) << "id: flag\ntitle: A flag\ngiven: {d_model: 1024, h: 16, seq_len: 2048}\n"
+                           "quantities:\n  cross: {solve_for: bias, equation: flops_scores = flops_projections}\n"
+                           "parts:\n  - {id: a, ask: cross}\n";
+    const auto refused = run_headcount({"solve", flag});
+    CHECK(refused.exit_code == 2);
+    INFO(refused.err);
+    CHECK(has(refused.err, "flag.yaml:5:22: solve_for of cross: 'bias' is a setting of the architecture, not a size"));
 }

@@ -122,9 +122,8 @@ TEST_CASE("answer: formula is refused where the answer is no number", "[e2e][for
     CHECK(refused.exit_code == 2);
     INFO(refused.err);
     CHECK(has(refused.err, "shape.yaml:7:13: part 'a' cannot take answer: formula: the answer to shape.k is a shape"));
-    const std::string other = write_spec(
-        "other", "id: other\ntitle: A block\ngiven: {d_model: 512, h: 8}\n"
-                 "parts:\n  - id: a\n    ask: total_params\n    answer: number\n");
+    const std::string other = write_spec("other", "id: other\ntitle: A block\ngiven: {d_model: 512, h: 8}\n"
+                                                  "parts:\n  - id: a\n    ask: total_params\n    answer: number\n");
     const auto wrong = run_headcount({"solve", other});
     CHECK(wrong.exit_code == 2);
     CHECK(has(wrong.err, "other.yaml:7:13: answer must be 'formula'"));
@@ -158,9 +157,9 @@ TEST_CASE("the shipped week of formulas takes TeX and names the bytes slip", "[e
 }
 
 TEST_CASE("Moodle and Canvas leave a formula part out and say so; Gradescope keeps it", "[e2e][formula-answer]") {
-    const std::string spec =
-        write_spec("mixed", "id: mixed\ntitle: A block\ngiven: {d_model: 512, h: 8}\n"
-                            "parts:\n  - {id: a, ask: total_params, answer: formula}\n  - {id: b, ask: total_params}\n");
+    const std::string spec = write_spec(
+        "mixed", "id: mixed\ntitle: A block\ngiven: {d_model: 512, h: 8}\n"
+                 "parts:\n  - {id: a, ask: total_params, answer: formula}\n  - {id: b, ask: total_params}\n");
     const std::string out = headcount::testing::fresh_temp_dir("formula-moodle");
     const auto moodle = run_headcount({"export", "moodle", spec, "--variants", "1", "--seed", "s", "--out", out});
     REQUIRE(moodle.exit_code == 0);

@@ -53,7 +53,8 @@ std::uint64_t seed_of(std::string_view a, std::string_view b) {
 Number drawn(const Number& value, Draws& draws) {
     for (int attempt = 0; attempt < 8; ++attempt) {
         Number out;
-        if (value.get_den() == 1 && value > 0 && value.get_num().fits_slong_p() && value.get_num().get_si() < (1L << 40)) {
+        if (value.get_den() == 1 && value > 0 && value.get_num().fits_slong_p() &&
+            value.get_num().get_si() < (1L << 40)) {
             const std::int64_t v = value.get_num().get_si();
             out = Number(static_cast<long>(draws.between(1, std::max<std::int64_t>(2 * v, v + 7))));
         } else {
@@ -98,9 +99,8 @@ std::vector<Explanation> every_explanation(const solve::SolvedProblem& solved, c
     out.insert(out.end(), std::make_move_iterator(others.begin()), std::make_move_iterator(others.end()));
     // Slips in how a number is written (a unit, a rounding) have no formula.
     std::erase_if(out, [](const Explanation& e) {
-        return std::any_of(e.mistakes.begin(), e.mistakes.end(), [](const Mistake* m) {
-            return m->id == k_rounded || m->id == k_unit_base;
-        });
+        return std::any_of(e.mistakes.begin(), e.mistakes.end(),
+                           [](const Mistake* m) { return m->id == k_rounded || m->id == k_unit_base; });
     });
     return out;
 }
@@ -143,11 +143,11 @@ std::shared_ptr<const FormulaTable> formula_table(const solve::SolvedProblem& so
             continue;
         const solve::CatalogueEntry* entry = c.slot(c.find_visible(name)).entry;
         if (entry && entry->given && !entry->formula.empty()) {
-            auto fallback =
-                formula::evaluate(*solve::catalogue_formula(entry->formula), [&](std::string_view used) -> const Number* {
-                    const int slot = c.find(used);
-                    return c.available(slot) ? &c.value(slot) : nullptr;
-                });
+            auto fallback = formula::evaluate(*solve::catalogue_formula(entry->formula),
+                                              [&](std::string_view used) -> const Number* {
+                                                  const int slot = c.find(used);
+                                                  return c.available(slot) ? &c.value(slot) : nullptr;
+                                              });
             if (fallback && *fallback == base.at(name)) {
                 tied.push_back(name);
                 continue;
@@ -161,9 +161,8 @@ std::shared_ptr<const FormulaTable> formula_table(const solve::SolvedProblem& so
     Draws draws(seed_of(problem.id, part.part.id));
     std::vector<int> cone = c.cone(target);
     cone.push_back(target);
-    for (int attempt = 0; attempt < 6 * static_cast<int>(k_formula_points) &&
-                          table->points.size() < 1 + k_formula_points;
-         ++attempt) {
+    for (int attempt = 0;
+         attempt < 6 * static_cast<int>(k_formula_points) && table->points.size() < 1 + k_formula_points; ++attempt) {
         solve::GivenValues point = base;
         for (const std::string& name : varied)
             point[name] = drawn(base.at(name), draws);

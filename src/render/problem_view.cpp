@@ -358,9 +358,13 @@ View problem_view(const solve::SolvedProblem& solved) {
                              {"note", "given"},
                              {"stated", true}});
     // The spec's own values, for its formulas, exactly as written.
+    // A long name (interconnect_bandwidth) as a formula is one unbreakable box wider than a phone's first column
+    // leaves: in code, which breaks where it must, it lets the Value column stay on the screen.
+    constexpr std::size_t k_longest_typeset_name = 19;
     for (const auto& [name, value] : solved.problem.values)
         given.push_back(View{
-            {"symbol", fmt::format("${}$", name_tex(name))},
+            {"symbol",
+             name.size() > k_longest_typeset_name ? fmt::format("`{}`", name) : fmt::format("${}$", name_tex(name))},
             {"meaning", solved.problem.meanings.contains(name) ? solved.problem.meanings.find(name)->second : name},
             {"value", given_value_text(value)},
             {"note", "given"},

@@ -11,13 +11,15 @@ namespace {
 
 /// A - B of slot `index` with its given `given` set to `x` (followed through every slot between them), or nullopt
 /// where it cannot be computed (a division by zero at that x).
-std::optional<Number> difference_at(const Computation& c, int index, int given, const Number& x) {
+std::optional<Number> difference_at(const Computation& c, int index, int given, const Number& x,
+                                    const Computation::Change& defaults) {
     const Computation::Slot& s = c.slot(index);
     auto node = std::make_shared<formula::Node>();
     node->op = formula::Node::Op::number;
     node->value = x;
     node->text = x.get_str();
-    const Computation::Change change{{{given, node}}};
+    Computation::Change change = defaults;
+    change.formulas.emplace_back(given, node);
     std::vector<Number> values(s.uses.size());
     for (std::size_t k = 0; k < s.uses.size(); ++k) {
         if (s.uses[k] == given) {
@@ -64,13 +66,25 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
     };
     if (given < 0 || !c.slot(given).given)
         return refuse(fmt::format("'{}' is not a given of this problem", x.given));
+    if (!c.available(given))
+        return refuse(fmt::format("the problem gives no {} to solve for", x.given));
     const auto in_range = [&](const Number& root) { return root > x.low && root <= x.high; };
     CrossoverWork work;
+    // The givens the spec leaves to their defaults follow the given solved for (seq_len_kv = seq_len, d_k =
+    // d_model / h), as they would had the spec written that value.
+    Computation::Change defaults;
+    const GivenValues stated = given_values(problem);
+    for (std::size_t i = 0; i < c.size(); ++i) {
+        const Computation::Slot& s = c.slot(static_cast<int>(i));
+        if (s.given && s.entry && !s.entry->formula.empty() && !stated.contains(s.name) &&
+            c.available(static_cast<int>(i)))
+            defaults.formulas.emplace_back(static_cast<int>(i), catalogue_formula(s.entry->formula));
+    }
 
     // A - B = a x^2 + b x + c where its values at 1, 2 and 3 fix a, b and c and its values at other points agree.
     std::optional<Number> f[3];
     for (int k = 0; k < 3; ++k)
-        f[k] = difference_at(c, index, given, Number(k + 1));
+        f[k] = difference_at(c, index, given, Number(k + 1), defaults);
     bool polynomial = f[0] && f[1] && f[2];
     if (polynomial) {
         work.a = (*f[0] - 2 * *f[1] + *f[2]) / 2;
@@ -78,7 +92,7 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
         work.c = *f[0] - work.a - work.b;
         for (const long point : {5L, 1000L, 1000003L, 1000000000039L}) {
             const Number at(point);
-            const auto value = difference_at(c, index, given, at);
+            const auto value = difference_at(c, index, given, at, defaults);
             if (!value || *value != work.a * at * at + work.b * at + work.c) {
                 polynomial = false;
                 break;
@@ -145,7 +159,7 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
                                  : Number(geometric ? start * std::pow(high / start, t) : start + (high - start) * t);
         if (!in_range(point))
             continue;
-        if (const auto value = difference_at(c, index, given, point))
+        if (const auto value = difference_at(c, index, given, point, defaults))
             signs.emplace_back(point, sgn(*value));
     }
     std::vector<std::pair<Number, Number>> brackets;
@@ -165,7 +179,7 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
                                   formula::rounded(brackets[1].second, 3)));
     Number lo = brackets.front().first;
     Number hi = brackets.front().second;
-    const int sign_lo = lo == hi ? 0 : sgn(*difference_at(c, index, given, lo));
+    const int sign_lo = lo == hi ? 0 : sgn(*difference_at(c, index, given, lo, defaults));
     for (int step = 0; step < 200 && lo != hi; ++step) {
         const double width = formula::to_double(hi - lo);
         if (width <= std::abs(formula::to_double(hi)) * 1e-15)
@@ -173,7 +187,7 @@ Result<CrossoverWork> solve_crossover(const Computation& c, const spec::Problem&
         const Number middle(formula::to_double((lo + hi) / 2));
         if (middle <= lo || middle >= hi)
             break;
-        const auto value = difference_at(c, index, given, middle);
+        const auto value = difference_at(c, index, given, middle, defaults);
         if (!value)
             break;
         if (sgn(*value) == 0) {

@@ -15,9 +15,11 @@ using formula::Node;
 using Op = formula::Node::Op;
 
 /// The sizes a problem with an architecture gives, in the catalogue's order.
-constexpr auto k_sizes = std::to_array<std::string_view>(
-    {"d_model", "h", "d_k", "d_v", "kdim", "vdim", "n_kv_heads", "d_ff", "layers", "encoder_layers", "decoder_layers",
-     "vocab", "max_positions", "type_vocab", "experts", "top_k", "batch", "seq_len", "seq_len_kv", "bits"});
+constexpr auto k_sizes =
+    std::to_array<std::string_view>({"d_model",        "h",          "d_k",           "d_v",        "kdim",
+                                     "vdim",           "n_kv_heads", "d_ff",          "layers",     "encoder_layers",
+                                     "decoder_layers", "vocab",      "max_positions", "type_vocab", "experts",
+                                     "top_k",          "batch",      "seq_len",       "seq_len_kv", "bits"});
 
 /// Nodes a formula may grow to while quantities are put in place of their names, before constants are folded.
 constexpr std::size_t k_max_inlined_nodes = 20000;
@@ -269,7 +271,8 @@ Node polynomial_node(const Polynomial& p, const std::vector<std::string>& order)
             product.inverse.push_back(false);
         }
         std::vector<std::pair<std::string, long>> names(m.begin(), m.end());
-        std::sort(names.begin(), names.end(), [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
+        std::sort(names.begin(), names.end(),
+                  [&](const auto& a, const auto& b) { return rank(a.first) < rank(b.first); });
         for (const bool divided : {false, true})
             for (const auto& [name, e] : names) {
                 if ((e < 0) != divided)
@@ -291,8 +294,8 @@ Node polynomial_node(const Polynomial& p, const std::vector<std::string>& order)
             product.children.push_back(number_node(Number(magnitude.get_den())));
             product.inverse.push_back(true);
         }
-        Node term = product.children.size() == 1 && !product.inverse[0] ? std::move(product.children[0])
-                                                                          : std::move(product);
+        Node term =
+            product.children.size() == 1 && !product.inverse[0] ? std::move(product.children[0]) : std::move(product);
         sum.children.push_back(std::move(term));
         sum.inverse.push_back(c < 0);
     }
@@ -482,8 +485,7 @@ std::string write(const Node& n) {
         return out + ")";
     }
     case Op::compare:
-        return n.children.size() == 2 ? operand(n.children[0], 1) + " " + n.text + " " + operand(n.children[1], 1)
-                                      : "";
+        return n.children.size() == 2 ? operand(n.children[0], 1) + " " + n.text + " " + operand(n.children[1], 1) : "";
     case Op::sum:
     case Op::product: {
         const bool sum = n.op == Op::sum;

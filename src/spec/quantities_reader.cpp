@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <set>
@@ -318,17 +319,22 @@ Result<std::vector<Quantity>> read_quantities(const Reader& r, const YAML::Node&
             return std::unexpected(ok.error());
         if (q.crossover) {
             const Crossover& x = *q.crossover;
-            // A size of the architecture (seq_len, d_model) fills defaults the catalogue reads beside it (seq_len_kv
-            // from seq_len), which setting it alone would not follow: a crossover solves for the spec's own numbers.
+            // A size of the architecture or the workload (seq_len, d_model, batch) may be solved for: the solver
+            // follows the defaults read beside it (seq_len_kv from seq_len). A flag or the dtype may not.
+            static constexpr auto k_sizes =
+                std::to_array<std::string_view>({"d_model", "h", "d_k", "d_v", "kdim", "vdim", "n_kv_heads", "d_ff",
+                                                 "layers", "encoder_layers", "decoder_layers", "vocab", "max_positions",
+                                                 "type_vocab", "experts", "top_k", "batch", "seq_len", "seq_len_kv"});
             const bool architecture =
                 std::find(names.architecture.begin(), names.architecture.end(), x.given) != names.architecture.end();
-            if (architecture)
+            const bool size = std::find(k_sizes.begin(), k_sizes.end(), x.given) != k_sizes.end();
+            if (architecture && !size)
                 return r.error_at(x.given_mark,
-                                  fmt::format("solve_for of {}: '{}' is a size of the architecture, which a crossover "
-                                              "cannot vary; solve for a given of kind: quantities, or for one of the "
+                                  fmt::format("solve_for of {}: '{}' is a setting of the architecture, not a size; "
+                                              "solve for a size (seq_len, d_model, batch, ...) or for one of the "
                                               "spec's own numbers",
                                               q.name, x.given));
-            if (!values.contains(x.given))
+            if (!architecture && !values.contains(x.given))
                 return r.error_at(x.given_mark,
                                   fmt::format("solve_for of {}: '{}' is not a given of this problem; a crossover is "
                                               "the value of a given{}",
