@@ -159,3 +159,19 @@ TEST_CASE("a crossover may solve for a size of the architecture, its defaults fo
     INFO(refused.err);
     CHECK(has(refused.err, "flag.yaml:5:22: solve_for of cross: 'bias' is a setting of the architecture, not a size"));
 }
+
+// x^2 = 2: the root sqrt(2) is irrational, known to 256 bits, so no typed answer is every digit of it; x^2 = 4 has
+// the rational root 2, which exact grading can take.
+TEST_CASE("tolerance: exact is refused on an irrational crossover", "[e2e][crossover]") {
+    const auto spec = [](const std::string& name, const std::string& equation) {
+        const std::string path = headcount::testing::fresh_temp_dir("crossover-" + name) + "/" + name + ".yaml";
+        std::ofstream(path) << "id: " << name << "\ntitle: t\nkind: quantities\ngiven:\n  x: 1\nquantities:\n"
+                            << "  cross: {solve_for: x, equation: \"" << equation << "\"}\n"
+                            << "parts:\n  - {id: a, ask: cross, tolerance: exact}\n";
+        return path;
+    };
+    const auto refused = run_headcount({"solve", spec("irrational", "x^2 = 2")});
+    CHECK(refused.exit_code == 2);
+    CHECK(has(refused.err, "irrational.yaml:9:36: part 'a' cannot be graded exact: the root of cross is irrational"));
+    CHECK(solved_json(spec("rational", "x^2 = 4"))["parts"][0]["answer"] == 2);
+}

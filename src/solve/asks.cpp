@@ -301,6 +301,24 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
         if (why)
             return std::unexpected(Error{at_ask.file, at_ask.line, at_ask.column,
                                          fmt::format("part '{}' asks for {}, {}", part.id, ask->id, *why)});
+        // A crossover's root found by bisection, or a quadratic's with a discriminant that is no square, is known to
+        // 256 bits, not exactly: no answer could match it to every digit.
+        if (part.tolerance && part.tolerance->kind == spec::Tolerance::Kind::exact && ask->kind == "defined")
+            if (const CrossoverWork* work =
+                    solved.computation->crossover(solved.computation->find_visible(ask->name))) {
+                const bool square = mpz_perfect_square_p(work->discriminant.get_num_mpz_t()) != 0 &&
+                                    mpz_perfect_square_p(work->discriminant.get_den_mpz_t()) != 0;
+                if (work->method == CrossoverWork::Method::bisection ||
+                    (work->method == CrossoverWork::Method::quadratic && !square))
+                    return std::unexpected(Error{
+                        problem.file, part.tolerance_mark.line, part.tolerance_mark.column,
+                        fmt::format(
+                            "part '{}' cannot be graded exact: the root of {} is {} and computed to {} figures; "
+                            "leave tolerance out for {{sigfigs: 3}}, or give {{sigfigs: n}} or {{rel: x}}",
+                            part.id, ask->name,
+                            work->method == CrossoverWork::Method::bisection ? "found by bisection" : "irrational",
+                            formula::k_irrational_bits * 30103 / 100000)});
+            }
         auto accepted = accepted_values(solved, part, *ask, value);
         if (!accepted)
             return std::unexpected(accepted.error());
