@@ -1,6 +1,6 @@
 """Issue 39: a worked solution's own answer, typed back into `check`, is correct. For every shipped problem and
 every part, the text of the solution's "**Answer: ...**" line (a count with its noun, bytes, a shape, a word, or a
-value stated to four figures as "about 25.36 days") is typed as the student would copy it, and `check` must say
+value stated to four figures as "about 25.36 days"; for a part that asks for a formula, the formula as typed) is typed as the student would copy it, and `check` must say
 correct. The answers are read from the solution's Markdown, not from any JSON the grader shares. The same is done
 for three students' variants of every problem (`generate --roster` with three students; each answer typed back with
 `check --seed --student`), so a variant's numbers are held to the same rule.
@@ -14,6 +14,22 @@ import subprocess
 import sys
 
 binary, source = sys.argv[1], sys.argv[2]
+
+
+def typed_answers(solution):
+    """Each part's answer as the solution gives it: its "**Answer: ...**" line, or for a part that asks for a formula
+    (answer: formula) the formula as typed, the code block after "**As a formula in the givens"."""
+    out = []
+    for section in re.split(r"^## Part \([^)]+\)", solution, flags=re.M)[1:]:
+        formula = re.search(r"\*\*As a formula in the givens.*?```text\n(.*?)\n```", section, re.S)
+        answer = re.search(r"\*\*Answer: (.*?)\.\*\*", section)
+        if formula:
+            out.append(formula.group(1))
+        elif answer:
+            out.append(answer.group(1))
+    return out
+
+
 failures = []
 checked = 0
 for spec in sorted(glob.glob(os.path.join(source, "problems", "*.yaml"))):
@@ -22,7 +38,7 @@ for spec in sorted(glob.glob(os.path.join(source, "problems", "*.yaml"))):
         failures.append(f"{spec}: solve failed: {solution.stderr.strip()}")
         continue
     parts = re.findall(r"^## Part \(([^)]+)\)", solution.stdout, re.M)
-    answers = re.findall(r"\*\*Answer: (.*?)\.\*\*", solution.stdout)
+    answers = typed_answers(solution.stdout)
     if len(parts) != len(answers):
         failures.append(f"{spec}: {len(parts)} parts but {len(answers)} answer lines")
         continue
@@ -66,7 +82,7 @@ try:
                 continue
             spec = spec_of.get(found.group(1), found.group(1))
             parts = re.findall(r"^## Part \(([^)]+)\)", block, re.M)
-            answers = re.findall(r"\*\*Answer: (.*?)\.\*\*", block)
+            answers = typed_answers(block)
             if len(parts) != len(answers):
                 failures.append(f"{student} {found.group(1)}: {len(parts)} parts but {len(answers)} answer lines")
                 continue
