@@ -277,7 +277,18 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
         while (!line.empty() && line.back() == '\n')
             line.pop_back();
         feedback.notes.push_back({std::string(mistake->id), std::string(mistake->title), line});
-        mistakes.push_back(View{{"id", mistake->id}, {"title", mistake->title}, {"feedback", line}});
+        // A title made of the feedback's first sentence (spec::mistake_title) is not said twice in a row: "**The
+        // square root was left out** (`square_root_forgotten`). $C = 6 N D$ ...".
+        std::string shown = line;
+        const std::string_view title = mistake->title;
+        if (!title.empty() && shown.starts_with(title) && shown.size() > title.size() + 1 &&
+            std::string_view(".;:").find(shown[title.size()]) != std::string_view::npos &&
+            shown[title.size() + 1] == ' ') {
+            shown.erase(0, title.size() + 2);
+            if (!shown.empty() && shown[0] >= 'a' && shown[0] <= 'z') // the clause after a ';' or ':', as a sentence
+                shown[0] = static_cast<char>(shown[0] - 'a' + 'A');
+        }
+        mistakes.push_back(View{{"id", mistake->id}, {"title", mistake->title}, {"feedback", shown}});
     }
 
     // The gap is always from what the student typed, so it adds up with their own number.
