@@ -7,6 +7,7 @@
 #include <answer/formula_tokens.hpp>
 
 #include <formula/formula.hpp>
+#include <util/text.hpp>
 
 #include <fmt/format.h>
 
@@ -303,6 +304,10 @@ class Reader {
 std::expected<std::string, std::string> formula_answer_text(std::string_view typed) {
     if (typed.size() > k_max_formula_answer_bytes)
         return std::unexpected(fmt::format("answer longer than {} bytes", k_max_formula_answer_bytes));
+    // Checked whole before any of it is read: a reason may quote what was typed ("\\x is not a TeX command"), and
+    // a quoted byte of a broken character would make the reason itself invalid text (found by fuzz/answer).
+    if (!is_valid_utf8(typed))
+        return std::unexpected(std::string("malformed UTF-8"));
     try {
         auto tokens = detail::lex_formula_answer(typed);
         if (!tokens)

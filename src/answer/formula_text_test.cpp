@@ -4,6 +4,7 @@
 #include <answer/formula_text.hpp>
 #include <answer/test_answers.hpp>
 #include <formula/test_formulas.hpp>
+#include <util/text.hpp>
 
 #include <expected>
 #include <map>
@@ -253,4 +254,15 @@ TEST_CASE("formula answers: random TeX-like text is read or refused, never throw
         else
             CHECK_FALSE(text.error().empty());
     }
+}
+
+// fuzz/answer found it: a backslash before a broken UTF-8 character was quoted in the reason ("\<0x9a> is not a TeX
+// command"), which made the reason itself invalid text. The whole answer is checked first.
+TEST_CASE("a formula answer with broken UTF-8 gets a reason that is text", "[answer][formula_text]") {
+    const std::string broken = "\\\x9a\x96"
+                               "ac{8 d_{\\text{model}}^3}";
+    const auto read = formula_answer_text(broken);
+    REQUIRE(!read.has_value());
+    CHECK(read.error() == "malformed UTF-8");
+    CHECK(headcount::is_valid_utf8(read.error()));
 }
