@@ -100,6 +100,32 @@ TEST_CASE("serve checks a quantity the spec defines as check does, and its page 
     CHECK(contains(page->body, "What is the training time, in days?"));
 }
 
+// problems/week-formulas.yaml derives each formula in its header: one GPT-2 layer is 4d^2 + 2 d d_ff + 9d + d_ff, and
+// its weights in fp16 are twice the model's count, so the count itself is bytes_per_value_missing.
+TEST_CASE("serve checks a formula answer as check does and the same the second time", "[e2e][serve]") {
+    ServeProcess server({"problems/week-formulas.yaml"});
+    const std::string model = "layers*(4*d_model^2 + 2*d_model*d_ff + 9*d_model + d_ff) + d_model*(vocab + "
+                              "max_positions + 2)";
+    // Each twice: the second check reads the part's table the server made at the first.
+    for (int round = 0; round < 2; ++round)
+        for (const auto& [part, answer] : {std::pair<std::string, std::string>{"a", "4 d_{model}^2 + 2 d_{model} "
+                                                                                    "d_{ff} + 9 d_{model} + d_{ff}"},
+                                           {"a", "4*d_model^2"},
+                                           {"d", model},
+                                           {"d", "dmodel"}}) {
+            INFO(part << ": " << answer);
+            auto res = post_check(server.port(), {{"problem", "week-formulas"}, {"part", part}, {"answer", answer}});
+            REQUIRE(res);
+            CHECK(res->status == 200);
+            const auto cli = run_headcount(
+                {"check", "problems/week-formulas.yaml", "--part", part, "--answer", answer, "--format", "json"});
+            CHECK(json::parse(res->body) == json::parse(cli.out));
+        }
+    const json body =
+        json::parse(post_check(server.port(), {{"problem", "week-formulas"}, {"part", "d"}, {"answer", model}})->body);
+    CHECK(body["mistakes"][0]["id"] == "bytes_per_value_missing");
+}
+
 TEST_CASE("serve's pages, problem list and health check", "[e2e][serve]") {
     ServeProcess server({"problems"});
     httplib::Client client("127.0.0.1", server.port());

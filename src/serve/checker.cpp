@@ -30,6 +30,21 @@ Checker::Checker(const Classroom& classroom, const render::TemplateSet& template
     : m_classroom(classroom), m_templates(templates), m_log(log), m_book(book),
       m_per_student(limits.per_student, k_max_rate_keys), m_per_address(limits.per_address, k_max_rate_keys) {}
 
+std::shared_ptr<const grade::MistakeTable> Checker::formula_table(const solve::SolvedProblem& problem,
+                                                                  const solve::SolvedPart& part) {
+    {
+        const std::lock_guard lock(m_tables_mutex);
+        if (const auto it = m_formula_tables.find(&part); it != m_formula_tables.end())
+            return it->second;
+    }
+    // Made outside the lock: two first checks of one part at once make it twice, and the second is dropped.
+    auto table = std::make_shared<const grade::MistakeTable>(grade::mistake_table(problem, part));
+    const std::lock_guard lock(m_tables_mutex);
+    if (m_formula_tables.size() >= k_formula_tables)
+        m_formula_tables.clear();
+    return m_formula_tables.emplace(&part, std::move(table)).first->second;
+}
+
 std::expected<CheckResult, CheckRefusal> Checker::check(const CheckRequest& request) {
     if (request.answer.size() > k_max_answer_bytes)
         return refuse(413, fmt::format("This answer is {} bytes long; answers are at most {} bytes.",
@@ -94,7 +109,9 @@ std::expected<CheckResult, CheckRefusal> Checker::check(const CheckRequest& requ
     result.graded = m_cache.find(result.part, request.answer);
     if (!result.graded) {
         auto graded = std::make_shared<Graded>();
-        graded->verdict = grade::grade_answer(*result.problem, *result.part, request.answer);
+        graded->verdict = result.part->formula
+                              ? grade::grade_answer(*formula_table(*result.problem, *result.part), request.answer)
+                              : grade::grade_answer(*result.problem, *result.part, request.answer);
         auto feedback = grade::explain(*result.problem, *result.part, graded->verdict, m_templates, result.reveal);
         if (!feedback) {
             give_back();

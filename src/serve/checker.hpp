@@ -12,7 +12,10 @@
 
 #include <atomic>
 #include <expected>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace headcount::serve {
 
@@ -77,6 +80,14 @@ class Checker {
     RateLimiter m_per_address;
     VerdictCache m_cache{4096};
     std::atomic<std::uint64_t> m_count{0};
+    /// The tables of the parts answered with a formula (answer: formula), made at a part's first check: each is the
+    /// problem solved at nine points (tens of milliseconds), which a student's every new formula would otherwise pay.
+    /// Keyed by the part, which the classroom keeps for the server's life; at most k_formula_tables, then begun anew.
+    static constexpr std::size_t k_formula_tables = 4096;
+    std::mutex m_tables_mutex;
+    std::unordered_map<const solve::SolvedPart*, std::shared_ptr<const grade::MistakeTable>> m_formula_tables;
+    std::shared_ptr<const grade::MistakeTable> formula_table(const solve::SolvedProblem& problem,
+                                                             const solve::SolvedPart& part);
 };
 
 } // namespace headcount::serve
