@@ -2,6 +2,8 @@
 
 #include <answer/formula_tokens.hpp>
 
+#include <util/utf8.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,29 +20,6 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_name_char(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-/// The code point at `at` and its length in bytes; a length of 0 for malformed UTF-8.
-std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t at) {
-    const auto lead = static_cast<unsigned char>(text[at]);
-    const std::size_t length = lead < 0x80           ? 1
-                               : (lead >> 5) == 0x6  ? 2
-                               : (lead >> 4) == 0xE  ? 3
-                               : (lead >> 3) == 0x1E ? 4
-                                                     : 0;
-    if (length == 0 || at + length > text.size())
-        return {0, 0};
-    char32_t code = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
-    for (std::size_t k = 1; k < length; ++k) {
-        const auto next = static_cast<unsigned char>(text[at + k]);
-        if ((next >> 6) != 0x2)
-            return {0, 0};
-        code = (code << 6) | (next & 0x3F);
-    }
-    const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-        return {0, 0};
-    return {code, length};
-}
 
 /// The digit a Unicode superscript stands for (² -> '2'), or 0.
 char superscript_digit(char32_t code) {
@@ -319,7 +298,7 @@ class Lexer {
     }
 
     std::string non_ascii() {
-        const auto [code, length] = decode(m_text, m_at);
+        const auto [code, length] = decode_utf8_at(m_text, m_at);
         if (length == 0)
             return "malformed UTF-8";
         const std::string_view written = m_text.substr(m_at, length);
@@ -329,7 +308,7 @@ class Lexer {
         if (const char digit = superscript_digit(code)) {
             std::string digits(1, digit);
             while (m_at < m_text.size()) {
-                const auto [more, more_length] = decode(m_text, m_at);
+                const auto [more, more_length] = decode_utf8_at(m_text, m_at);
                 const char more_digit = more_length == 0 ? 0 : superscript_digit(more);
                 if (more_digit == 0)
                     break;

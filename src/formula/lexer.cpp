@@ -3,6 +3,8 @@
 
 #include <formula/lexer.hpp>
 
+#include <util/utf8.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,29 +16,6 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_name_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_name_char(char c) { return is_name_start(c) || is_digit(c); }
-
-/// The code point at `i` and its length in bytes, or a length of 0 for malformed UTF-8.
-std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t i) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = lead < 0x80           ? 1
-                         : (lead >> 5) == 0x6  ? 2
-                         : (lead >> 4) == 0xE  ? 3
-                         : (lead >> 3) == 0x1E ? 4
-                                               : 0;
-    if (length == 0 || i + length > text.size())
-        return {0, 0};
-    char32_t code = length == 1 ? lead : length == 2 ? (lead & 0x1F) : length == 3 ? (lead & 0x0F) : (lead & 0x07);
-    for (std::size_t k = 1; k < length; ++k) {
-        const auto next = static_cast<unsigned char>(text[i + k]);
-        if ((next >> 6) != 0x2)
-            return {0, 0};
-        code = (code << 6) | (next & 0x3F);
-    }
-    const char32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
-        return {0, 0};
-    return {code, length};
-}
 
 /// A number's value from its digits: exact, and refused past k_max_digits rather than computed.
 std::expected<Number, std::string> number_value(std::string_view mantissa, long exponent) {
@@ -94,7 +73,7 @@ class Lexer {
                 token.kind = double_star ? Tok::power : *kind;
                 step(double_star ? 2 : 1);
             } else {
-                const auto [code, length] = decode(m_text, m_at);
+                const auto [code, length] = decode_utf8_at(m_text, m_at);
                 if (length == 0)
                     return std::unexpected(Problem{"malformed UTF-8", m_column});
                 if (code == 0xA0 || code == 0x2009 || code == 0x202F) { // no-break and thin spaces

@@ -181,14 +181,6 @@ View conditions_view(const solve::SolvedProblem& solved, const solve::SolvedPart
 }
 
 /// The part as every feedback template sees it. `projections` limits an explanation to what the part counts.
-/// The givens a formula part's answer may name, as feedback lists them: "`d_model`, `h` and `d_k`".
-std::string formula_names_text(const solve::SolvedPart& part) {
-    std::string out;
-    const std::vector<std::string>& names = part.formula_names;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        out += fmt::format("{}`{}`", i == 0 ? "" : i + 1 == names.size() ? " and " : ", ", names[i]);
-    return out;
-}
 
 View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part, const Verdict& verdict) {
     const solve::Ask& ask = *part.ask;
@@ -200,7 +192,7 @@ View part_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part
                 {"points", points_text(part.part.points)},
                 {"is_count", ask.type() == solve::Ask::Type::count && !part.formula},
                 {"is_formula", part.formula != nullptr},
-                {"formula_names", formula_names_text(part)},
+                {"formula_names", render::formula_names_text(part)},
                 {"is_shape", ask.type() == solve::Ask::Type::shape},
                 {"is_choice", ask.type() == solve::Ask::Type::choice},
                 {"conditions", conditions_view(solved, part, false)},

@@ -6,6 +6,7 @@
 
 #include <render/answers.hpp>
 #include <render/diagram.hpp>
+#include <render/hints.hpp>
 #include <render/quantity_view.hpp>
 #include <solve/defined.hpp>
 
@@ -104,6 +105,13 @@ std::string tidy_markdown(const std::string& text) {
         out += '\n';
     }
     return out;
+}
+
+std::string formula_names_text(const solve::SolvedPart& part) {
+    std::vector<std::string> quoted;
+    for (const std::string& name : part.formula_names)
+        quoted.push_back(fmt::format("`{}`", name));
+    return join_words(quoted);
 }
 
 View formula_answer_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part) {
@@ -218,13 +226,7 @@ Result<std::string> part_question(const solve::SolvedPart& part, const TemplateS
         auto question = part_question_words(part, templates, view);
         if (!question)
             return question;
-        std::string names;
-        for (std::size_t i = 0; i < part.formula_names.size(); ++i)
-            names += fmt::format("{}`{}`",
-                                 i == 0                               ? ""
-                                 : i + 1 == part.formula_names.size() ? " and "
-                                                                      : ", ",
-                                 part.formula_names[i]);
+        const std::string names = formula_names_text(part);
         return fmt::format("{} Answer with a formula in the givens, not a number{}.", *question,
                            names.empty() ? "" : ", naming them " + names);
     }

@@ -25,6 +25,9 @@ std::string question_template(const solve::Ask& ask);
 Result<std::string> markdown_solution(const solve::SolvedProblem& solved, const TemplateSet& templates,
                                       std::vector<HtmlBlock>* figures = nullptr);
 
+/// The givens a formula part's answer may name, for prose: "`d_model`, `h` and `d_ff`" ("" for none).
+std::string formula_names_text(const solve::SolvedPart& part);
+
 /// The view of a formula part's right answer (`answer: formula`) for templates/partials/formula_answer.mustache:
 /// tex, text, value (at the problem's givens), has_fixed and fixed (the dtype's bits, kept as numbers).
 View formula_answer_view(const solve::SolvedProblem& solved, const solve::SolvedPart& part);

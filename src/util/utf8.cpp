@@ -2,37 +2,43 @@
 
 namespace headcount {
 
+std::pair<char32_t, std::size_t> decode_utf8_at(std::string_view text, std::size_t at) {
+    const auto lead = static_cast<unsigned char>(text[at]);
+    std::size_t extra = 0;
+    char32_t value = lead;
+    char32_t smallest = 0;
+    if (lead >= 0x80) {
+        if ((lead & 0xE0) == 0xC0) {
+            extra = 1, value = lead & 0x1F, smallest = 0x80;
+        } else if ((lead & 0xF0) == 0xE0) {
+            extra = 2, value = lead & 0x0F, smallest = 0x800;
+        } else if ((lead & 0xF8) == 0xF0) {
+            extra = 3, value = lead & 0x07, smallest = 0x10000;
+        } else {
+            return {0, 0};
+        }
+    }
+    if (extra >= text.size() - at)
+        return {0, 0};
+    for (std::size_t k = 1; k <= extra; ++k) {
+        const auto next = static_cast<unsigned char>(text[at + k]);
+        if ((next & 0xC0) != 0x80)
+            return {0, 0};
+        value = (value << 6) | (next & 0x3F);
+    }
+    if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+        return {0, 0};
+    return {value, extra + 1};
+}
+
 std::optional<std::vector<CodePoint>> decode_utf8(std::string_view text) {
     std::vector<CodePoint> out;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto lead = static_cast<unsigned char>(text[i]);
-        std::size_t extra = 0;
-        char32_t value = lead;
-        char32_t smallest = 0;
-        if (lead >= 0x80) {
-            if ((lead & 0xE0) == 0xC0) {
-                extra = 1, value = lead & 0x1F, smallest = 0x80;
-            } else if ((lead & 0xF0) == 0xE0) {
-                extra = 2, value = lead & 0x0F, smallest = 0x800;
-            } else if ((lead & 0xF8) == 0xF0) {
-                extra = 3, value = lead & 0x07, smallest = 0x10000;
-            } else {
-                return std::nullopt;
-            }
-        }
-        if (extra >= text.size() - i)
-            return std::nullopt;
-        for (std::size_t k = 1; k <= extra; ++k) {
-            const auto next = static_cast<unsigned char>(text[i + k]);
-            if ((next & 0xC0) != 0x80)
-                return std::nullopt;
-            value = (value << 6) | (next & 0x3F);
-        }
-        if (value < smallest || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+    for (std::size_t i = 0; i < text.size();) {
+        const auto [value, length] = decode_utf8_at(text, i);
+        if (length == 0)
             return std::nullopt;
         out.push_back({value, i});
-        i += extra + 1;
+        i += length;
     }
     return out;
 }
