@@ -261,6 +261,12 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     std::optional<Number> typed;
     if (parsed->exact)
         typed = from_fraction(*parsed->exact) * factor;
+    // The typed value as a double: equal values have equal doubles, so two that differ as doubles need no exact
+    // comparison (a class whose answers all differ compares each with every mistake's value).
+    const double typed_double = typed ? formula::to_double(*typed) : 0;
+    const auto is_exactly_value = [&](const Number& value, double v) {
+        return typed && typed_double == v && *typed == value;
+    };
     const double to_unit = formula::to_double(factor);
     parsed->value *= to_unit;
     parsed->resolution *= to_unit;
@@ -277,7 +283,7 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     const auto within_at = [&](const Number& value, double v) {
         switch (tolerance.kind) {
         case spec::Tolerance::Kind::exact:
-            return typed && *typed == value;
+            return is_exactly_value(value, v);
         case spec::Tolerance::Kind::relative:
             return std::abs(parsed->value - v) <= tolerance.relative * std::abs(v);
         case spec::Tolerance::Kind::sigfigs: {
@@ -324,7 +330,7 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
     // The right value and an accepted reading are judged by this one test, and every mistake's value (rule 6) by it
     // and by the rounding test below.
     const auto gives = [&](const Number& value, double v) {
-        return (typed && *typed == value) || (within_at(value, v) && !too_few) ||
+        return is_exactly_value(value, v) || (within_at(value, v) && !too_few) ||
                (bytes_at_figures && rounds_at(value, v));
     };
     if (gives(right, formula::to_double(right))) {
@@ -341,7 +347,7 @@ Verdict grade_count(const MistakeTable& table, Verdict verdict) {
             return verdict;
         }
     const auto is_exactly = [&](const Explanation& e) { return typed && *typed == exact_of(e.value); };
-    const auto is_value = [&](const MistakeTable::Value& v) { return typed && *typed == v.exact; };
+    const auto is_value = [&](const MistakeTable::Value& v) { return is_exactly_value(v.exact, v.approximate); };
     const bool is_a_mistake = std::any_of(table.explanation_values.begin(), table.explanation_values.end(), is_value) ||
                               std::any_of(table.other_values.begin(), table.other_values.end(), is_value);
     if (!is_a_mistake && rounds(right)) {
@@ -417,6 +423,14 @@ MistakeTable mistake_table(const solve::SolvedProblem& solved, const solve::Solv
 }
 
 Verdict grade_answer(const solve::SolvedProblem& solved, const solve::SolvedPart& part, std::string_view answer) {
+    // An answer that is right, or cannot be read, is judged without the part's mistakes (grade_count and
+    // grade_exact decide both before they look at the table): only another answer has every mistake solved, which
+    // is most of a check's time.
+    if (!(part.part.formula_answer && part.formula)) {
+        Verdict first = grade_answer(MistakeTable{&solved, &part, {}, {}, {}, {}, {}}, answer);
+        if (first.status == Status::correct || first.status == Status::unreadable)
+            return first;
+    }
     return grade_answer(mistake_table(solved, part), answer);
 }
 
