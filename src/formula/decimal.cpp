@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace headcount::formula {
 
@@ -95,6 +96,10 @@ std::string rounded(const Number& value, int figures) {
 double to_double(const Number& value) {
     if (value == 0)
         return 0.0;
+    // Parts of at most 53 bits are doubles exactly, and IEEE division rounds their quotient correctly: the common
+    // case (a count, a small fraction), with no arithmetic on big integers.
+    if (mpz_sizeinbase(value.get_num_mpz_t(), 2) <= 53 && mpz_sizeinbase(value.get_den_mpz_t(), 2) <= 53)
+        return mpz_get_d(value.get_num_mpz_t()) / mpz_get_d(value.get_den_mpz_t());
     // n = floor(|value| * 2^shift) with 63 or 64 bits, its lowest bit set when anything was cut off, so the one
     // rounding to double (of a 64-bit integer) rounds as the whole value would.
     const long shift = 63 - (static_cast<long>(mpz_sizeinbase(value.get_num_mpz_t(), 2)) -
@@ -119,6 +124,8 @@ double to_double(const Number& value) {
 Number to_number(Wide count) {
     // GMP reads 64-bit halves (unsigned long is 64 bits on the platforms headcount builds for).
     static_assert(sizeof(unsigned long) == 8);
+    if (count >= std::numeric_limits<long>::min() && count <= std::numeric_limits<long>::max())
+        return Number(static_cast<long>(count));
     const bool negative = count < 0;
     const auto magnitude = static_cast<UnsignedWide>(negative ? -count : count);
     mpz_class out(static_cast<unsigned long>(magnitude >> 64));
@@ -131,7 +138,10 @@ std::optional<Wide> to_count(const Number& value) {
     if (value.get_den() != 1)
         return std::nullopt;
     const mpz_class& whole = value.get_num();
-    if (cmp(abs(whole), to_number(k_count_limit).get_num()) > 0)
+    if (whole.fits_slong_p()) // below 2^63, well inside the limit
+        return static_cast<Wide>(whole.get_si());
+    static const mpz_class limit = to_number(k_count_limit).get_num();
+    if (cmp(abs(whole), limit) > 0)
         return std::nullopt;
     const mpz_class magnitude = abs(whole);
     // Two 64-bit limbs hold any magnitude up to 10^36 < 2^120.

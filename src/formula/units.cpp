@@ -1,10 +1,9 @@
 #include <formula/units.hpp>
 
-#include <util/text.hpp>
-
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
 
 namespace headcount::formula {
 
@@ -65,14 +64,43 @@ constexpr auto k_units = std::to_array<UnitRow>({
 
 } // namespace
 
+namespace {
+
+/// The first row naming each spelling, of all the rows and of those compared lower-cased: made once, so that a
+/// lookup (one or two per graded answer, most of them for a unit no row names, like "parameters") is two hash
+/// lookups and not a scan of every row's spellings.
+struct UnitIndex {
+    std::unordered_map<std::string_view, std::size_t> as_written, lower_cased;
+    UnitIndex() {
+        for (std::size_t i = 0; i < k_units.size(); ++i)
+            for (std::string_view names = k_units[i].names; !names.empty();) {
+                const std::size_t space = names.find(' ');
+                const std::string_view word = names.substr(0, space);
+                as_written.emplace(word, i); // emplace keeps the first row's
+                if (k_units[i].dimension != D::bytes)
+                    lower_cased.emplace(word, i);
+                names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
+            }
+    }
+};
+
+} // namespace
+
 std::optional<UnitInfo> known_unit(std::string_view unit) {
+    static const UnitIndex index;
     std::string lower(unit);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (const UnitRow& row : k_units)
-        if (one_of_words(row.names, unit) || (row.dimension != D::bytes && one_of_words(row.names, lower)))
-            return UnitInfo{row.dimension, Number(row.numerator, row.denominator), row.symbol};
-    return std::nullopt;
+    // The first row that names the unit as written, or (a row not of bytes) lower-cased.
+    std::size_t row = k_units.size();
+    if (const auto it = index.as_written.find(unit); it != index.as_written.end())
+        row = it->second;
+    if (const auto it = index.lower_cased.find(std::string_view(lower)); it != index.lower_cased.end())
+        row = std::min(row, it->second);
+    if (row == k_units.size())
+        return std::nullopt;
+    const UnitRow& r = k_units[row];
+    return UnitInfo{r.dimension, Number(r.numerator, r.denominator), r.symbol};
 }
 
 } // namespace headcount::formula
