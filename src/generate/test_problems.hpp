@@ -17,7 +17,7 @@ inline spec::Problem varied(std::vector<spec::Variation> vary, bool distinct = f
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}, false, {}}};
     p.vary = std::move(vary);
     p.distinct = distinct;
     return p;

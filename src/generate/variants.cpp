@@ -65,6 +65,9 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
     spec::Problem variant = problem; // one copy, its givens replaced by each combination's in turn
     variant.vary.clear();            // solving copies the problem; its value lists are not needed to solve it
     std::vector<spec::Givens> valid;
+    // The combinations share one computation's structure while they settle every condition alike: each after the
+    // first is only its values computed anew (solve::check_solvable).
+    std::shared_ptr<const solve::Computation> like;
     std::vector<std::size_t> index(problem.vary.size(), 0);
     std::string first_reason, first_combination; // why the first invalid combination is, for the error below
     for (std::size_t n = 0; n < combinations; ++n) {
@@ -76,7 +79,7 @@ Result<std::vector<spec::Givens>> valid_variants(const spec::Problem& problem) {
                 first_reason = wrong->message;
         } else {
             variant = spec::with_givens(std::move(variant), givens);
-            auto solved = solve::check_solvable(variant);
+            auto solved = solve::check_solvable(variant, &like);
             if (solved)
                 valid.push_back(givens);
             else if (solve::is_formula_error(solved.error())) // the spec's formula fails for this variant: say so

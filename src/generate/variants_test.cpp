@@ -21,7 +21,7 @@ spec::Problem bert_base(std::vector<spec::Variation> vary) {
     p.given.d_model = 768;
     p.given.h = 12;
     p.model = testing::bert_base();
-    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}}};
+    p.parts = {spec::Part{"c", "model_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}, false, {}}};
     return p;
 }
 
@@ -119,7 +119,7 @@ TEST_CASE("varying the workload changes the FLOPs; an overflowing combination is
     p.given.h = 32;
     p.workload = spec::Workload{};
     p.workload->seq_len = 2048;
-    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}, {}, {}, {}, false, {}}};
+    p.parts = {spec::Part{"c", "flops.total", 2, {}, {}, {}, {}, {}, {}, {}, false, {}, false, {}}};
     const auto solved = solved_variants(p);
     REQUIRE(solved.size() == 4);
     CHECK(solved[0].problem.workload->batch == 1);

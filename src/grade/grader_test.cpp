@@ -13,8 +13,8 @@ solve::SolvedProblem week3(std::map<std::string, double> credit = {}, std::optio
     p.id = "week3";
     p.given.d_model = 512;
     p.given.h = 8;
-    p.parts = {spec::Part{"a", "qkv_params", 2, {}, {}, tol, credit, {}, {}, {}, false, {}},
-               spec::Part{"b", "total_params", 3, {}, {}, tol, credit, {}, {}, {}, false, {}}};
+    p.parts = {spec::Part{"a", "qkv_params", 2, {}, {}, tol, credit, {}, {}, {}, false, {}, false, {}},
+               spec::Part{"b", "total_params", 3, {}, {}, tol, credit, {}, {}, {}, false, {}, false, {}}};
     auto solved = solve::solve_problem(p);
     REQUIRE(solved.has_value());
     return *solved;

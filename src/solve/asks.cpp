@@ -349,17 +349,27 @@ Result<SolvedProblem> solve_parts(SolvedProblem solved) {
 
 /// `problem`'s computation (of what `only` needs, or everything), checked: every quantity of the spec can be
 /// computed and a batch fits where one is asked.
+/// With `like`, another variant's computation made with the same `only`: revalued at this problem's givens where
+/// that gives the computation build() would (which it then keeps in `like` for the next), else built.
 Result<SolvedProblem> computed(const spec::Problem& problem, std::span<const std::string_view> only,
-                               const GivenValues* givens = nullptr) {
-    auto built = Computation::build(problem, only, givens);
-    if (!built) {
-        Error e = built.error();
-        e.file = problem.file;
-        return std::unexpected(std::move(e));
+                               const GivenValues* givens = nullptr,
+                               std::shared_ptr<const Computation>* like = nullptr) {
+    std::shared_ptr<const Computation> computation =
+        like && *like ? (*like)->revalued(problem, givens ? *givens : given_values(problem)) : nullptr;
+    if (!computation) {
+        auto built = Computation::build(problem, only, givens);
+        if (!built) {
+            Error e = built.error();
+            e.file = problem.file;
+            return std::unexpected(std::move(e));
+        }
+        computation = std::move(*built);
+        if (like)
+            *like = computation;
     }
     SolvedProblem solved;
     solved.problem = problem;
-    solved.computation = *built;
+    solved.computation = std::move(computation);
     if (const auto error = unanswerable_quantity(solved))
         return std::unexpected(*error);
     if (const auto error = nothing_fits(solved))
@@ -369,7 +379,7 @@ Result<SolvedProblem> computed(const spec::Problem& problem, std::span<const std
 
 } // namespace
 
-Result<void> check_solvable(const spec::Problem& problem) {
+Result<void> check_solvable(const spec::Problem& problem, std::shared_ptr<const Computation>* like) {
     // The parts' built-in asks; a spec's quantities are always computed. A reading of `accept:` may name any
     // quantity, so a part with one has the whole computation built, as solve_problem does.
     std::vector<std::string_view> only;
@@ -381,7 +391,7 @@ Result<void> check_solvable(const spec::Problem& problem) {
         if (const Ask* ask = find_ask(part.ask))
             only.push_back(ask->name);
     }
-    auto solved = computed(problem, only);
+    auto solved = computed(problem, only, nullptr, like);
     if (!solved)
         return std::unexpected(solved.error());
     auto parts = solve_parts(std::move(*solved));

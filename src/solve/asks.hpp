@@ -142,8 +142,10 @@ struct SolvedProblem {
 Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens = nullptr);
 
 /// Whether solve_problem(`problem`) succeeds, with its error when not, computing only what the parts ask: what
-/// generate::valid_variants asks of every combination of `vary:`.
-Result<void> check_solvable(const spec::Problem& problem);
+/// generate::valid_variants asks of every combination of `vary:`. With `like`, the last variant's computation (or
+/// null at first): this one's is that one revalued at its givens where it can be (Computation::revalued), and is
+/// left there for the next.
+Result<void> check_solvable(const spec::Problem& problem, std::shared_ptr<const Computation>* like = nullptr);
 
 /// The spec's quantities that redefine one of headcount's built-ins (by its formula name, in `quantities:`) and that
 /// `part`'s answer is computed with, itself included: what a solution and `check --format json` name as the

@@ -186,13 +186,13 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node& node
     return std::move(*result);
 }
 
-int Computation::find(std::string_view name) const { return m_catalogue ? catalogue_index(name) : -1; }
+int Computation::find(std::string_view name) const { return m_s->catalogue ? catalogue_index(name) : -1; }
 
 int Computation::find_visible(std::string_view name) const {
-    if (const auto it = m_own_names.find(name); it != m_own_names.end())
+    if (const auto it = m_s->own_names.find(name); it != m_s->own_names.end())
         return it->second;
     const int index = find(name);
-    return index >= 0 && m_slots[static_cast<std::size_t>(index)].visible ? index : -1;
+    return index >= 0 && m_s->slots[static_cast<std::size_t>(index)].visible ? index : -1;
 }
 
 const Number* Computation::value(std::string_view name) const {
@@ -202,8 +202,8 @@ const Number* Computation::value(std::string_view name) const {
 
 std::map<std::string, Number, std::less<>> Computation::visible_values() const {
     std::map<std::string, Number, std::less<>> out;
-    for (std::size_t i = 0; i < m_slots.size(); ++i) {
-        const Slot& s = m_slots[i];
+    for (std::size_t i = 0; i < m_s->slots.size(); ++i) {
+        const Slot& s = m_s->slots[i];
         const int index = static_cast<int>(i);
         if (s.visible && find_visible(s.name) == index && available(index) && !s.shaped())
             out.emplace(s.name, value(index));
@@ -222,7 +222,7 @@ bool Computation::holds(std::string_view condition) const {
 }
 
 std::vector<int> Computation::cone(int target) const {
-    std::vector<char> seen(m_slots.size(), 0);
+    std::vector<char> seen(m_s->slots.size(), 0);
     std::vector<int> pending{target};
     while (!pending.empty()) {
         const int at = pending.back();
@@ -234,7 +234,7 @@ std::vector<int> Computation::cone(int target) const {
             }
     }
     std::vector<int> out;
-    for (const int i : m_order)
+    for (const int i : m_s->order)
         if (seen[static_cast<std::size_t>(i)] && i != target)
             out.push_back(i);
     return out;
@@ -298,7 +298,7 @@ std::optional<Computation::Change> Computation::combine(const Change& a, const C
 }
 
 bool Computation::reaches(int target, const Change& change) const {
-    std::vector<char> down(m_slots.size(), 0);
+    std::vector<char> down(m_s->slots.size(), 0);
     std::vector<int> pending;
     for (const auto& [slot, node] : change.formulas)
         if (!down[static_cast<std::size_t>(slot)]) {
@@ -310,7 +310,7 @@ bool Computation::reaches(int target, const Change& change) const {
         pending.pop_back();
         if (at == target)
             return true;
-        for (const int user : m_users[static_cast<std::size_t>(at)])
+        for (const int user : m_s->users[static_cast<std::size_t>(at)])
             if (!down[static_cast<std::size_t>(user)]) {
                 down[static_cast<std::size_t>(user)] = 1;
                 pending.push_back(user);

@@ -85,12 +85,18 @@ class Computation {
                                                             std::span<const std::string_view> only = {},
                                                             const GivenValues* givens = nullptr);
 
+    /// This computation with other given values (another variant of the same problem, built with the same `only`),
+    /// sharing its structure: nullptr when those values would build another one (a condition settled the other way,
+    /// a given with a value here and none there, a value that cannot be computed), for which build() is the way.
+    [[nodiscard]] std::shared_ptr<const Computation> revalued(const spec::Problem& problem,
+                                                              const GivenValues& givens) const;
+
     /// The slot named `name` as the catalogue's formulas see it, or -1.
     [[nodiscard]] int find(std::string_view name) const;
     /// The slot named `name` as the spec's formulas see it (givens, asks, its own quantities), or -1.
     [[nodiscard]] int find_visible(std::string_view name) const;
-    [[nodiscard]] const Slot& slot(int index) const { return m_slots[static_cast<std::size_t>(index)]; }
-    [[nodiscard]] std::size_t size() const { return m_slots.size(); }
+    [[nodiscard]] const Slot& slot(int index) const { return m_s->slots[static_cast<std::size_t>(index)]; }
+    [[nodiscard]] std::size_t size() const { return m_s->slots.size(); }
     /// Whether slot `index` has a value here.
     [[nodiscard]] bool available(int index) const { return index >= 0 && slot(index).unavailable.empty(); }
     /// The right value of slot `index` (a shape's: its elements), which must be available.
@@ -130,22 +136,52 @@ class Computation {
     }
 
   private:
-    std::vector<Slot> m_slots;
-    std::shared_ptr<const std::vector<spec::Quantity>> m_quantities; ///< the spec's, which slots view
-    std::deque<std::string> m_texts; ///< the texts slots view that are the computation's own (a deque never moves them)
+    /// What a computation is, apart from its values: its slots, their order and links, and the texts they view.
+    /// Built once, never changed after, and shared by the computations revalued() from it.
+    struct Structure {
+        std::vector<Slot> slots;
+        std::shared_ptr<const std::vector<spec::Quantity>> quantities; ///< the spec's, which slots view
+        std::deque<std::string>
+            texts;              ///< the texts slots view that are the computation's own (a deque never moves them)
+        std::vector<int> order; ///< available slots, each after those it uses
+        std::vector<std::vector<int>> users; ///< for each slot, the slots that use it
+        /// Whether the first slots are the catalogue's entries, in its order (slot i is entry i): a problem with an
+        /// architecture. Their names are found in one index made once per process, not per computation.
+        bool catalogue = false;
+        /// The spec's own names (values the catalogue does not name, its quantities), keyed by views of the slots'
+        /// own names: slots is made at its full size and never grows after.
+        std::unordered_map<std::string_view, int> own_names;
+        /// What the given values decided while it was built, which revalued() asks again of other values: which
+        /// givens have a value (stated, or by default), and each condition the givens settled (a title's, an
+        /// availability's, an if() of a formula), with its outcome. The nodes are the catalogue's formulas', which
+        /// live as long as the program.
+        std::vector<char> stated;  ///< the givens with a value of their own
+        std::vector<int> defaults; ///< the givens with a value by default, in the order their defaults were found
+        std::vector<std::pair<const formula::Node*, std::optional<bool>>> decisions;
+        /// Whether its values decided more than that: a slot left without a value by the numbers themselves (a
+        /// division by zero, an axis that is not whole), a crossover's root, a word. Such a computation is not
+        /// revalued.
+        bool numbers_decide = false;
+    };
+    std::shared_ptr<Structure> m_s;
     /// `text`, kept for the computation's life.
-    std::string_view own(std::string text) { return m_texts.emplace_back(std::move(text)); }
+    std::string_view own(std::string text) { return m_s->texts.emplace_back(std::move(text)); }
     std::vector<Number> m_values;
     std::vector<Shape> m_shapes;
     std::map<int, CrossoverWork> m_crossovers;
-    std::vector<int> m_order;              ///< available slots, each after those it uses
-    std::vector<std::vector<int>> m_users; ///< for each slot, the slots that use it
-    /// Whether the first slots are the catalogue's entries, in its order (slot i is entry i): a problem with an
-    /// architecture. Their names are found in one index made once per process, not per computation.
-    bool m_catalogue = false;
-    /// The spec's own names (values the catalogue does not name, its quantities), keyed by views of the slots' own
-    /// names: m_slots is made at its full size and never grows after.
-    std::unordered_map<std::string_view, int> m_own_names;
+
+    /// The values of the given slots: each one `givens` states, then the defaults that follow from them, in rounds
+    /// (d_k = d_model / h). Returns which have a value. Building, it keeps which were stated and the order the
+    /// defaults were found in; revaluing, it finds the same defaults in that order, and returns an empty list when
+    /// other givens are stated or a default cannot be computed.
+    std::vector<char> settle_givens(const GivenValues& givens, bool revaluing);
+    /// Whether `condition`, a formula over the givens, holds with these values; nullopt when it names one without a
+    /// value (`known`).
+    [[nodiscard]] std::optional<bool> settled(const formula::Node& condition, const std::vector<char>& known) const;
+    /// Every other slot's value, in order. Building (`revaluing` false), a slot the numbers leave without a value
+    /// is marked so; revaluing, it makes the result false (the structure would differ). An error is a spec's
+    /// formula that fails here.
+    Result<bool> compute_values(const spec::Problem& problem, bool revaluing);
 
     /// The values a change computes anew, over the computation's right ones.
     class Overlay {

@@ -21,28 +21,29 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                                                               const GivenValues* given_override) {
     auto out = std::make_shared<Computation>();
     Computation& c = *out;
-    c.m_quantities = problem.quantities;
+    c.m_s = std::make_shared<Structure>();
+    c.m_s->quantities = problem.quantities;
     const GivenValues givens = given_override ? *given_override : given_values(problem);
     // Why a given the problem lacks leaves a slot without a value: for the catalogue's, one text per process, which
     // every slot needing it views.
     const auto missing_given = [&](std::size_t given) -> std::string_view {
-        if (c.m_slots[given].entry)
+        if (c.m_s->slots[given].entry)
             return detail::entry_missing(static_cast<int>(given));
-        return c.own(fmt::format("the problem gives no {}", c.m_slots[given].name));
+        return c.own(fmt::format("the problem gives no {}", c.m_s->slots[given].name));
     };
     // Every slot is made before any is named: the name maps hold views of the slots' names.
-    c.m_slots.reserve((problem.kind != "quantities" ? catalogue_entries().size() : 0) + problem.values.size() +
-                      (problem.quantities ? problem.quantities->size() : 0));
+    c.m_s->slots.reserve((problem.kind != "quantities" ? catalogue_entries().size() : 0) + problem.values.size() +
+                         (problem.quantities ? problem.quantities->size() : 0));
     const auto add = [&](Slot slot) {
-        if (c.m_slots.size() == c.m_slots.capacity())
+        if (c.m_s->slots.size() == c.m_s->slots.capacity())
             std::abort(); // the reserve above counts every slot added below
-        c.m_slots.push_back(std::move(slot));
-        return static_cast<int>(c.m_slots.size() - 1);
+        c.m_s->slots.push_back(std::move(slot));
+        return static_cast<int>(c.m_s->slots.size() - 1);
     };
 
     // The catalogue's entries, for a problem with an architecture (a spec of formulas alone has none).
-    c.m_catalogue = problem.kind != "quantities";
-    if (c.m_catalogue)
+    c.m_s->catalogue = problem.kind != "quantities";
+    if (c.m_s->catalogue)
         for (const CatalogueEntry& e : catalogue_entries()) {
             Slot s;
             s.name = e.name;
@@ -61,7 +62,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         s.given = true;
         s.visible = true;
         const int index = add(std::move(s));
-        c.m_own_names.insert_or_assign(c.m_slots.back().name, index);
+        c.m_s->own_names.insert_or_assign(c.m_s->slots.back().name, index);
     }
     // The spec's quantities: one of an ask's name redefines that built-in, for every formula that uses it.
     if (problem.quantities)
@@ -81,7 +82,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                         fmt::format("quantity '{}' has the name of a built-in {}, which a formula cannot redefine; "
                                     "choose another name",
                                     q.name, e.shape.empty() ? "choice (its answer is a word)" : "shape")});
-                c.m_slots[static_cast<std::size_t>(known)].quantity = &q;
+                c.m_s->slots[static_cast<std::size_t>(known)].quantity = &q;
                 continue;
             }
             Slot s;
@@ -89,11 +90,11 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             s.quantity = &q;
             s.visible = true;
             const int index = add(std::move(s));
-            c.m_own_names.insert_or_assign(c.m_slots.back().name, index);
+            c.m_s->own_names.insert_or_assign(c.m_s->slots.back().name, index);
         }
-    const std::size_t count = c.m_slots.size();
-    c.m_values.assign(count, Number(0));
-    c.m_shapes.assign(count, Shape{});
+    const std::size_t count = c.m_s->slots.size();
+    c.m_values.resize(count);
+    c.m_shapes.resize(count);
 
     // With `only`, the entries it needs under any conditions (their formulas' names, if() branches included, as the
     // catalogue lists them), the spec's quantities and what they use; every given, for the conditions. The others are
@@ -111,16 +112,16 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         for (const std::string_view name : only)
             want(c.find(name));
         for (std::size_t i = 0; i < count; ++i)
-            if (c.m_slots[i].quantity || c.m_slots[i].given)
+            if (c.m_s->slots[i].quantity || c.m_s->slots[i].given)
                 want(static_cast<int>(i));
         while (!pending.empty()) {
-            const Slot& s = c.m_slots[static_cast<std::size_t>(pending.back())];
+            const Slot& s = c.m_s->slots[static_cast<std::size_t>(pending.back())];
             pending.pop_back();
             if (s.quantity) {
                 for (const std::string_view name : formula::name_views(s.quantity->formula))
                     want(c.find_visible(name));
             } else if (s.entry) {
-                for (const int used : detail::entry_uses(static_cast<int>(&s - c.m_slots.data())))
+                for (const int used : detail::entry_uses(static_cast<int>(&s - c.m_s->slots.data())))
                     want(used);
                 if (!s.entry->shape.empty()) {
                     want(c.find("batch_axis"));
@@ -130,53 +131,22 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         }
         for (std::size_t i = 0; i < count; ++i)
             if (!wanted[i])
-                c.m_slots[i].unavailable = "not needed for the parts asked";
+                c.m_s->slots[i].unavailable = "not needed for the parts asked";
     }
 
     // Givens first: a value the problem states, else the default (d_k = d_model / h), which uses givens alone.
-    std::vector<char> known(count, 0);
-    for (std::size_t i = 0; i < count; ++i) {
-        Slot& s = c.m_slots[i];
-        if (!s.given)
-            continue;
-        if (const auto it = givens.find(s.name); it != givens.end()) {
-            c.m_values[i] = it->second;
-            known[i] = 1;
-        } else if (!s.entry || s.entry->formula.empty()) {
-            s.unavailable = missing_given(i);
-        }
-    }
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (std::size_t i = 0; i < count; ++i) {
-            Slot& s = c.m_slots[i];
-            if (!s.given || known[i] || !s.unavailable.empty())
-                continue;
-            auto value =
-                formula::evaluate(*catalogue_formula(s.entry->formula), [&](std::string_view name) -> const Number* {
-                    const int used = c.find(name);
-                    return used >= 0 && known[static_cast<std::size_t>(used)]
-                               ? &c.m_values[static_cast<std::size_t>(used)]
-                               : nullptr;
-                });
-            if (value) {
-                c.m_values[i] = std::move(*value);
-                known[i] = 1;
-                progress = true;
-            }
-        }
-    }
+    const std::vector<char> known = c.settle_givens(givens, false);
     for (std::size_t i = 0; i < count; ++i)
-        if (c.m_slots[i].given && !known[i] && c.m_slots[i].unavailable.empty())
-            c.m_slots[i].unavailable = missing_given(i);
+        if (c.m_s->slots[i].given && !known[i] && c.m_s->slots[i].unavailable.empty())
+            c.m_s->slots[i].unavailable = missing_given(i);
 
     // A catalogue entry that needs a given the problem lacks, whatever its conditions, has no value: known without
     // reading its formula (an attention block has none of a whole model's, or a training run's, many rows). Not
     // where the spec redefines a row, which may need what the catalogue's formula does not.
     const bool redefining =
-        std::any_of(c.m_slots.begin(), c.m_slots.end(), [](const Slot& s) { return s.entry && s.quantity; });
+        std::any_of(c.m_s->slots.begin(), c.m_s->slots.end(), [](const Slot& s) { return s.entry && s.quantity; });
     for (std::size_t i = 0; i < count && !redefining; ++i) {
-        Slot& s = c.m_slots[i];
+        Slot& s = c.m_s->slots[i];
         if (s.given || !s.entry || s.quantity || !wanted[i])
             continue;
         for (const std::string_view name : s.entry->required) {
@@ -189,17 +159,16 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     }
 
     // Every formula for this problem: an if() whose condition the givens settle is written as its branch.
+    // Each decision is kept, for revalued() to ask again of other values.
     const formula::Decide decide = [&](const formula::Node& condition) -> std::optional<bool> {
-        auto value = formula::evaluate(condition, [&](std::string_view name) -> const Number* {
-            const int used = c.find(name);
-            if (used < 0 || !c.m_slots[static_cast<std::size_t>(used)].given || !known[static_cast<std::size_t>(used)])
-                return nullptr;
-            return &c.m_values[static_cast<std::size_t>(used)];
-        });
-        return value ? std::optional<bool>(*value != 0) : std::nullopt;
+        const std::optional<bool> outcome = c.settled(condition, known);
+        auto& decisions = c.m_s->decisions;
+        if (std::none_of(decisions.begin(), decisions.end(), [&](const auto& d) { return d.first == &condition; }))
+            decisions.emplace_back(&condition, outcome);
+        return outcome;
     };
     for (std::size_t i = 0; i < count; ++i) {
-        Slot& s = c.m_slots[i];
+        Slot& s = c.m_s->slots[i];
         if (!wanted[i])
             continue;
         if (s.quantity) {
@@ -259,14 +228,14 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
 
     // An order where each slot comes after those it uses; a cycle (a spec's quantity redefining a built-in in terms
     // of what uses it) is refused.
-    c.m_users.assign(count, {});
+    c.m_s->users.assign(count, {});
     std::vector<int> state(count, 0); // 0 unseen, 1 on the path, 2 done
     std::vector<int> path;
     std::optional<Error> cycle;
     std::function<void(int)> visit = [&](int i) {
         state[static_cast<std::size_t>(i)] = 1;
         path.push_back(i);
-        Slot& s = c.m_slots[static_cast<std::size_t>(i)];
+        Slot& s = c.m_s->slots[static_cast<std::size_t>(i)];
         for (const int used : s.uses) {
             if (used < 0 || cycle)
                 continue;
@@ -286,13 +255,13 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         }
         for (const int used : s.uses)
             if (used >= 0) {
-                c.m_users[static_cast<std::size_t>(used)].push_back(i);
+                c.m_s->users[static_cast<std::size_t>(used)].push_back(i);
                 if (s.unavailable.empty() && !c.slot(used).unavailable.empty())
                     s.unavailable = c.slot(used).unavailable;
             }
         state[static_cast<std::size_t>(i)] = 2;
         path.pop_back();
-        c.m_order.push_back(i);
+        c.m_s->order.push_back(i);
     };
     for (std::size_t i = 0; i < count && !cycle; ++i)
         if (state[i] == 0)
@@ -300,48 +269,150 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     if (cycle)
         return std::unexpected(*cycle);
 
-    // The values, each once, in that order.
-    for (const int i : c.m_order) {
-        Slot& s = c.m_slots[static_cast<std::size_t>(i)];
+    // Each slot's formula, and a shape's axes, read now: the values are then computed from the structure alone.
+    for (const int i : c.m_s->order) {
+        Slot& s = c.m_s->slots[static_cast<std::size_t>(i)];
         if (s.given || !s.unavailable.empty())
             continue;
         if (s.shaped()) {
             for (std::string_view axis : s.entry->shape)
                 s.axes.push_back(catalogue_formula(axis));
-            Shape shape;
-            for (const auto& axis : s.axes) {
-                auto value = c.evaluate(i, *axis, nullptr);
-                if (!value || value->get_den() != 1) {
-                    s.unavailable = c.own(fmt::format("an axis of {} is not a whole number here", s.name));
-                    break;
-                }
-                shape.push_back(static_cast<Count>(value->get_num().get_si()));
-            }
-            if (!s.unavailable.empty())
-                continue;
-            c.m_shapes[static_cast<std::size_t>(i)] = c.laid_out(i, std::move(shape), nullptr);
-            Number elements = 1;
-            for (const Count axis : c.m_shapes[static_cast<std::size_t>(i)])
-                elements *= formula::to_number(axis);
-            c.m_values[static_cast<std::size_t>(i)] = elements;
-            continue;
-        }
-        if (!s.formula) {
+        } else if (!s.formula) {
             s.formula = catalogue_formula(s.entry->formula);
             s.text = s.entry->formula;
         }
+    }
+    if (auto computed = c.compute_values(problem, false); !computed)
+        return std::unexpected(computed.error());
+
+    // A change is followed up through the users of what it changes: only those with a value here (a problem without
+    // a workload has no FLOPs or shapes for a parameter slip to reach).
+    for (auto& users : c.m_s->users)
+        std::erase_if(users, [&](int user) { return !c.slot(user).unavailable.empty(); });
+    return std::shared_ptr<const Computation>(std::move(out));
+}
+
+std::vector<char> Computation::settle_givens(const GivenValues& givens, bool revaluing) {
+    const std::vector<Slot>& slots = m_s->slots;
+    const std::size_t count = slots.size();
+    std::vector<char> known(count, 0);
+    for (std::size_t i = 0; i < count; ++i)
+        if (slots[i].given)
+            if (const auto it = givens.find(slots[i].name); it != givens.end()) {
+                m_values[i] = it->second;
+                known[i] = 1;
+            }
+    const auto default_of = [&](std::size_t i) {
+        return formula::evaluate(
+            *catalogue_formula(slots[i].entry->formula), [&](std::string_view name) -> const Number* {
+                const int used = find(name);
+                return used >= 0 && known[static_cast<std::size_t>(used)] ? &m_values[static_cast<std::size_t>(used)]
+                                                                          : nullptr;
+            });
+    };
+    if (revaluing) {
+        // The same givens stated, the same defaults found in the same order: each has the names it had then, and
+        // a default that failed then for want of a name fails again.
+        if (known != m_s->stated)
+            return {};
+        for (const int i : m_s->defaults) {
+            auto value = default_of(static_cast<std::size_t>(i));
+            if (!value)
+                return {};
+            m_values[static_cast<std::size_t>(i)] = std::move(*value);
+            known[static_cast<std::size_t>(i)] = 1;
+        }
+        return known;
+    }
+    m_s->stated = known;
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (std::size_t i = 0; i < count; ++i) {
+            const Slot& s = slots[i];
+            if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
+                continue;
+            if (auto value = default_of(i)) {
+                m_values[i] = std::move(*value);
+                known[i] = 1;
+                m_s->defaults.push_back(static_cast<int>(i));
+                progress = true;
+            }
+        }
+    }
+    // A default that failed with every name it uses known failed on the numbers (a division by zero): another
+    // variant's may not.
+    for (std::size_t i = 0; i < count; ++i) {
+        const Slot& s = slots[i];
+        if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
+            continue;
+        const auto names = formula::name_views(*catalogue_formula(s.entry->formula));
+        if (std::all_of(names.begin(), names.end(), [&](std::string_view name) {
+                const int used = find(name);
+                return used >= 0 && known[static_cast<std::size_t>(used)];
+            }))
+            m_s->numbers_decide = true;
+    }
+    return known;
+}
+
+std::optional<bool> Computation::settled(const formula::Node& condition, const std::vector<char>& known) const {
+    auto value = formula::evaluate(condition, [&](std::string_view name) -> const Number* {
+        const int used = find(name);
+        if (used < 0 || !slot(used).given || !known[static_cast<std::size_t>(used)])
+            return nullptr;
+        return &m_values[static_cast<std::size_t>(used)];
+    });
+    return value ? std::optional<bool>(*value != 0) : std::nullopt;
+}
+
+Result<bool> Computation::compute_values(const spec::Problem& problem, bool revaluing) {
+    // Building, a slot may be marked without a value; revaluing, the structure is shared and stays as it is.
+    const auto lost = [&](int i, std::string text) {
+        if (!revaluing) {
+            m_s->slots[static_cast<std::size_t>(i)].unavailable = own(std::move(text));
+            m_s->numbers_decide = true;
+        }
+    };
+    for (const int i : m_s->order) {
+        const Slot& s = slot(i);
+        if (s.given || !s.unavailable.empty())
+            continue;
+        if (s.shaped()) {
+            Shape shape;
+            for (const auto& axis : s.axes) {
+                auto value = evaluate(i, *axis, nullptr);
+                if (!value || value->get_den() != 1)
+                    break;
+                shape.push_back(static_cast<Count>(value->get_num().get_si()));
+            }
+            if (shape.size() != s.axes.size()) {
+                if (revaluing)
+                    return false;
+                lost(i, fmt::format("an axis of {} is not a whole number here", s.name));
+                continue;
+            }
+            m_shapes[static_cast<std::size_t>(i)] = laid_out(i, std::move(shape), nullptr);
+            Number elements = 1;
+            for (const Count axis : m_shapes[static_cast<std::size_t>(i)])
+                elements *= formula::to_number(axis);
+            m_values[static_cast<std::size_t>(i)] = elements;
+            continue;
+        }
         if (s.quantity && s.quantity->crossover) { // its value is the root of its formula, A - B
-            auto work = solve_crossover(c, problem, i);
+            if (revaluing)
+                return false;
+            auto work = solve_crossover(*this, problem, i);
             if (!work)
                 return std::unexpected(work.error());
-            c.m_values[static_cast<std::size_t>(i)] = work->value;
-            c.m_crossovers.emplace(i, std::move(*work));
+            m_values[static_cast<std::size_t>(i)] = work->value;
+            m_crossovers.emplace(i, std::move(*work));
+            m_s->numbers_decide = true;
             continue;
         }
         auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
-                    return &c.m_values[static_cast<std::size_t>(s.uses[k])];
+                    return &m_values[static_cast<std::size_t>(s.uses[k])];
             return nullptr;
         });
         if (!value) {
@@ -349,37 +420,54 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                 return std::unexpected(Error{problem.file, s.quantity->formula_mark.line,
                                              s.quantity->formula_mark.column + std::max(value.error().column, 1) - 1,
                                              fmt::format("formula of {}: {}", s.name, value.error().message)});
-            s.unavailable = c.own(fmt::format("{} cannot be computed here: {}", s.name, value.error().message));
+            if (revaluing)
+                return false;
+            lost(i, fmt::format("{} cannot be computed here: {}", s.name, value.error().message));
             continue;
         }
-        c.m_values[static_cast<std::size_t>(i)] = std::move(*value);
+        m_values[static_cast<std::size_t>(i)] = std::move(*value);
     }
 
     // A quantity answered with a word names exactly one here.
-    for (const int i : c.m_order) {
-        const Slot& s = c.slot(i);
+    for (const int i : m_s->order) {
+        const Slot& s = slot(i);
         if (s.quantity && !s.quantity->builtin && !s.quantity->choices.empty() && s.unavailable.empty())
-            if (auto problem_here = choice_problem(c, problem, i))
+            if (auto problem_here = choice_problem(*this, problem, i))
                 return std::unexpected(std::move(*problem_here));
     }
 
-    // A change is followed up through the users of what it changes: only those with a value here (a problem without
-    // a workload has no FLOPs or shapes for a parameter slip to reach).
-    for (auto& users : c.m_users)
-        std::erase_if(users, [&](int user) { return !c.slot(user).unavailable.empty(); });
-
     // The second methods agree with the first (a disagreement is a bug in the catalogue, reported, not hidden).
-    for (const int i : c.m_order) {
-        const Slot& s = c.slot(i);
+    for (const int i : m_s->order) {
+        const Slot& s = slot(i);
         if (!s.entry || s.quantity || s.entry->check.empty() || !s.unavailable.empty())
             continue;
-        const auto holds = c.evaluate(i, *catalogue_formula(s.entry->check), nullptr);
+        const auto holds = evaluate(i, *catalogue_formula(s.entry->check), nullptr);
         if (holds && *holds == 0)
             return std::unexpected(
                 Error{problem.file, 0, 0,
                       fmt::format("internal check failed: {} ({}, {})", s.entry->check, s.entry->file, s.entry->line)});
     }
-    return std::shared_ptr<const Computation>(std::move(out));
+    return true;
+}
+
+std::shared_ptr<const Computation> Computation::revalued(const spec::Problem& problem,
+                                                         const GivenValues& givens) const {
+    if (m_s->numbers_decide)
+        return nullptr;
+    auto out = std::make_shared<Computation>();
+    out->m_s = m_s;
+    out->m_values.resize(m_s->slots.size());
+    out->m_shapes.resize(m_s->slots.size());
+    const std::vector<char> known = out->settle_givens(givens, true);
+    if (known.empty())
+        return nullptr;
+    for (const auto& [condition, outcome] : m_s->decisions)
+        if (out->settled(*condition, known) != outcome)
+            return nullptr;
+    auto computed = out->compute_values(problem, true);
+    if (!computed || !*computed)
+        return nullptr;
+    return out;
 }
 
 } // namespace headcount::solve

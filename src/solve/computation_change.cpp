@@ -23,7 +23,7 @@ Shape Computation::laid_out(int index, Shape shape, const Overlay* overlay) cons
 }
 
 bool Computation::recompute(int target, const Change& change, Overlay& overlay) const {
-    const std::size_t count = m_slots.size();
+    const std::size_t count = m_s->slots.size();
     // What the change can alter: the slots it replaces and everything that uses them.
     std::vector<char> down(count, 0);
     std::vector<int> pending;
@@ -38,7 +38,7 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
     while (!pending.empty()) {
         const int at = pending.back();
         pending.pop_back();
-        for (const int user : m_users[static_cast<std::size_t>(at)])
+        for (const int user : m_s->users[static_cast<std::size_t>(at)])
             if (!down[static_cast<std::size_t>(user)]) {
                 down[static_cast<std::size_t>(user)] = 1;
                 pending.push_back(user);
@@ -124,7 +124,7 @@ std::optional<Number> Computation::value_under(int target, const Change& change)
         return std::nullopt;
     if (change.empty())
         return value(target);
-    Overlay overlay(m_slots.size());
+    Overlay overlay(m_s->slots.size());
     if (!recompute(target, change, overlay))
         return std::nullopt;
     if (const Number* changed = overlay.find(target))
@@ -137,7 +137,7 @@ std::optional<Shape> Computation::shape_under(int target, const Change& change) 
         return std::nullopt;
     if (change.empty())
         return shape(target);
-    Overlay overlay(m_slots.size());
+    Overlay overlay(m_s->slots.size());
     if (!recompute(target, change, overlay))
         return std::nullopt;
     Shape shape;

@@ -46,7 +46,7 @@ inline spec::Problem week3_part_b() {
     spec::Problem p;
     p.id = "week3";
     p.given = mha(512, 8);
-    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}}};
+    p.parts = {spec::Part{"b", "total_params", 3, {}, {}, {}, {}, {}, {}, {}, false, {}, false, {}}};
     return p;
 }
 
