@@ -91,6 +91,33 @@ TEST_CASE("every mistake of the catalogue changes some ask of some shipped probl
     }
 }
 
+/// Calls `each(variant, combination)` for every combination of `problem`'s vary that check_givens accepts: the
+/// variant without its vary, and the combination in words for messages.
+template <class Each> void for_each_combination(const spec::Problem& problem, Each each) {
+    std::vector<std::size_t> index(problem.vary.size(), 0);
+    for (bool more = true; more;) {
+        spec::Givens givens = spec::givens_of(problem);
+        std::string combination;
+        for (std::size_t k = 0; k < problem.vary.size(); ++k) {
+            spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
+            combination += problem.vary[k].key + "=" + std::to_string(problem.vary[k].values[index[k]]) + " ";
+        }
+        if (!spec::check_givens(givens.given)) {
+            spec::Problem variant = spec::with_givens(problem, givens);
+            variant.vary.clear();
+            each(variant, combination);
+        }
+        more = false;
+        for (std::size_t k = problem.vary.size(); k-- > 0;) {
+            if (++index[k] < problem.vary[k].values.size()) {
+                more = true;
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+}
+
 // generate::valid_variants asks solve::check_solvable of every combination of `vary:`, which builds only what the
 // parts ask (issue 38): it must accept exactly the combinations solve_problem solves, and refuse the others with the
 // same message. Every combination of every shipped problem's vary, and GPT-2 small's batch.max under fp32 Adam,
@@ -114,39 +141,20 @@ TEST_CASE("check_solvable accepts exactly the variants that solve_problem solves
     std::size_t solved = 0, refused = 0;
     for (const spec::Problem& problem : problems) {
         std::shared_ptr<const solve::Computation> like;
-        std::vector<std::size_t> index(problem.vary.size(), 0);
-        for (bool more = true; more;) {
-            spec::Givens givens = spec::givens_of(problem);
-            std::string combination;
-            for (std::size_t k = 0; k < problem.vary.size(); ++k) {
-                spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
-                combination += problem.vary[k].key + "=" + std::to_string(problem.vary[k].values[index[k]]) + " ";
-            }
-            if (!spec::check_givens(givens.given)) {
-                spec::Problem variant = spec::with_givens(problem, givens);
-                variant.vary.clear();
-                INFO(problem.id << ": " << combination);
-                const auto full = solve::solve_problem(variant);
-                const auto cone = solve::check_solvable(variant);
-                CHECK(full.has_value() == cone.has_value());
-                if (!full && !cone)
-                    CHECK(full.error().message == cone.error().message);
-                // As valid_variants asks: the last combination's computation revalued where it can be.
-                const auto revalued = solve::check_solvable(variant, &like);
-                CHECK(revalued.has_value() == cone.has_value());
-                if (!revalued && !cone)
-                    CHECK(revalued.error().message == cone.error().message);
-                ++(full ? solved : refused);
-            }
-            more = false;
-            for (std::size_t k = problem.vary.size(); k-- > 0;) {
-                if (++index[k] < problem.vary[k].values.size()) {
-                    more = true;
-                    break;
-                }
-                index[k] = 0;
-            }
-        }
+        for_each_combination(problem, [&](const spec::Problem& variant, const std::string& combination) {
+            INFO(problem.id << ": " << combination);
+            const auto full = solve::solve_problem(variant);
+            const auto cone = solve::check_solvable(variant);
+            CHECK(full.has_value() == cone.has_value());
+            if (!full && !cone)
+                CHECK(full.error().message == cone.error().message);
+            // As valid_variants asks: the last combination's computation revalued where it can be.
+            const auto revalued = solve::check_solvable(variant, &like);
+            CHECK(revalued.has_value() == cone.has_value());
+            if (!revalued && !cone)
+                CHECK(revalued.error().message == cone.error().message);
+            ++(full ? solved : refused);
+        });
     }
     CHECK(solved >= 30); // week 3's 5 × 3 × 2 combinations of d_model, h and bias, at least
     CHECK(refused == 1); // the 1 GB budget
@@ -162,44 +170,28 @@ TEST_CASE("A revalued computation equals the one built anew", "[catalogue]") {
         if (problem.vary.empty())
             continue;
         std::shared_ptr<const solve::Computation> last;
-        std::vector<std::size_t> index(problem.vary.size(), 0);
-        for (bool more = true; more;) {
-            spec::Givens givens = spec::givens_of(problem);
-            for (std::size_t k = 0; k < problem.vary.size(); ++k)
-                spec::set_given(givens, problem.vary[k].key, problem.vary[k].values[index[k]]);
-            if (!spec::check_givens(givens.given)) {
-                spec::Problem variant = spec::with_givens(problem, givens);
-                variant.vary.clear();
-                const auto fresh = solve::Computation::build(variant);
-                if (fresh) {
-                    const auto again = last ? last->revalued(variant, solve::given_values(variant)) : nullptr;
-                    if (again) {
-                        ++revalued;
-                        REQUIRE(again->size() == (*fresh)->size());
-                        for (int i = 0; i < static_cast<int>(again->size()); ++i) {
-                            INFO(problem.id << " slot " << again->slot(i).name);
-                            CHECK(again->available(i) == (*fresh)->available(i));
-                            if (again->available(i) && (*fresh)->available(i)) {
-                                CHECK(again->value(i) == (*fresh)->value(i));
-                                if (again->slot(i).shaped())
-                                    CHECK(again->shape(i) == (*fresh)->shape(i));
-                            }
-                        }
-                    } else {
-                        ++built;
-                    }
-                    last = *fresh;
+        for_each_combination(problem, [&](const spec::Problem& variant, const std::string& combination) {
+            const auto fresh = solve::Computation::build(variant);
+            if (!fresh)
+                return;
+            const auto again = last ? last->revalued(variant, solve::given_values(variant)) : nullptr;
+            last = *fresh;
+            if (!again) {
+                ++built;
+                return;
+            }
+            ++revalued;
+            REQUIRE(again->size() == (*fresh)->size());
+            for (int i = 0; i < static_cast<int>(again->size()); ++i) {
+                INFO(problem.id << ": " << combination << "slot " << again->slot(i).name);
+                CHECK(again->available(i) == (*fresh)->available(i));
+                if (again->available(i) && (*fresh)->available(i)) {
+                    CHECK(again->value(i) == (*fresh)->value(i));
+                    if (again->slot(i).shaped())
+                        CHECK(again->shape(i) == (*fresh)->shape(i));
                 }
             }
-            more = false;
-            for (std::size_t k = problem.vary.size(); k-- > 0;) {
-                if (++index[k] < problem.vary[k].values.size()) {
-                    more = true;
-                    break;
-                }
-                index[k] = 0;
-            }
-        }
+        });
     }
     CHECK(revalued >= 20); // most of week 3's 30 combinations settle their conditions alike
     CHECK(built >= 1);     // and a flag varied (bias: true, false) settles them otherwise
