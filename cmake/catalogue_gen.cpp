@@ -56,9 +56,9 @@ std::string literal(std::string_view text) {
     return out + "\"";
 }
 
-constexpr std::string_view k_entry_keys[] = {"given",       "default",  "formula",  "title", "shape",
-                                             "axes",        "per_head", "check",    "ask",   "mistakes",
-                                             "explanation", "derive",   "available"};
+constexpr std::string_view k_entry_keys[] = {"given",       "default",  "formula",   "title",  "shape",
+                                             "axes",        "per_head", "check",     "ask",    "mistakes",
+                                             "explanation", "derive",   "available", "refused"};
 constexpr std::string_view k_ask_keys[] = {"id",    "unit",    "noun",     "kind",       "group", "projections",
                                            "needs", "choices", "workload", "convention", "what"};
 constexpr std::string_view k_mistake_keys[] = {"title", "aspect", "answers", "credit", "whole_block", "set", "or"};
@@ -121,6 +121,8 @@ struct Entry {
     int line = 0;
     bool given = false, per_head = false, derive = false;
     std::string formula, title, title_when, title_otherwise, check, explanation, available_when, unavailable;
+    std::string refused_when,
+        refused; ///< a condition on its value and the others' that refuses a part asking it, and why
     std::string workload = "none", what, convention;
     std::vector<std::string> uses;     ///< the names its formula (or its axes) use, each once, in the order first met
     std::vector<std::string> required; ///< the givens without a default it needs whatever the conditions
@@ -323,7 +325,8 @@ class Reader {
                 << ", .title = " << literal(e.title) << ", .title_when = " << literal(e.title_when)
                 << ", .title_otherwise = " << literal(e.title_otherwise)
                 << ", .derive = " << (e.derive ? "true" : "false")
-                << ", .available_when = " << literal(e.available_when) << ", .unavailable = " << literal(e.unavailable);
+                << ", .available_when = " << literal(e.available_when) << ", .unavailable = " << literal(e.unavailable)
+                << ", .refused_when = " << literal(e.refused_when) << ", .refused = " << literal(e.refused);
             if (!e.shape.empty())
                 out << ", .shape = k_shape_" << i << ", .axes = k_axes_" << i;
             if (!e.uses.empty())
@@ -511,6 +514,32 @@ class Reader {
                 m_formulas.push_back(formula(file, available["when"], "available's condition"));
                 e.available_when = m_formulas.back().text;
                 e.unavailable = text(file, available["otherwise"], "otherwise");
+            }
+            if (const YAML::Node refused = body["refused"]) {
+                check_keys(file, refused, std::array<std::string_view, 2>{"when", "message"}, "refused");
+                m_formulas.push_back(formula(file, refused["when"], "refused's condition"));
+                e.refused_when = m_formulas.back().text;
+                e.refused = text(file, refused["message"], "message");
+                // Each {formula|bytes} or {formula|N} of the message is a formula too, written as bytes or to N
+                // figures.
+                for (std::size_t open = e.refused.find('{'); open != std::string::npos;
+                     open = e.refused.find('{', open + 1)) {
+                    const std::size_t close = e.refused.find('}', open);
+                    const std::size_t bar = e.refused.find('|', open);
+                    if (close == std::string::npos || bar == std::string::npos || bar > close)
+                        fail(file, refused["message"],
+                             "a value in a message is written {formula|bytes} or {formula|N}");
+                    const std::string how = e.refused.substr(bar + 1, close - bar - 1);
+                    if (how != "bytes" && (how.size() != 1 || how[0] < '1' || how[0] > '9'))
+                        fail(file, refused["message"],
+                             fmt::format("'{}' is not bytes or a number of figures (1 to 9)", how));
+                    Formula f{e.refused.substr(open + 1, bar - open - 1), {}, file, refused["message"]};
+                    auto parsed = headcount::formula::parse(f.text);
+                    if (!parsed)
+                        fail(file, refused["message"], fmt::format("{}: {}", f.text, parsed.error().message));
+                    f.names = headcount::formula::names(*parsed);
+                    m_formulas.push_back(f);
+                }
             }
             if (e.title.empty())
                 fail(file, item.first, fmt::format("entry '{}' needs a title: what it is, in words", e.name));

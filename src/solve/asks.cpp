@@ -165,57 +165,56 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
     return std::nullopt;
 }
 
-/// A part asking for batch.max where the model states alone take more than memory_budget, or for batch.max_decode
-/// where the weights do: no batch fits, and a negative number of sequences is no answer (issue 40). A part asking
-/// for batch.compute_bound where one sequence's KV cache alone keeps the step below the ridge point: no batch is
-/// compute-bound (its formula comes to no positive batch). Said at the part, with the sizes, when the spec is read.
+/// A part asking for a row whose `refused:` condition holds here (catalogue/*.yaml): batch.max where the model
+/// states alone take more than memory_budget, batch.max_decode where the weights do (no batch fits, and a negative
+/// number of sequences is no answer: issue 40), batch.compute_bound where one sequence's KV cache alone keeps the step
+/// below the ridge point. Said at the part, with the row's message and its sizes, when the spec is read.
 std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     const Computation& c = *solved.computation;
     const spec::Problem& problem = solved.problem;
-    const auto bytes = [&](std::string_view name) {
-        const int slot = c.find_visible(name);
-        if (!c.available(slot) || c.value(slot).get_den() != 1)
-            return std::string("?");
-        const auto count = formula::to_count(c.value(slot));
-        return count ? with_thousands(*count) + " bytes" : c.value(slot).get_str() + " bytes";
+    // A value over the computation's slots, by their catalogue names or the spec's; nullopt where one has none.
+    const auto value_of = [&](std::string_view text) -> std::optional<Number> {
+        auto value = formula::evaluate(*catalogue_formula(text), [&](std::string_view name) -> const Number* {
+            int at = c.find(name);
+            if (at < 0)
+                at = c.find_visible(name);
+            return c.available(at) ? &c.value(at) : nullptr;
+        });
+        return value ? std::optional<Number>(std::move(*value)) : std::nullopt;
     };
-    const auto value_of = [&](std::string_view name) -> const Number* {
-        const int slot = c.find_visible(name);
-        return c.available(slot) ? &c.value(slot) : nullptr;
+    // A row's `refused:` message with its {formula|bytes} and {formula|N} written out (cmake/catalogue_gen.cpp
+    // checked their form when the program was built).
+    const auto message = [&](std::string_view text) {
+        std::string out;
+        std::size_t from = 0;
+        for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', from)) {
+            const std::size_t bar = text.find('|', open);
+            const std::size_t close = text.find('}', bar);
+            out += text.substr(from, open - from);
+            const auto value = value_of(text.substr(open + 1, bar - open - 1));
+            const std::string_view how = text.substr(bar + 1, close - bar - 1);
+            if (!value || (how == "bytes" && value->get_den() != 1))
+                out += "?";
+            else if (how == "bytes")
+                out += (formula::to_count(*value) ? with_thousands(*formula::to_count(*value)) : value->get_str()) +
+                       " bytes";
+            else
+                out += formula::rounded(*value, how[0] - '0');
+            from = close + 1;
+        }
+        return out + std::string(text.substr(from));
     };
-    const auto at = [&](std::string_view ask, std::string message) -> std::optional<Error> {
+    for (int i = 0; i < static_cast<int>(c.size()); ++i) {
+        const CatalogueEntry* e = c.slot(i).entry;
+        if (!e || e->refused_when.empty() || !c.available(i))
+            continue;
+        if (const auto holds = value_of(e->refused_when); !holds || *holds == 0)
+            continue;
         for (const spec::Part& part : problem.parts)
-            if (part.ask == ask)
-                return Error{problem.file, part.ask_mark.line, part.ask_mark.column, std::move(message)};
-        return std::nullopt;
-    };
-    if (const Number* batch = value_of("batch_max"); batch && *batch < 0)
-        if (auto error = at("batch.max", fmt::format("batch.max: no batch fits: the model states alone take {}, more "
-                                                     "than memory_budget ({}); give a larger memory_budget, or split "
-                                                     "the model states over GPUs (zero_stage with data_parallel)",
-                                                     bytes("memory_model_states"), bytes("memory_budget"))))
-            return error;
-    if (const Number* batch = value_of("batch_max_decode"); batch && *batch < 0)
-        if (auto error = at("batch.max_decode",
-                            fmt::format("batch.max_decode: no batch fits: the weights alone take {}, more than "
-                                        "memory_budget ({}); give a larger memory_budget, or a smaller dtype",
-                                        bytes("memory_parameters"), bytes("memory_budget"))))
-            return error;
-    const Number* flops = value_of("flops_decode_step");
-    const Number* cache = value_of("memory_kv_cache");
-    const Number* peak = value_of("peak_flops");
-    const Number* bandwidth = value_of("hbm_bandwidth");
-    if (const Number* batch = value_of("batch_compute_bound");
-        batch && *batch <= 0 && flops && cache && peak && bandwidth && *cache > 0 && *bandwidth > 0)
-        if (auto error = at("batch.compute_bound",
-                            fmt::format("batch.compute_bound: no batch makes a decoding step compute-bound: each "
-                                        "sequence does {} FLOPs per byte of its own KV cache, no more than the ridge "
-                                        "point peak_flops / hbm_bandwidth ({} FLOPs per byte), so the intensity stays "
-                                        "below it however large the batch; give a shorter seq_len, or fewer key/value "
-                                        "heads (n_kv_heads)",
-                                        formula::rounded(Number(*flops / *cache), 4),
-                                        formula::rounded(Number(*peak / *bandwidth), 4))))
-            return error;
+            if (part.ask == e->ask)
+                return Error{problem.file, part.ask_mark.line, part.ask_mark.column,
+                             fmt::format("{}: {}", e->ask, message(e->refused))};
+    }
     return std::nullopt;
 }
 

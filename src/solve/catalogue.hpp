@@ -65,6 +65,11 @@ struct CatalogueEntry {
     bool derive = false;                   ///< its formula's structure gives derived mistakes, as a spec's own does
     std::string_view available_when = {};  ///< a condition on the givens for it to have a value ("": always)
     std::string_view unavailable = {};     ///< what an ask of it is told where that does not hold
+    /// A condition on the computation's values (its own and others') under which a part asking for it is refused
+    /// when the spec is read (no batch fits), and why: a message whose {formula|bytes} and {formula|N} are values
+    /// written as bytes or to N figures. "" for none.
+    std::string_view refused_when = {};
+    std::string_view refused = {};
     std::span<const std::string_view> shape = {}; ///< a shape's axes, outermost first, as formulas
     std::span<const AxisSymbol> axes = {};        ///< and the symbols solutions write for them
     std::span<const std::string_view> uses = {};  ///< the names its formula (or its axes) use, once each, in order
