@@ -134,7 +134,9 @@ Result<const solve::SolvedProblem*> ClassVariants::variant(std::size_t problem, 
     const std::lock_guard lock(of.solved->lock);
     if (const solve::SolvedProblem* ready = of.solved->ready[index].load(std::memory_order_relaxed))
         return ready; // solved by another thread meanwhile
-    auto solved = solve::solve_problem(spec::with_givens(of.spec->problem, of.givens[index]));
+    // The spec as written was solved whole: its computation revalued at the variant's givens where it can be.
+    std::shared_ptr<const solve::Computation> like = of.spec->computation;
+    auto solved = solve::solve_problem(spec::with_givens(of.spec->problem, of.givens[index]), nullptr, &like);
     if (!solved)
         return std::unexpected(solved.error());
     const solve::SolvedProblem* held = &of.solved->held.emplace_back(std::move(*solved));

@@ -112,8 +112,9 @@ Result<std::vector<solve::SolvedProblem>> solve_variants(const spec::Problem& pr
                                                          std::span<const spec::Givens> variants) {
     std::vector<solve::SolvedProblem> solved;
     solved.reserve(variants.size());
+    std::shared_ptr<const solve::Computation> like; // the last variant's, revalued for the next where it can be
     for (const spec::Givens& givens : variants) {
-        auto one = solve::solve_problem(spec::with_givens(problem, givens));
+        auto one = solve::solve_problem(spec::with_givens(problem, givens), nullptr, &like);
         if (!one)
             return std::unexpected(one.error());
         solved.push_back(std::move(*one));

@@ -399,8 +399,9 @@ Result<void> check_solvable(const spec::Problem& problem, std::shared_ptr<const 
     return {};
 }
 
-Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens) {
-    auto computation = computed(problem, {}, givens);
+Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens,
+                                    std::shared_ptr<const Computation>* like) {
+    auto computation = computed(problem, {}, givens, like);
     if (!computation)
         return std::unexpected(computation.error());
     SolvedProblem solved = std::move(*computation);

@@ -139,7 +139,10 @@ struct SolvedProblem {
 /// computed, a quantity a part asks for that this problem cannot answer (with the ask's position).
 /// With `givens`, solved at those values in place of the problem's own (a formula answer's random points; the
 /// problem's structs, which solutions read their words from, stay as written).
-Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens = nullptr);
+/// With `like`, another variant's whole computation (or null): this one's is that one revalued at its givens where
+/// it can be (Computation::revalued), and is left there for the next.
+Result<SolvedProblem> solve_problem(const spec::Problem& problem, const GivenValues* givens = nullptr,
+                                    std::shared_ptr<const Computation>* like = nullptr);
 
 /// Whether solve_problem(`problem`) succeeds, with its error when not, computing only what the parts ask: what
 /// generate::valid_variants asks of every combination of `vary:`. With `like`, the last variant's computation (or
