@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <deque>
 #include <mutex>
 #include <set>
@@ -34,7 +35,11 @@ formula::Node built(std::span<const ParsedNode> nodes, std::size_t& at) {
     const ParsedNode& p = nodes[at++];
     formula::Node n;
     n.op = static_cast<formula::Node::Op>(p.op);
-    if (!p.value.empty())
+    long whole = 0;
+    if (const auto [end, error] = std::from_chars(p.value.data(), p.value.data() + p.value.size(), whole);
+        !p.value.empty() && error == std::errc() && end == p.value.data() + p.value.size())
+        n.value = Number(whole); // most are small whole numbers
+    else if (!p.value.empty())
         n.value = Number(std::string(p.value), 10); // mpq's own writing of a value in lowest terms
     n.text = p.text;
     n.children.reserve(p.children);
