@@ -339,17 +339,20 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
             }
         }
     }
-    // A default that failed with every name it uses known failed on the numbers (a division by zero): another
-    // variant's may not.
+    // A default that failed for want of a name fails again wherever the same givens are stated; one that failed on
+    // the numbers (a division by zero), or that chooses with if() what it reads, may not: such a structure is not
+    // revalued.
+    const std::function<bool(const formula::Node&)> chooses = [&](const formula::Node& node) {
+        return (node.op == formula::Node::Op::call && node.text == "if") ||
+               std::any_of(node.children.begin(), node.children.end(), chooses);
+    };
     for (std::size_t i = 0; i < count; ++i) {
         const Slot& s = slots[i];
         if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
             continue;
-        const auto names = formula::name_views(*catalogue_formula(s.entry->formula));
-        if (std::all_of(names.begin(), names.end(), [&](std::string_view name) {
-                const int used = find(name);
-                return used >= 0 && known[static_cast<std::size_t>(used)];
-            }))
+        const auto failed = default_of(i);
+        if (failed || !failed.error().message.starts_with("unknown name") ||
+            chooses(*catalogue_formula(s.entry->formula)))
             m_s->numbers_decide = true;
     }
     return known;
