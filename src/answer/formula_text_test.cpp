@@ -266,3 +266,12 @@ TEST_CASE("a formula answer with broken UTF-8 gets a reason that is text", "[ans
     CHECK(read.error() == "malformed UTF-8");
     CHECK(headcount::is_valid_utf8(read.error()));
 }
+
+// fuzz/answer found it too: valid text with a backslash before a two-byte character ("_\×") quoted the first byte
+// of the character alone in the reason. A command is the whole character after the '\', as a reader sees it.
+TEST_CASE("a backslash before a character that is no letter quotes the whole character", "[answer][formula_text]") {
+    const auto read = formula_answer_text("32 × 8 \\× 16");
+    REQUIRE(!read.has_value());
+    CHECK(headcount::is_valid_utf8(read.error()));
+    CHECK(read.error().find("\\×") != std::string::npos); // the character whole, as typed
+}

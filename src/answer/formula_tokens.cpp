@@ -194,8 +194,8 @@ class Lexer {
         std::size_t end = start;
         while (is_letter(at(end)))
             ++end;
-        if (end == start)
-            end = std::min(start + 1, m_text.size());
+        if (end == start && start < m_text.size()) // one character after the '\', all its bytes (\× is no command)
+            end = start + std::max<std::size_t>(decode_utf8_at(m_text, start).second, 1);
         const std::string_view word = m_text.substr(start, end - start);
         m_at = end;
         if (word.empty())
