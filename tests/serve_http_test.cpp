@@ -52,6 +52,16 @@ std::string token_of(const std::string& seed, const std::string& student) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+/// Serve's verdict on `answer` to `part` of problem `id` (in `spec`) is check --format json's, exactly.
+void checks_as_check_does(int port, const std::string& spec, const std::string& id, const std::string& part,
+                          const std::string& answer) {
+    auto res = post_check(port, {{"problem", id}, {"part", part}, {"answer", answer}});
+    REQUIRE(res);
+    CHECK(res->status == 200);
+    const auto cli = run_headcount({"check", spec, "--part", part, "--answer", answer, "--format", "json"});
+    CHECK(json::parse(res->body) == json::parse(cli.out));
+}
+
 } // namespace
 
 TEST_CASE("serve answers a check with what check --format json prints", "[e2e][serve]") {
@@ -83,12 +93,7 @@ TEST_CASE("serve checks a quantity the spec defines as check does, and its page 
     for (const std::string answer : {"5.14", "608.6 hours", "3.15e23"}) {
         INFO(answer);
         const std::string part = answer == "3.15e23" ? "a" : "b";
-        auto res = post_check(server.port(), {{"problem", "gpt3-compute"}, {"part", part}, {"answer", answer}});
-        REQUIRE(res);
-        CHECK(res->status == 200);
-        const auto cli = run_headcount(
-            {"check", "problems/training-compute.yaml", "--part", part, "--answer", answer, "--format", "json"});
-        CHECK(json::parse(res->body) == json::parse(cli.out));
+        checks_as_check_does(server.port(), "problems/training-compute.yaml", "gpt3-compute", part, answer);
     }
     const json body =
         json::parse(post_check(server.port(), {{"problem", "gpt3-compute"}, {"part", "b"}, {"answer", "5.14"}})->body);
@@ -114,12 +119,7 @@ TEST_CASE("serve checks a formula answer as check does and the same the second t
                                            {"d", model},
                                            {"d", "dmodel"}}) {
             INFO(part << ": " << answer);
-            auto res = post_check(server.port(), {{"problem", "week-formulas"}, {"part", part}, {"answer", answer}});
-            REQUIRE(res);
-            CHECK(res->status == 200);
-            const auto cli = run_headcount(
-                {"check", "problems/week-formulas.yaml", "--part", part, "--answer", answer, "--format", "json"});
-            CHECK(json::parse(res->body) == json::parse(cli.out));
+            checks_as_check_does(server.port(), "problems/week-formulas.yaml", "week-formulas", part, answer);
         }
     const json body =
         json::parse(post_check(server.port(), {{"problem", "week-formulas"}, {"part", "d"}, {"answer", model}})->body);
