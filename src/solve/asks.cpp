@@ -172,12 +172,11 @@ std::optional<Error> unanswerable_quantity(const SolvedProblem& solved) {
 std::optional<Error> nothing_fits(const SolvedProblem& solved) {
     const Computation& c = *solved.computation;
     const spec::Problem& problem = solved.problem;
-    // A value over the computation's slots, by their catalogue names or the spec's; nullopt where one has none.
+    // A value over the computation's slots by their catalogue names (cmake/catalogue_gen.cpp checked that a
+    // message's formulas use no other), as Computation::holds reads a condition; nullopt where one has none.
     const auto value_of = [&](std::string_view text) -> std::optional<Number> {
         auto value = formula::evaluate(*catalogue_formula(text), [&](std::string_view name) -> const Number* {
-            int at = c.find(name);
-            if (at < 0)
-                at = c.find_visible(name);
+            const int at = c.find(name);
             return c.available(at) ? &c.value(at) : nullptr;
         });
         return value ? std::optional<Number>(std::move(*value)) : std::nullopt;
@@ -208,7 +207,7 @@ std::optional<Error> nothing_fits(const SolvedProblem& solved) {
         const CatalogueEntry* e = c.slot(i).entry;
         if (!e || e->refused_when.empty() || !c.available(i))
             continue;
-        if (const auto holds = value_of(e->refused_when); !holds || *holds == 0)
+        if (!c.holds(e->refused_when))
             continue;
         for (const spec::Part& part : problem.parts)
             if (part.ask == e->ask)
