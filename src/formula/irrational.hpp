@@ -29,4 +29,8 @@ std::optional<Number> exact_root(const Number& x, unsigned long n);
 /// not rational, to k_irrational_bits; refused before it is computed when the value would pass k_max_digits.
 std::expected<Number, Problem> irrational_power(const Node& power, const Number& base, const Number& exponent);
 
+/// evaluate() without its path for whole numbers: every step over rationals. For tests, which check that the two
+/// give the same value or the same error.
+std::expected<Number, Problem> evaluate_rational(const Node& formula, const Lookup& lookup);
+
 } // namespace headcount::formula::detail
