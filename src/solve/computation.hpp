@@ -157,6 +157,7 @@ class Computation {
         /// live as long as the program.
         std::vector<char> stated;  ///< the givens with a value of their own
         std::vector<int> defaults; ///< the givens with a value by default, in the order their defaults were found
+        std::vector<std::shared_ptr<const formula::Node>> default_formulas; ///< the formula of each of defaults
         std::vector<std::pair<const formula::Node*, std::optional<bool>>> decisions;
         /// Whether its values decided more than that: a slot left without a value by the numbers themselves (a
         /// division by zero, an axis that is not whole), a crossover's root, a word. Such a computation is not

@@ -296,27 +296,31 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
     const std::vector<Slot>& slots = m_s->slots;
     const std::size_t count = slots.size();
     std::vector<char> known(count, 0);
-    for (std::size_t i = 0; i < count; ++i)
-        if (slots[i].given)
-            if (const auto it = givens.find(slots[i].name); it != givens.end()) {
-                m_values[i] = it->second;
-                known[i] = 1;
-            }
-    const auto default_of = [&](std::size_t i) {
-        return formula::evaluate(
-            *catalogue_formula(slots[i].entry->formula), [&](std::string_view name) -> const Number* {
-                const int used = find(name);
-                return used >= 0 && known[static_cast<std::size_t>(used)] ? &m_values[static_cast<std::size_t>(used)]
-                                                                          : nullptr;
-            });
+    // Each value stated, in its slot: the spec's own of that name, else the catalogue's (a spec's value of a
+    // catalogue given's name has no slot of its own). Fewer lookups than one per given slot, and by hash.
+    for (const auto& [name, value] : givens) {
+        const auto own = m_s->own_names.find(name);
+        const int i = own != m_s->own_names.end() ? own->second : find(name);
+        if (i >= 0 && slots[static_cast<std::size_t>(i)].given) {
+            m_values[static_cast<std::size_t>(i)] = value;
+            known[static_cast<std::size_t>(i)] = 1;
+        }
+    }
+    const auto default_of = [&](const formula::Node& formula) {
+        return formula::evaluate(formula, [&](std::string_view name) -> const Number* {
+            const int used = find(name);
+            return used >= 0 && known[static_cast<std::size_t>(used)] ? &m_values[static_cast<std::size_t>(used)]
+                                                                      : nullptr;
+        });
     };
     if (revaluing) {
         // The same givens stated, the same defaults found in the same order: each has the names it had then, and
         // a default that failed then for want of a name fails again.
         if (known != m_s->stated)
             return {};
-        for (const int i : m_s->defaults) {
-            auto value = default_of(static_cast<std::size_t>(i));
+        for (std::size_t k = 0; k < m_s->defaults.size(); ++k) {
+            const int i = m_s->defaults[k];
+            auto value = default_of(*m_s->default_formulas[k]);
             if (!value)
                 return {};
             m_values[static_cast<std::size_t>(i)] = std::move(*value);
@@ -331,10 +335,12 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
             const Slot& s = slots[i];
             if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
                 continue;
-            if (auto value = default_of(i)) {
+            auto formula = catalogue_formula(s.entry->formula);
+            if (auto value = default_of(*formula)) {
                 m_values[i] = std::move(*value);
                 known[i] = 1;
                 m_s->defaults.push_back(static_cast<int>(i));
+                m_s->default_formulas.push_back(std::move(formula));
                 progress = true;
             }
         }
@@ -350,7 +356,7 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
         const Slot& s = slots[i];
         if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
             continue;
-        const auto failed = default_of(i);
+        const auto failed = default_of(*catalogue_formula(s.entry->formula));
         if (failed || !failed.error().message.starts_with("unknown name") ||
             chooses(*catalogue_formula(s.entry->formula)))
             m_s->numbers_decide = true;
