@@ -26,10 +26,10 @@ const std::map<std::string, Number, std::less<>>& edges() {
         {"minus_one", Number(-1)},
         {"two", Number(2)},
         {"three", Number(3)},
-        {"big", Number(mpz_class("4611686018427387904"))},     // 2^62
-        {"largest", Number(LONG_MAX)},                         // 2^63 - 1
-        {"smallest", Number(LONG_MIN)},                        // -2^63
-        {"past", Number(mpz_class("9223372036854775808"))},    // 2^63, no long
+        {"big", Number(mpz_class("4611686018427387904"))},  // 2^62
+        {"largest", Number(LONG_MAX)},                      // 2^63 - 1
+        {"smallest", Number(LONG_MIN)},                     // -2^63
+        {"past", Number(mpz_class("9223372036854775808"))}, // 2^63, no long
         {"half", Number(1, 2)},
         {"third", Number(-1, 3)},
         {"d_model", Number(4096)},
@@ -59,27 +59,39 @@ void same_as_rational(const Node& formula, std::string_view text) {
 
 /// A random formula over edges()'s names and a few literals, of at most `depth` levels.
 std::string random_formula(std::mt19937& random, int depth) {
-    static const char* const leaves[] = {"zero", "one",  "minus_one", "two", "three", "big", "largest",
-                                         "smallest", "past", "half", "third", "d_model", "0",  "7",
-                                         "0.5",  "1e3", "12", "nope"};
+    static const char* const leaves[] = {"zero",    "one",      "minus_one", "two",  "three", "big",
+                                         "largest", "smallest", "past",      "half", "third", "d_model",
+                                         "0",       "7",        "0.5",       "1e3",  "12",    "nope"};
     const auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
     if (depth == 0 || pick(4) == 0)
         return leaves[pick(static_cast<int>(std::size(leaves)))];
     const std::string a = random_formula(random, depth - 1);
     const std::string b = random_formula(random, depth - 1);
     switch (pick(12)) {
-    case 0: return "(" + a + " + " + b + ")";
-    case 1: return "(" + a + " - " + b + ")";
-    case 2: return a + " * " + b;
-    case 3: return "(" + a + ") / (" + b + ")";
-    case 4: return "(" + a + ")^" + std::to_string(pick(70));
-    case 5: return "-(" + a + ")";
-    case 6: return "if(" + a + " > " + b + ", " + a + ", " + b + ")";
-    case 7: return "min(" + a + ", " + b + ", 5)";
-    case 8: return "max(" + a + ", " + b + ")";
-    case 9: return "floor(" + a + ") + ceil(" + b + ")";
-    case 10: return "abs(" + a + ")";
-    default: return "(" + a + " == " + b + ") + (" + a + " != " + b + ") * 2 + (" + a + " <= " + b + ") * 4";
+    case 0:
+        return "(" + a + " + " + b + ")";
+    case 1:
+        return "(" + a + " - " + b + ")";
+    case 2:
+        return a + " * " + b;
+    case 3:
+        return "(" + a + ") / (" + b + ")";
+    case 4:
+        return "(" + a + ")^" + std::to_string(pick(70));
+    case 5:
+        return "-(" + a + ")";
+    case 6:
+        return "if(" + a + " > " + b + ", " + a + ", " + b + ")";
+    case 7:
+        return "min(" + a + ", " + b + ", 5)";
+    case 8:
+        return "max(" + a + ", " + b + ")";
+    case 9:
+        return "floor(" + a + ") + ceil(" + b + ")";
+    case 10:
+        return "abs(" + a + ")";
+    default:
+        return "(" + a + " == " + b + ") + (" + a + " != " + b + ") * 2 + (" + a + " <= " + b + ") * 4";
     }
 }
 
@@ -104,11 +116,29 @@ TEST_CASE("whole arithmetic gives the rational value wherever it gives one", "[f
     CHECK(problem_with("d_model / zero", edge).message == "division by zero: zero is 0 here");
     CHECK(problem_with("two * nope", edge).message == "unknown name 'nope'");
 
-    for (const std::string_view text :
-         {"big * 2", "largest + 1", "smallest - 1", "smallest / minus_one", "abs(smallest)", "-smallest",
-          "two^63", "two^62 * 2", "minus_one^64", "zero^0", "past - past", "half * 2", "third * 3",
-          "if(half > 0, 1, 1 / zero)", "if(zero, 1 / zero, 2)", "floor(half) + ceil(half)", "min(past, 3)",
-          "3 / zero", "zero^(0 - 1)", "sqrt(d_model)", "d_model^0.5", "12 / 5 * 5", "1e3 / 8"})
+    for (const std::string_view text : {"big * 2",
+                                        "largest + 1",
+                                        "smallest - 1",
+                                        "smallest / minus_one",
+                                        "abs(smallest)",
+                                        "-smallest",
+                                        "two^63",
+                                        "two^62 * 2",
+                                        "minus_one^64",
+                                        "zero^0",
+                                        "past - past",
+                                        "half * 2",
+                                        "third * 3",
+                                        "if(half > 0, 1, 1 / zero)",
+                                        "if(zero, 1 / zero, 2)",
+                                        "floor(half) + ceil(half)",
+                                        "min(past, 3)",
+                                        "3 / zero",
+                                        "zero^(0 - 1)",
+                                        "sqrt(d_model)",
+                                        "d_model^0.5",
+                                        "12 / 5 * 5",
+                                        "1e3 / 8"})
         same_as_rational(parsed(text), text);
 }
 
