@@ -100,7 +100,10 @@ class Computation {
     /// Whether slot `index` has a value here.
     [[nodiscard]] bool available(int index) const { return index >= 0 && slot(index).unavailable.empty(); }
     /// The right value of slot `index` (a shape's: its elements), which must be available.
-    [[nodiscard]] const Number& value(int index) const { return m_values[static_cast<std::size_t>(index)]; }
+    [[nodiscard]] const Number& value(int index) const {
+        const std::optional<Number>& v = m_values[static_cast<std::size_t>(index)];
+        return v ? *v : zero();
+    }
     /// The right value of the quantity named `name` (as the catalogue names it), or nullptr.
     [[nodiscard]] const Number* value(std::string_view name) const;
     /// The right shape of a shape slot.
@@ -167,7 +170,14 @@ class Computation {
     std::shared_ptr<Structure> m_s;
     /// `text`, kept for the computation's life.
     std::string_view own(std::string text) { return m_s->texts.emplace_back(std::move(text)); }
-    std::vector<Number> m_values;
+    /// Each slot's value, made only where one is computed: a rational costs GMP an allocation to make, and most of
+    /// a problem's 250-odd slots have none (an attention block has no training run).
+    std::vector<std::optional<Number>> m_values;
+    /// What value() gives for a slot without one, as a Number made for it would be.
+    static const Number& zero() {
+        static const Number value;
+        return value;
+    }
     std::vector<Shape> m_shapes;
     std::map<int, CrossoverWork> m_crossovers;
 

@@ -309,8 +309,7 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
     const auto default_of = [&](const formula::Node& formula) {
         return formula::evaluate(formula, [&](std::string_view name) -> const Number* {
             const int used = find(name);
-            return used >= 0 && known[static_cast<std::size_t>(used)] ? &m_values[static_cast<std::size_t>(used)]
-                                                                      : nullptr;
+            return used >= 0 && known[static_cast<std::size_t>(used)] ? &this->value(used) : nullptr;
         });
     };
     if (revaluing) {
@@ -369,7 +368,7 @@ std::optional<bool> Computation::settled(const formula::Node& condition, const s
         const int used = find(name);
         if (used < 0 || !slot(used).given || !known[static_cast<std::size_t>(used)])
             return nullptr;
-        return &m_values[static_cast<std::size_t>(used)];
+        return &this->value(used);
     });
     return value ? std::optional<bool>(*value != 0) : std::nullopt;
 }
@@ -421,7 +420,7 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
         auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
-                    return &m_values[static_cast<std::size_t>(s.uses[k])];
+                    return &this->value(s.uses[k]);
             return nullptr;
         });
         if (!value) {
