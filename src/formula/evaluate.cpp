@@ -453,7 +453,7 @@ std::expected<Number, Problem> evaluated(const Node& formula, const Lookup& look
     try {
         if (whole_first)
             if (const auto whole = WholeEvaluator(lookup).value(formula, 0))
-                return Number(*whole);
+                return std::expected<Number, Problem>(std::in_place, *whole); // made in place: no second rational
         return Evaluator(lookup).value(formula, 0);
     } catch (const std::exception& error) {
         return std::unexpected(Problem{fmt::format("could not evaluate: {}", error.what()), formula.column});

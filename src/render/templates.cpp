@@ -74,11 +74,17 @@ std::string leaf(std::string_view name) {
 
 /// Where the first byte of `text` that is not printable UTF-8 (or a tab or line break) stands, and why.
 std::optional<Error> unprintable(const std::string& path, std::string_view text) {
-    const std::string valid = repair_utf8(text);
+    // The first byte that begins no valid character, found without copying the text (every command reads a few
+    // templates).
     std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t length = static_cast<unsigned char>(text[at]) < 0x80 ? 1 : decode_utf8_at(text, at).second;
+        if (length == 0)
+            break;
+        at += length;
+    }
     std::string why;
-    if (valid != text) {
-        at = static_cast<std::size_t>(std::mismatch(valid.begin(), valid.end(), text.begin()).first - valid.begin());
+    if (at < text.size()) {
         why = "this template is not valid UTF-8 here";
     } else {
         const auto control = std::find_if(text.begin(), text.end(), [](char c) {
