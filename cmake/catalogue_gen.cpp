@@ -34,6 +34,15 @@ struct Failure {
     throw Failure{fmt::format("{}:{}:{}: {}", file, mark.line + 1, mark.column + 1, message)};
 }
 
+/// The size of the catalogue's name index (solve::make_catalogue_name_index): the least power of two that is at
+/// least twice the number of entries, so that a probe stops within a few slots.
+std::size_t index_size(std::size_t entries) {
+    std::size_t size = 1;
+    while (size < 2 * entries)
+        size *= 2;
+    return size;
+}
+
 /// A C++ string literal of `text`, byte for byte.
 std::string literal(std::string_view text) {
     std::string out = "\"";
@@ -379,6 +388,12 @@ class Reader {
                "std::span<const ParsedFormula> parsed_formulas() { return k_parsed_formulas; }\n\n"
                "std::span<const ParsedNode> parsed_nodes() { return k_parsed_nodes; }\n\n"
                "std::span<const CatalogueEntry> catalogue_entries() { return k_entries; }\n\n"
+               "namespace {\n"
+               "constexpr auto k_name_index = make_catalogue_name_index<"
+            << index_size(m_entries.size())
+            << ">(k_entries);\n"
+               "} // namespace\n\n"
+               "std::span<const short> catalogue_name_index() { return k_name_index; }\n\n"
                "std::span<const CatalogueFact> catalogue_facts() { return std::span(k_facts).first("
             << m_facts.size()
             << "); }\n\n"

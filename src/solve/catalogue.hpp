@@ -4,7 +4,9 @@
 // writes them out as the tables below, as cmake/embed_templates.cmake does for templates/). Adding a quantity is
 // adding an entry there; this header only says what an entry holds.
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -121,6 +123,36 @@ struct CatalogueMistake {
 /// Every entry, in the order of the data files (attention, model, compute, shapes, memory, training): asks are listed
 /// in this order.
 std::span<const CatalogueEntry> catalogue_entries();
+
+/// The hash of an entry's name in catalogue_name_index(): FNV-1a, 32 bits.
+constexpr std::uint32_t catalogue_name_hash(std::string_view name) {
+    std::uint32_t hash = 2166136261u;
+    for (const char c : name) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= 16777619u;
+    }
+    return hash;
+}
+
+/// The entries by name, as an open-addressed table made when the program is compiled (catalogue_index() reads it;
+/// a process then makes no index of its own): a name's entry is at or after slot hash & (size - 1), with wrap-around,
+/// before the first empty slot (-1). Its size is a power of two at least twice the number of entries.
+template <std::size_t Size, std::size_t Count>
+constexpr std::array<short, Size> make_catalogue_name_index(const CatalogueEntry (&entries)[Count]) {
+    static_assert((Size & (Size - 1)) == 0 && Size >= 2 * Count && Count < 32768);
+    std::array<short, Size> table{};
+    table.fill(-1);
+    for (std::size_t i = 0; i < Count; ++i) {
+        std::size_t at = catalogue_name_hash(entries[i].name) & (Size - 1);
+        while (table[at] >= 0)
+            at = (at + 1) & (Size - 1);
+        table[at] = static_cast<short>(i);
+    }
+    return table;
+}
+
+/// catalogue_entries() by name (make_catalogue_name_index's table).
+std::span<const short> catalogue_name_index();
 
 /// Every named mistake, in the order the grader names them.
 std::span<const CatalogueMistake> catalogue_mistakes();

@@ -30,10 +30,10 @@ FormulaCache& formula_cache() {
     return *cache;
 }
 
-/// The tree of the nodes from `at` on (one node and its subtrees), moving `at` past them.
-formula::Node built(std::span<const ParsedNode> nodes, std::size_t& at) {
+/// Makes `n` the tree of the nodes from `at` on (one node and its subtrees), moving `at` past them. Each node is
+/// made where it stays, in its parent's list of children: a node moved there would make its value's rational again.
+void build_into(formula::Node& n, std::span<const ParsedNode> nodes, std::size_t& at) {
     const ParsedNode& p = nodes[at++];
-    formula::Node n;
     n.op = static_cast<formula::Node::Op>(p.op);
     long whole = 0;
     if (const auto [end, error] = std::from_chars(p.value.data(), p.value.data() + p.value.size(), whole);
@@ -42,9 +42,9 @@ formula::Node built(std::span<const ParsedNode> nodes, std::size_t& at) {
     else if (!p.value.empty())
         n.value = Number(std::string(p.value), 10); // mpq's own writing of a value in lowest terms
     n.text = p.text;
-    n.children.reserve(p.children);
-    for (unsigned short i = 0; i < p.children; ++i)
-        n.children.push_back(built(nodes, at));
+    n.children.resize(p.children);
+    for (formula::Node& child : n.children)
+        build_into(child, nodes, at);
     n.inverse.reserve(p.inverse.size());
     for (const char c : p.inverse)
         n.inverse.push_back(c == '1');
@@ -53,7 +53,6 @@ formula::Node built(std::span<const ParsedNode> nodes, std::size_t& at) {
     n.source = p.source;
     n.begin = p.begin;
     n.end = p.end;
-    return n;
 }
 
 } // namespace
@@ -66,7 +65,9 @@ std::optional<formula::Node> prebuilt_formula(std::string_view text) {
         return std::nullopt;
     formula::use_small_block_memory(); // as parse() does, before the first value is made
     std::size_t at = it->first;
-    return built(parsed_nodes(), at);
+    std::optional<formula::Node> out(std::in_place);
+    build_into(*out, parsed_nodes(), at);
+    return out;
 }
 
 std::string_view interned(std::string text) {
@@ -92,16 +93,14 @@ std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text) {
 }
 
 int catalogue_index(std::string_view name) {
-    static const std::unordered_map<std::string_view, int> index = [] {
-        std::unordered_map<std::string_view, int> out;
-        const auto entries = catalogue_entries();
-        out.reserve(entries.size());
-        for (std::size_t i = 0; i < entries.size(); ++i)
-            out.emplace(entries[i].name, static_cast<int>(i));
-        return out;
-    }();
-    const auto it = index.find(name);
-    return it == index.end() ? -1 : it->second;
+    // The table was made when the program was compiled: a process makes no index of its own.
+    const std::span<const short> table = catalogue_name_index();
+    const auto entries = catalogue_entries();
+    const std::size_t mask = table.size() - 1;
+    for (std::size_t at = catalogue_name_hash(name) & mask; table[at] >= 0; at = (at + 1) & mask)
+        if (entries[static_cast<std::size_t>(table[at])].name == name)
+            return table[at];
+    return -1;
 }
 
 namespace detail {

@@ -1,12 +1,15 @@
 // The catalogue's formulas as the build parsed them (cmake/catalogue_gen.cpp's tables, solve::prebuilt_formula):
 // each tree is, field by field, the one formula::parse makes of the same text at run time, the independent
-// derivation here. A field the tables dropped or mangled fails the comparison; so does a text left out.
+// derivation here. A field the tables dropped or mangled fails the comparison; so does a text left out. And the
+// name index the build made (solve::catalogue_index) against a walk over the entries themselves.
 
 #include <solve/computation.hpp>
 
 #include <util/test_catch.hpp>
 
+#include <algorithm>
 #include <set>
+#include <string>
 
 using namespace headcount;
 
@@ -94,4 +97,30 @@ TEST_CASE("a formula the catalogue does not have is not prebuilt, and is still p
     const auto node = solve::catalogue_formula("d_model * 7 + zz_not_a_row");
     CHECK(node->op == formula::Node::Op::sum);
     CHECK(node->source == "d_model * 7 + zz_not_a_row");
+}
+
+TEST_CASE("the name index the build made finds every entry, and nothing else", "[catalogue]") {
+    const auto entries = solve::catalogue_entries();
+    // The index is at least twice the entries (so a probe ends at an empty slot) and holds each once.
+    const auto table = solve::catalogue_name_index();
+    CHECK(table.size() >= 2 * entries.size());
+    CHECK(std::count_if(table.begin(), table.end(), [](short at) { return at >= 0; }) ==
+          static_cast<std::ptrdiff_t>(entries.size()));
+    // Where a walk over the entries finds `name`, or -1.
+    const auto walked = [&](std::string_view name) {
+        const auto it = std::find_if(entries.begin(), entries.end(),
+                                     [&](const solve::CatalogueEntry& e) { return e.name == name; });
+        return it == entries.end() ? -1 : static_cast<int>(it - entries.begin());
+    };
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        INFO(std::string(entries[i].name));
+        CHECK(solve::catalogue_index(entries[i].name) == static_cast<int>(i));
+        // A name one character longer or shorter is another name (heads and head are both entries).
+        const std::string longer = std::string(entries[i].name) + "x";
+        const std::string_view shorter = entries[i].name.substr(0, entries[i].name.size() - 1);
+        CHECK(solve::catalogue_index(longer) == walked(longer));
+        CHECK(solve::catalogue_index(shorter) == walked(shorter));
+    }
+    CHECK(solve::catalogue_index("") == -1);
+    CHECK(solve::catalogue_index("D_MODEL") == -1);
 }
