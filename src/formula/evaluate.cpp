@@ -4,6 +4,7 @@
 
 #include <formula/formula.hpp>
 #include <formula/irrational.hpp>
+#include <formula/whole.hpp>
 
 #include <fmt/format.h>
 
@@ -27,17 +28,6 @@ template <class Name> void collect_names(const Node& node, std::vector<Name>& ou
 }
 
 using detail::quoted;
-
-/// Whether comparison `op` (< <= > >= == !=) holds between two values whose order is `order` (negative, zero or
-/// positive, as the first is less than, equal to or greater than the second).
-bool holds(std::string_view op, int order) {
-    return op == "<"    ? order < 0
-           : op == "<=" ? order <= 0
-           : op == ">"  ? order > 0
-           : op == ">=" ? order >= 0
-           : op == "==" ? order == 0
-                        : order != 0;
-}
 
 class Evaluator {
   public:
@@ -109,7 +99,7 @@ class Evaluator {
             auto right = value(node.children[1], depth + 1);
             if (!right)
                 return right;
-            return Number(holds(node.text, cmp(*left, *right)) ? 1 : 0);
+            return Number(whole::holds(node.text, cmp(*left, *right)) ? 1 : 0);
         }
         case Node::Op::sum:
         case Node::Op::product:
@@ -290,11 +280,10 @@ class Evaluator {
     }
 };
 
-/// A formula's value when every step of it is a whole number that fits in a long: nearly every count of the
-/// catalogue, computed without making a rational (each costs GMP two allocations) until the end. Gives nullopt at
-/// the first step that is not (a fraction, a division that is not exact, an overflow, a name whose value is not
-/// such a number, any error): Evaluator then computes the whole formula over rationals, with its messages. Where
-/// this gives a value, it is Evaluator's, because whole arithmetic without overflow is exact.
+/// A formula's value when every step of it is a whole number that fits in a long (formula/whole.hpp): nearly every
+/// count of the catalogue, computed without making a rational (each costs GMP an allocation) until the end. Gives
+/// nullopt at the first step that is not (a fraction, a division that is not exact, an overflow, a name whose value
+/// is not such a number, any error): Evaluator then computes the whole formula over rationals, with its messages.
 class WholeEvaluator {
   public:
     explicit WholeEvaluator(const Lookup& lookup) : m_lookup(lookup) {}
@@ -304,29 +293,39 @@ class WholeEvaluator {
             return std::nullopt;
         switch (node.op) {
         case Node::Op::number:
-            return node.value ? whole(*node.value) : std::nullopt;
+            return node.value ? whole::of(*node.value) : std::nullopt;
         case Node::Op::name: {
             const Number* found = m_lookup ? m_lookup(node.text) : nullptr;
-            return found ? whole(*found) : std::nullopt;
+            return found ? whole::of(*found) : std::nullopt;
         }
         case Node::Op::negate: {
             const auto inner = node.children.size() == 1 ? value(node.children[0], depth + 1) : std::nullopt;
-            if (!inner || *inner == std::numeric_limits<long>::min())
-                return std::nullopt;
-            return -*inner;
+            long out = 0;
+            return inner && whole::step(out, *inner, true, true) ? std::optional<long>(out) : std::nullopt;
         }
-        case Node::Op::compare: {
-            const auto both = operands(node, depth);
-            if (!both)
+        case Node::Op::compare:
+        case Node::Op::power: {
+            if (node.children.size() != 2)
                 return std::nullopt;
-            const auto [left, right] = *both;
-            return holds(node.text, (left > right) - (left < right)) ? 1 : 0;
+            const auto first = value(node.children[0], depth + 1);
+            const auto second = first ? value(node.children[1], depth + 1) : std::nullopt;
+            if (!second)
+                return std::nullopt;
+            if (node.op == Node::Op::power)
+                return whole::power(*first, *second);
+            return whole::holds(node.text, (*first > *second) - (*first < *second)) ? 1 : 0;
         }
         case Node::Op::sum:
-        case Node::Op::product:
-            return combine(node, depth);
-        case Node::Op::power:
-            return power(node, depth);
+        case Node::Op::product: {
+            const bool sum = node.op == Node::Op::sum;
+            long total = sum ? 0 : 1;
+            for (std::size_t i = 0; i < node.children.size(); ++i) {
+                const auto term = value(node.children[i], depth + 1);
+                if (!term || !whole::step(total, *term, sum, i < node.inverse.size() && node.inverse[i]))
+                    return std::nullopt;
+            }
+            return total;
+        }
         case Node::Op::call:
             return call(node, depth);
         }
@@ -335,65 +334,6 @@ class WholeEvaluator {
 
   private:
     const Lookup& m_lookup;
-
-    static std::optional<long> whole(const Number& v) {
-        if (mpz_cmp_ui(v.get_den_mpz_t(), 1) != 0 || !mpz_fits_slong_p(v.get_num_mpz_t()))
-            return std::nullopt;
-        return mpz_get_si(v.get_num_mpz_t());
-    }
-
-    std::optional<long> combine(const Node& node, int depth) {
-        const bool sum = node.op == Node::Op::sum;
-        long total = sum ? 0 : 1;
-        for (std::size_t i = 0; i < node.children.size(); ++i) {
-            const auto term = value(node.children[i], depth + 1);
-            if (!term)
-                return std::nullopt;
-            const bool inverse = i < node.inverse.size() && node.inverse[i];
-            bool overflow = false;
-            if (sum)
-                overflow = inverse ? __builtin_sub_overflow(total, *term, &total)
-                                   : __builtin_add_overflow(total, *term, &total);
-            else if (!inverse)
-                overflow = __builtin_mul_overflow(total, *term, &total);
-            else if (*term == 0 || (*term == -1 && total == std::numeric_limits<long>::min()) || total % *term != 0)
-                return std::nullopt; // a division by zero, an overflow (checked before %, which traps on it), a
-                                     // fraction
-            else
-                total /= *term;
-            if (overflow)
-                return std::nullopt;
-        }
-        return total;
-    }
-
-    /// The values of a node's two operands (a comparison's, a power's).
-    std::optional<std::pair<long, long>> operands(const Node& node, int depth) {
-        if (node.children.size() != 2)
-            return std::nullopt;
-        const auto first = value(node.children[0], depth + 1);
-        const auto second = first ? value(node.children[1], depth + 1) : std::nullopt;
-        if (!second)
-            return std::nullopt;
-        return std::pair{*first, *second};
-    }
-
-    std::optional<long> power(const Node& node, int depth) {
-        const auto both = operands(node, depth);
-        if (!both || both->second < 0)
-            return std::nullopt;
-        const auto [base, exponent] = *both;
-        long out = 1;
-        for (long n = 0; n < exponent; ++n) {
-            if (base == 0 || base == 1)
-                return base; // 0^n and 1^n for n >= 1
-            if (base == -1)
-                return exponent % 2 == 0 ? 1 : -1;
-            if (__builtin_mul_overflow(out, base, &out))
-                return std::nullopt; // |base| >= 2: at most 63 steps
-        }
-        return out;
-    }
 
     std::optional<long> call(const Node& node, int depth) {
         const std::string& name = node.text;
@@ -420,15 +360,8 @@ class WholeEvaluator {
         }
         if (node.children.size() != 1)
             return std::nullopt;
-        if (name == "floor" || name == "ceil")
-            return value(node.children[0], depth + 1); // of a whole number, itself
-        if (name == "abs") {
-            const auto inner = value(node.children[0], depth + 1);
-            if (!inner || *inner == std::numeric_limits<long>::min())
-                return std::nullopt;
-            return *inner < 0 ? -*inner : *inner;
-        }
-        return std::nullopt; // sqrt and the others may not be whole
+        const auto inner = value(node.children[0], depth + 1);
+        return inner ? whole::function_of_one(name, *inner) : std::nullopt;
     }
 };
 
@@ -465,6 +398,60 @@ std::expected<Number, Problem> evaluated(const Node& formula, const Lookup& look
 std::expected<Number, Problem> evaluate(const Node& formula, const Lookup& lookup) {
     return evaluated(formula, lookup, true);
 }
+
+namespace whole {
+
+std::optional<long> of(const Number& v) {
+    if (mpz_cmp_ui(v.get_den_mpz_t(), 1) != 0 || !mpz_fits_slong_p(v.get_num_mpz_t()))
+        return std::nullopt;
+    return mpz_get_si(v.get_num_mpz_t());
+}
+
+bool step(long& total, long term, bool sum, bool inverse) {
+    if (sum)
+        return !(inverse ? __builtin_sub_overflow(total, term, &total) : __builtin_add_overflow(total, term, &total));
+    if (!inverse)
+        return !__builtin_mul_overflow(total, term, &total);
+    // A division by zero, an overflow (checked before %, which traps on it), a fraction.
+    if (term == 0 || (term == -1 && total == std::numeric_limits<long>::min()) || total % term != 0)
+        return false;
+    total /= term;
+    return true;
+}
+
+std::optional<long> power(long base, long exponent) {
+    if (exponent < 0)
+        return std::nullopt;
+    long out = 1;
+    for (long n = 0; n < exponent; ++n) {
+        if (base == 0 || base == 1)
+            return base; // 0^n and 1^n for n >= 1
+        if (base == -1)
+            return exponent % 2 == 0 ? 1 : -1;
+        if (__builtin_mul_overflow(out, base, &out))
+            return std::nullopt; // |base| >= 2: at most 63 steps
+    }
+    return out;
+}
+
+bool holds(std::string_view op, int order) {
+    return op == "<"    ? order < 0
+           : op == "<=" ? order <= 0
+           : op == ">"  ? order > 0
+           : op == ">=" ? order >= 0
+           : op == "==" ? order == 0
+                        : order != 0;
+}
+
+std::optional<long> function_of_one(std::string_view name, long x) {
+    if (name == "floor" || name == "ceil")
+        return x; // of a whole number, itself
+    if (name == "abs" && x != std::numeric_limits<long>::min())
+        return x < 0 ? -x : x;
+    return std::nullopt; // sqrt and the others may not be whole
+}
+
+} // namespace whole
 
 namespace detail {
 

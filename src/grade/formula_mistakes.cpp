@@ -240,16 +240,17 @@ void add_formula_singles(const solve::SolvedProblem& solved, int slot, int targe
         }
     }
     const std::size_t listed_end = out.size();
-    if (!derives(s) || !s.formula)
+    const std::shared_ptr<const formula::Node> own = c.formula(slot);
+    if (!derives(s) || !own)
         return;
-    kept.push_back(formula::perturbations(*s.formula));
+    kept.push_back(formula::perturbations(*own));
     for (const Perturbation& p : kept.back()) {
         if (full())
             return;
         // Dividing by what multiplies is a slip nobody makes; multiplying by what divides (mfu on top) is common.
         if (p.kind == Perturbation::Kind::factor_inverted && !p.divides)
             continue;
-        Computation::Change change{{{slot, std::make_shared<const formula::Node>(formula::apply(*s.formula, {&p}))}}};
+        Computation::Change change{{{slot, std::make_shared<const formula::Node>(formula::apply(*own, {&p}))}}};
         const auto value = value_of(change);
         if (!value || *value == right)
             continue;
@@ -404,7 +405,8 @@ std::vector<Explanation> formula_explanations(const solve::SolvedProblem& solved
     // mistake and a unit slip.
     using S = Single::Source;
     const std::size_t paired = std::min(singles.size(), k_max_defined_paired);
-    const formula::Node* own = c.slot(target).formula.get();
+    const std::shared_ptr<const formula::Node> own_formula = c.formula(target);
+    const formula::Node* own = own_formula.get();
     for (std::size_t i = 0; i < paired; ++i) {
         for (std::size_t j = i + 1; j < paired; ++j) {
             const Single* a = &singles[i];

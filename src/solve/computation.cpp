@@ -2,6 +2,8 @@
 
 #include <solve/catalogue_links.hpp>
 
+#include <formula/whole.hpp>
+
 #include <spec/givens.hpp>
 
 #include <fmt/format.h>
@@ -55,16 +57,123 @@ void build_into(formula::Node& n, std::span<const ParsedNode> nodes, std::size_t
     n.end = p.end;
 }
 
+/// The whole value of the prebuilt formula whose nodes begin at `at` (formula/whole.hpp's steps), moving `at` past
+/// them; nullopt at the first step that is not whole, leaving `at` anywhere.
+class PrebuiltWhole {
+  public:
+    PrebuiltWhole(std::span<const ParsedNode> nodes, const formula::Lookup& lookup)
+        : m_nodes(nodes), m_lookup(lookup) {}
+
+    std::optional<long> value(std::size_t& at) {
+        using Op = formula::Node::Op;
+        namespace whole = formula::whole;
+        const ParsedNode& p = m_nodes[at++];
+        switch (static_cast<Op>(p.op)) {
+        case Op::number: {
+            long v = 0;
+            const auto [end, error] = std::from_chars(p.value.data(), p.value.data() + p.value.size(), v);
+            return error == std::errc() && end == p.value.data() + p.value.size() ? std::optional<long>(v)
+                                                                                  : std::nullopt;
+        }
+        case Op::name: {
+            const Number* found = m_lookup ? m_lookup(p.text) : nullptr;
+            return found ? whole::of(*found) : std::nullopt;
+        }
+        case Op::negate: {
+            const auto inner = p.children == 1 ? value(at) : std::nullopt;
+            long out = 0;
+            return inner && whole::step(out, *inner, true, true) ? std::optional<long>(out) : std::nullopt;
+        }
+        case Op::compare:
+        case Op::power: {
+            if (p.children != 2)
+                return std::nullopt;
+            const auto first = value(at);
+            const auto second = first ? value(at) : std::nullopt;
+            if (!second)
+                return std::nullopt;
+            if (static_cast<Op>(p.op) == Op::power)
+                return whole::power(*first, *second);
+            return whole::holds(p.text, (*first > *second) - (*first < *second)) ? 1 : 0;
+        }
+        case Op::sum:
+        case Op::product: {
+            const bool sum = static_cast<Op>(p.op) == Op::sum;
+            long total = sum ? 0 : 1;
+            for (std::size_t i = 0; i < p.children; ++i) {
+                const auto term = value(at);
+                if (!term || !whole::step(total, *term, sum, i < p.inverse.size() && p.inverse[i] == '1'))
+                    return std::nullopt;
+            }
+            return total;
+        }
+        case Op::call:
+            return call(p, at);
+        }
+        return std::nullopt;
+    }
+
+  private:
+    std::span<const ParsedNode> m_nodes;
+    const formula::Lookup& m_lookup;
+
+    /// Moves `at` past one node and its subtrees.
+    void skip(std::size_t& at) {
+        const unsigned short children = m_nodes[at++].children;
+        for (unsigned short i = 0; i < children; ++i)
+            skip(at);
+    }
+
+    std::optional<long> call(const ParsedNode& p, std::size_t& at) {
+        if (p.children == 0)
+            return std::nullopt;
+        if (p.text == "if") { // only the branch the condition takes
+            const auto condition = p.children == 3 ? value(at) : std::nullopt;
+            if (!condition)
+                return std::nullopt;
+            if (*condition == 0)
+                skip(at);
+            const auto taken = value(at);
+            if (*condition != 0)
+                skip(at);
+            return taken;
+        }
+        if (p.text == "min" || p.text == "max") {
+            std::optional<long> best;
+            for (std::size_t i = 0; i < p.children; ++i) {
+                const auto v = value(at);
+                if (!v)
+                    return std::nullopt;
+                if (!best || (p.text == "min" ? *v < *best : *v > *best))
+                    best = *v;
+            }
+            return best;
+        }
+        const auto inner = p.children == 1 ? value(at) : std::nullopt;
+        return inner ? formula::whole::function_of_one(p.text, *inner) : std::nullopt;
+    }
+};
+
 } // namespace
 
-std::optional<formula::Node> prebuilt_formula(std::string_view text) {
+int prebuilt_first(std::string_view text) {
     const auto formulas = parsed_formulas();
     const auto it = std::lower_bound(formulas.begin(), formulas.end(), text,
                                      [](const ParsedFormula& f, std::string_view t) { return f.text < t; });
-    if (it == formulas.end() || it->text != text)
+    return it == formulas.end() || it->text != text ? -1 : static_cast<int>(it->first);
+}
+
+std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& lookup) {
+    std::size_t at = static_cast<std::size_t>(first);
+    return PrebuiltWhole(parsed_nodes(), lookup).value(at);
+}
+
+std::optional<formula::Node> prebuilt_formula(std::string_view text) {
+    const int first = prebuilt_first(text);
+    if (first < 0)
         return std::nullopt;
     formula::use_small_block_memory(); // as parse() does, before the first value is made
-    std::size_t at = it->first;
+    std::size_t at = static_cast<std::size_t>(first);
     std::optional<formula::Node> out(std::in_place);
     build_into(*out, parsed_nodes(), at);
     return out;
@@ -158,7 +267,7 @@ const CatalogueEntry* find_entry(std::string_view name) {
 
 GivenValues given_values(const spec::Problem& problem) { return spec::formula_givens(problem); }
 
-std::optional<Number> Computation::evaluate(int index, const formula::Node& node, const Overlay* overlay) const {
+std::optional<Number> Computation::evaluate(int index, const formula::Node* node, const Overlay* overlay) const {
     // A crossover's value is the root of its formula, not its value: a mistake does not reach it (yet).
     if (const Slot& s = slot(index); s.quantity && s.quantity->crossover)
         return std::nullopt;
@@ -168,7 +277,7 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node& node
         const Slot& s;
         const Overlay* overlay;
     } context{*this, slot(index), overlay};
-    auto result = formula::evaluate(node, [at = &context](std::string_view name) -> const Number* {
+    const formula::Lookup lookup = [at = &context](std::string_view name) -> const Number* {
         const Slot& s = at->s;
         int used = -1;
         for (std::size_t i = 0; i < s.names.size(); ++i)
@@ -184,10 +293,23 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node& node
             if (const Number* changed = at->overlay->find(used))
                 return changed;
         return &at->c.value(used);
-    });
+    };
+    // The slot's own formula, as the catalogue writes it: from the build's tables where every step is whole.
+    if (const Slot& s = slot(index); !node && !s.formula && s.prebuilt >= 0)
+        if (const auto whole = prebuilt_whole_value(s.prebuilt, lookup))
+            return Number(*whole);
+    const std::shared_ptr<const formula::Node> own = node ? nullptr : formula(index);
+    auto result = formula::evaluate(node ? *node : *own, lookup);
     if (!result)
         return std::nullopt;
     return std::move(*result);
+}
+
+std::shared_ptr<const formula::Node> Computation::formula(int index) const {
+    const Slot& s = slot(index);
+    if (s.formula || s.given || s.shaped() || !s.entry || s.text.empty())
+        return s.formula;
+    return catalogue_formula(s.text); // a catalogue formula as written: made once per process, then shared
 }
 
 int Computation::find(std::string_view name) const { return m_s->catalogue ? catalogue_index(name) : -1; }
@@ -254,7 +376,7 @@ std::vector<std::string_view> Computation::axis_symbols(int index, const Change*
             out.push_back(axis.text);
             continue;
         }
-        const auto holds = evaluate(index, *catalogue_formula(axis.when), nullptr);
+        const auto holds = evaluate(index, catalogue_formula(axis.when).get(), nullptr);
         out.push_back(holds && *holds != 0 ? axis.text : axis.otherwise);
     }
     const auto flag = [&](std::string_view name) {

@@ -57,8 +57,12 @@ class Computation {
         const spec::Quantity* quantity = nullptr; ///< the spec's definition, in place of the entry's when both are set
         bool given = false;
         bool visible = false; ///< a name the spec's formulas may use: a given, an ask's, the spec's own
-        std::shared_ptr<const formula::Node> formula; ///< for this problem, conditions applied; null for a given
-        std::string_view text;                        ///< that formula as text
+        /// For this problem, conditions applied; null for a given, and for a catalogue formula as written, whose
+        /// tree is made only when something reads it (Computation::formula): its value comes from the tables the
+        /// build parsed it into (`prebuilt`).
+        std::shared_ptr<const formula::Node> formula;
+        std::string_view text; ///< that formula as text
+        int prebuilt = -1;     ///< where a catalogue formula as written begins in parsed_nodes(), or -1
         std::vector<std::shared_ptr<const formula::Node>> axes; ///< a shape's axes
         std::vector<std::string_view> names;                    ///< the names its formula (or axes) use, once each
         std::vector<int> uses;                                  ///< the slot of each name
@@ -90,6 +94,9 @@ class Computation {
     /// a given with a value here and none there, a value that cannot be computed), for which build() is the way.
     [[nodiscard]] std::shared_ptr<const Computation> revalued(const spec::Problem& problem,
                                                               const GivenValues& givens) const;
+
+    /// The formula of slot `index` (see Slot::formula), its tree made now if it was not; null for a given or a shape.
+    [[nodiscard]] std::shared_ptr<const formula::Node> formula(int index) const;
 
     /// The slot named `name` as the catalogue's formulas see it, or -1.
     [[nodiscard]] int find(std::string_view name) const;
@@ -216,7 +223,8 @@ class Computation {
         std::vector<int> m_position;
         std::deque<Number> m_values; // a deque never moves what it holds: find()'s pointers stay valid
     };
-    std::optional<Number> evaluate(int index, const formula::Node& formula, const Overlay* overlay) const;
+    /// The value of `formula` (null: the slot's own) in the scope of slot `index`, over `overlay`'s values.
+    std::optional<Number> evaluate(int index, const formula::Node* formula, const Overlay* overlay) const;
     /// A shape's axes as laid out under `overlay`'s batch_axis and heads_before_seq (the right ones without).
     Shape laid_out(int index, Shape shape, const Overlay* overlay) const;
     /// The slots `change` computes anew for `target`, each after those it uses, into `overlay`; false when they
@@ -235,6 +243,11 @@ int catalogue_index(std::string_view name);
 /// The formula `text` as cmake/catalogue_gen.cpp parsed it when the program was built (equal to formula::parse's
 /// tree), or nullopt for a text the catalogue does not have.
 std::optional<formula::Node> prebuilt_formula(std::string_view text);
+/// Where the nodes of prebuilt formula `text` begin in parsed_nodes(), or -1 for a text the catalogue does not have.
+int prebuilt_first(std::string_view text);
+/// The value of the prebuilt formula whose nodes begin at `first`, when every step of it is whole and fits in a long
+/// (formula/whole.hpp), else nullopt: formula::evaluate of its tree then gives the value, or the error.
+std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& lookup);
 
 /// The parsed formula of a catalogue text (an entry's formula, an axis, a mistake's replacement), parsed once.
 std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text);

@@ -278,8 +278,11 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             for (std::string_view axis : s.entry->shape)
                 s.axes.push_back(catalogue_formula(axis));
         } else if (!s.formula) {
-            s.formula = catalogue_formula(s.entry->formula);
+            // A catalogue formula as written: its value comes from the build's tables, its tree only when read.
             s.text = s.entry->formula;
+            s.prebuilt = prebuilt_first(s.text);
+            if (s.prebuilt < 0)
+                s.formula = catalogue_formula(s.text);
         }
     }
     if (auto computed = c.compute_values(problem, false); !computed)
@@ -388,7 +391,7 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
         if (s.shaped()) {
             Shape shape;
             for (const auto& axis : s.axes) {
-                auto value = evaluate(i, *axis, nullptr);
+                auto value = evaluate(i, axis.get(), nullptr);
                 if (!value || value->get_den() != 1)
                     break;
                 shape.push_back(static_cast<Count>(value->get_num().get_si()));
@@ -417,12 +420,18 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
             m_s->numbers_decide = true;
             continue;
         }
-        auto value = formula::evaluate(*s.formula, [&](std::string_view name) -> const Number* {
+        const formula::Lookup lookup = [&](std::string_view name) -> const Number* {
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
                     return &this->value(s.uses[k]);
             return nullptr;
-        });
+        };
+        if (!s.formula && s.prebuilt >= 0)
+            if (const auto whole = prebuilt_whole_value(s.prebuilt, lookup)) {
+                m_values[static_cast<std::size_t>(i)].emplace(*whole);
+                continue;
+            }
+        auto value = formula::evaluate(*formula(i), lookup);
         if (!value) {
             if (s.quantity)
                 return std::unexpected(Error{problem.file, s.quantity->formula_mark.line,
@@ -449,7 +458,7 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
         const Slot& s = slot(i);
         if (!s.entry || s.quantity || s.entry->check.empty() || !s.unavailable.empty())
             continue;
-        const auto holds = evaluate(i, *catalogue_formula(s.entry->check), nullptr);
+        const auto holds = evaluate(i, catalogue_formula(s.entry->check).get(), nullptr);
         if (holds && *holds == 0)
             return std::unexpected(
                 Error{problem.file, 0, 0,

@@ -100,7 +100,7 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
             Number elements = 1;
             Shape shape;
             for (const auto& axis : s.axes) {
-                auto value = evaluate(i, *axis, &overlay);
+                auto value = evaluate(i, axis.get(), &overlay);
                 if (!value || value->get_den() != 1 || !value->get_num().fits_slong_p())
                     return false;
                 shape.push_back(value->get_num().get_si());
@@ -111,7 +111,7 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
             continue;
         }
         const formula::Node* node = replaced(i);
-        auto value = evaluate(i, node ? *node : *s.formula, &overlay);
+        auto value = evaluate(i, node, &overlay); // null: the slot's own formula
         if (!value)
             return false;
         overlay.set(i, std::move(*value));
@@ -142,7 +142,7 @@ std::optional<Shape> Computation::shape_under(int target, const Change& change) 
         return std::nullopt;
     Shape shape;
     for (const auto& axis : slot(target).axes) {
-        auto value = evaluate(target, *axis, &overlay);
+        auto value = evaluate(target, axis.get(), &overlay);
         if (!value || value->get_den() != 1 || !value->get_num().fits_slong_p())
             return std::nullopt;
         shape.push_back(value->get_num().get_si());
