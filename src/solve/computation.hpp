@@ -165,9 +165,9 @@ class Computation {
         /// givens have a value (stated, or by default), and each condition the givens settled (a title's, an
         /// availability's, an if() of a formula), with its outcome. The nodes are the catalogue's formulas', which
         /// live as long as the program.
-        std::vector<char> stated;  ///< the givens with a value of their own
-        std::vector<int> defaults; ///< the givens with a value by default, in the order their defaults were found
-        std::vector<std::shared_ptr<const formula::Node>> default_formulas; ///< the formula of each of defaults
+        std::vector<char> stated; ///< the givens with a value of their own
+        /// The givens with a value by default, each with its default's formula, in the order they were found.
+        std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> defaults;
         std::vector<std::pair<const formula::Node*, std::optional<bool>>> decisions;
         /// Whether its values decided more than that: a slot left without a value by the numbers themselves (a
         /// division by zero, an axis that is not whole), a crossover's root, a word. Such a computation is not

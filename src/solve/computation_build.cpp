@@ -320,9 +320,8 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
         // a default that failed then for want of a name fails again.
         if (known != m_s->stated)
             return {};
-        for (std::size_t k = 0; k < m_s->defaults.size(); ++k) {
-            const int i = m_s->defaults[k];
-            auto value = default_of(*m_s->default_formulas[k]);
+        for (const auto& [i, formula] : m_s->defaults) {
+            auto value = default_of(*formula);
             if (!value)
                 return {};
             m_values[static_cast<std::size_t>(i)] = std::move(*value);
@@ -341,8 +340,7 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
             if (auto value = default_of(*formula)) {
                 m_values[i] = std::move(*value);
                 known[i] = 1;
-                m_s->defaults.push_back(static_cast<int>(i));
-                m_s->default_formulas.push_back(std::move(formula));
+                m_s->defaults.emplace_back(static_cast<int>(i), std::move(formula));
                 progress = true;
             }
         }
@@ -358,9 +356,9 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
         const Slot& s = slots[i];
         if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
             continue;
-        const auto failed = default_of(*catalogue_formula(s.entry->formula));
-        if (failed || !failed.error().message.starts_with("unknown name") ||
-            chooses(*catalogue_formula(s.entry->formula)))
+        const auto formula = catalogue_formula(s.entry->formula);
+        const auto failed = default_of(*formula);
+        if (failed || !failed.error().message.starts_with("unknown name") || chooses(*formula))
             m_s->numbers_decide = true;
     }
     return known;

@@ -385,8 +385,7 @@ class Inliner {
             }
             return product;
         }
-        const std::shared_ptr<const Node> formula =
-            s.formula ? s.formula : (s.entry ? catalogue_formula(s.entry->formula) : nullptr);
+        const std::shared_ptr<const Node> formula = m_c.formula(index); // givens were answered above
         if (!formula)
             return std::nullopt;
         return substituted(*formula, index);
