@@ -22,29 +22,76 @@ Shape Computation::laid_out(int index, Shape shape, const Overlay* overlay) cons
     return shape;
 }
 
-bool Computation::recompute(int target, const Change& change, Overlay& overlay) const {
-    const std::size_t count = m_s->slots.size();
-    // What the change can alter: the slots it replaces and everything that uses them.
-    std::vector<char> down(count, 0);
-    std::vector<int> pending;
-    for (const auto& [index, node] : change.formulas) {
-        if (!available(index)) // what the problem does not have, no mistake changes
-            continue;
-        if (!down[static_cast<std::size_t>(index)]) {
-            down[static_cast<std::size_t>(index)] = 1;
-            pending.push_back(index);
+namespace {
+
+/// What recompute() works in, kept from one change to the next on a thread (a part's mistakes are some sixty
+/// changes): sized to the computation once, and only the entries a change touched cleared after it.
+struct Workspace {
+    std::vector<char> down;
+    std::vector<int> state; // 0 unseen, 1 on the path, 2 done
+    std::vector<int> touched, pending, order;
+    std::vector<std::pair<int, std::size_t>> stack;
+    std::vector<std::pair<int, std::vector<int>>> replaced_uses;
+    bool busy = false;
+};
+
+/// This thread's workspace for the duration of one recompute(), or a workspace of its own where one is already in
+/// use further up the stack.
+class Borrowed {
+  public:
+    explicit Borrowed(std::size_t count) {
+        thread_local Workspace shared;
+        m_w = shared.busy ? &m_own : &shared;
+        m_w->busy = true;
+        if (m_w->down.size() < count) {
+            m_w->down.assign(count, 0);
+            m_w->state.assign(count, 0);
         }
     }
-    while (!pending.empty()) {
-        const int at = pending.back();
-        pending.pop_back();
-        for (const int user : m_s->users[static_cast<std::size_t>(at)])
-            if (!down[static_cast<std::size_t>(user)]) {
-                down[static_cast<std::size_t>(user)] = 1;
-                pending.push_back(user);
-            }
+    ~Borrowed() {
+        for (const int i : m_w->touched) {
+            m_w->down[static_cast<std::size_t>(i)] = 0;
+            m_w->state[static_cast<std::size_t>(i)] = 0;
+        }
+        m_w->touched.clear();
+        m_w->pending.clear();
+        m_w->order.clear();
+        m_w->stack.clear();
+        m_w->replaced_uses.clear();
+        m_w->busy = false;
     }
-    if (!down[static_cast<std::size_t>(target)])
+    Borrowed(const Borrowed&) = delete;
+    Borrowed& operator=(const Borrowed&) = delete;
+    Workspace& operator*() const { return *m_w; }
+
+  private:
+    Workspace m_own;
+    Workspace* m_w;
+};
+
+} // namespace
+
+bool Computation::recompute(int target, const Change& change, Overlay& overlay) const {
+    const Borrowed borrowed(m_s->slots.size());
+    Workspace& w = *borrowed;
+    // What the change can alter: the slots it replaces and everything that uses them.
+    const auto mark_down = [&](int index) {
+        if (!w.down[static_cast<std::size_t>(index)]) {
+            w.down[static_cast<std::size_t>(index)] = 1;
+            w.touched.push_back(index);
+            w.pending.push_back(index);
+        }
+    };
+    for (const auto& [index, node] : change.formulas)
+        if (available(index)) // what the problem does not have, no mistake changes
+            mark_down(index);
+    while (!w.pending.empty()) {
+        const int at = w.pending.back();
+        w.pending.pop_back();
+        for (const int user : m_s->users[static_cast<std::size_t>(at)])
+            mark_down(user);
+    }
+    if (!w.down[static_cast<std::size_t>(target)])
         return true; // the target does not use what changed
     const auto replaced = [&](int index) -> const formula::Node* {
         for (const auto& [at, node] : change.formulas)
@@ -53,33 +100,32 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
         return nullptr;
     };
     // The slots a replaced formula uses: its own names, in the scope of the slot it replaces.
-    std::vector<std::pair<int, std::vector<int>>> replaced_uses;
     for (const auto& [index, node] : change.formulas) {
         if (!available(index))
             continue;
         std::vector<int> uses;
         const Slot& s = slot(index);
-        for (const std::string& name : formula::names(*node))
+        for (const std::string_view name : formula::name_views(*node))
             uses.push_back(s.entry && !s.quantity ? find(name) : find_visible(name));
-        replaced_uses.emplace_back(index, std::move(uses));
+        w.replaced_uses.emplace_back(index, std::move(uses));
     }
     const auto uses_of = [&](int index) -> const std::vector<int>& {
-        for (const auto& [at, uses] : replaced_uses)
+        for (const auto& [at, uses] : w.replaced_uses)
             if (at == index)
                 return uses;
         return slot(index).uses;
     };
     // Those of them the target uses under the change, each after those it uses (a depth-first walk with a stack of
-    // its own); a cycle is no mistake.
-    std::vector<int> state(count, 0); // 0 unseen, 1 on the path, 2 done
-    std::vector<int> order;
-    std::vector<std::pair<int, std::size_t>> stack{{target, 0}};
-    state[static_cast<std::size_t>(target)] = 1;
+    // its own); a cycle is no mistake. Every slot it marks is down, so touched already.
+    std::vector<int>& order = w.order;
+    auto& stack = w.stack;
+    stack.emplace_back(target, 0);
+    w.state[static_cast<std::size_t>(target)] = 1;
     while (!stack.empty()) {
         auto& [at, next] = stack.back();
         const std::vector<int>& uses = uses_of(at);
         if (next == uses.size()) {
-            state[static_cast<std::size_t>(at)] = 2;
+            w.state[static_cast<std::size_t>(at)] = 2;
             order.push_back(at);
             stack.pop_back();
             continue;
@@ -87,11 +133,11 @@ bool Computation::recompute(int target, const Change& change, Overlay& overlay) 
         const int used = uses[next++];
         if (used < 0)
             return false;
-        if (!down[static_cast<std::size_t>(used)] || state[static_cast<std::size_t>(used)] == 2)
+        if (!w.down[static_cast<std::size_t>(used)] || w.state[static_cast<std::size_t>(used)] == 2)
             continue;
-        if (state[static_cast<std::size_t>(used)] == 1)
+        if (w.state[static_cast<std::size_t>(used)] == 1)
             return false;
-        state[static_cast<std::size_t>(used)] = 1;
+        w.state[static_cast<std::size_t>(used)] = 1;
         stack.emplace_back(used, 0);
     }
     for (const int i : order) {
