@@ -75,9 +75,13 @@ struct CatalogueEntry {
     std::span<const std::string_view> shape = {}; ///< a shape's axes, outermost first, as formulas
     std::span<const AxisSymbol> axes = {};        ///< and the symbols solutions write for them
     std::span<const std::string_view> uses = {};  ///< the names its formula (or its axes) use, once each, in order
+    std::span<const short> use_slots = {};        ///< and their entries' indices in catalogue_entries()
     /// The givens without a default it needs under any conditions (through the entries it uses too): a problem
     /// that lacks one has no value for it.
     std::span<const std::string_view> required = {};
+    std::span<const short> required_slots = {}; ///< and their entries' indices
+    std::string_view missing = {};              ///< a given's: why what needs it has no value where it is not given
+    int formula_first = -1;   ///< where its formula's nodes begin in parsed_nodes(), -1 for no formula
     bool conditional = false; ///< its formula has an if(), which a problem's givens may settle
     bool per_head = false;    ///< a per-head tensor: `heads_before_seq` 0 swaps its second and third axes
     std::string_view check;   ///< a formula that holds (is 1) for the right values: the second method's agreement

@@ -1,7 +1,6 @@
 #include <solve/computation.hpp>
 
-#include <solve/catalogue_links.hpp>
-
+#include <formula/resolver.hpp>
 #include <formula/whole.hpp>
 
 #include <spec/givens.hpp>
@@ -77,6 +76,7 @@ class PrebuiltWhole {
         }
         case Op::name: {
             const Number* found = m_lookup ? m_lookup(p.text) : nullptr;
+            m_unknown = m_unknown || !found;
             return found ? whole::of(*found) : std::nullopt;
         }
         case Op::negate: {
@@ -113,9 +113,13 @@ class PrebuiltWhole {
         return std::nullopt;
     }
 
+    /// Whether the walk stopped at a name the lookup does not know: the formula has no value then, whole or not.
+    [[nodiscard]] bool stopped_at_unknown_name() const { return m_unknown; }
+
   private:
     std::span<const ParsedNode> m_nodes;
     const formula::Lookup& m_lookup;
+    bool m_unknown = false;
 
     /// Moves `at` past one node and its subtrees.
     void skip(std::size_t& at) {
@@ -168,6 +172,103 @@ std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& looku
     return PrebuiltWhole(parsed_nodes(), lookup).value(at);
 }
 
+std::optional<Number> prebuilt_value(int first, const formula::Lookup& lookup) {
+    std::size_t at = static_cast<std::size_t>(first);
+    PrebuiltWhole whole(parsed_nodes(), lookup);
+    if (const auto value = whole.value(at))
+        return Number(*value);
+    if (whole.stopped_at_unknown_name()) // every earlier step was exact: the rational walk stops there too
+        return std::nullopt;
+    formula::use_small_block_memory();
+    formula::Node node;
+    at = static_cast<std::size_t>(first);
+    build_into(node, parsed_nodes(), at);
+    auto value = formula::evaluate(node, lookup);
+    return value ? std::optional<Number>(std::move(*value)) : std::nullopt;
+}
+
+namespace {
+
+/// A node of the build's tables, as formula::detail::Resolver reads one: its index, and where each subtree of its
+/// formula ends (found once per formula).
+class TableRef {
+  public:
+    TableRef(const std::vector<unsigned>& ends, unsigned first, unsigned at)
+        : m_ends(&ends), m_first(first), m_at(at) {}
+    [[nodiscard]] formula::Node::Op op() const { return static_cast<formula::Node::Op>(node().op); }
+    [[nodiscard]] std::string_view text() const { return node().text; }
+    [[nodiscard]] std::size_t size() const { return node().children; }
+    [[nodiscard]] TableRef child(std::size_t i) const {
+        unsigned at = m_at + 1;
+        for (std::size_t k = 0; k < i; ++k)
+            at = (*m_ends)[at - m_first];
+        return TableRef(*m_ends, m_first, at);
+    }
+    [[nodiscard]] std::size_t begin() const { return node().begin; }
+    [[nodiscard]] std::size_t end() const { return node().end; }
+    [[nodiscard]] bool parenthesized() const { return node().parenthesized; }
+    [[nodiscard]] bool inverse(std::size_t i) const { return i < node().inverse.size() && node().inverse[i] == '1'; }
+    [[nodiscard]] bool is_number(int n) const {
+        return op() == formula::Node::Op::number && node().value == std::to_string(n); // mpq's writing: "0", "1"
+    }
+    [[nodiscard]] bool same(const TableRef& other) const { return m_at == other.m_at; }
+    [[nodiscard]] unsigned index() const { return m_at; }
+
+  private:
+    const std::vector<unsigned>* m_ends;
+    unsigned m_first, m_at;
+    [[nodiscard]] const ParsedNode& node() const { return parsed_nodes()[m_at]; }
+};
+
+/// Where the subtree at `at` ends, for it and every node in it (`ends`, indexed from `first`).
+unsigned fill_ends(std::vector<unsigned>& ends, unsigned first, unsigned at) {
+    const unsigned short children = parsed_nodes()[at].children;
+    unsigned next = at + 1;
+    for (unsigned short i = 0; i < children; ++i)
+        next = fill_ends(ends, first, next);
+    if (ends.size() <= at - first)
+        ends.resize(at - first + 1);
+    ends[at - first] = next;
+    return next;
+}
+
+} // namespace
+
+ResolvedRow prebuilt_resolved(int first, std::string_view text, const std::function<std::optional<bool>(int)>& decide) {
+    const auto start = static_cast<unsigned>(first);
+    std::vector<unsigned> ends;
+    fill_ends(ends, start, start);
+    // Each condition decided once: the resolving asks again of an if() it meets twice, and the names follow it.
+    std::vector<std::pair<unsigned, std::optional<bool>>> decided;
+    const auto outcome = [&](unsigned condition) {
+        for (const auto& [at, holds] : decided)
+            if (at == condition)
+                return holds;
+        return decided.emplace_back(condition, decide(static_cast<int>(condition))).second;
+    };
+    const formula::detail::Resolver<TableRef>::DecideRef by_ref = [&](const TableRef& c) { return outcome(c.index()); };
+    ResolvedRow out;
+    out.text = formula::detail::Resolver<TableRef>(text, by_ref)
+                   .text_of(TableRef(ends, start, start), formula::detail::Place::whole, 0);
+    // The names of that text, in the order it writes them: a settled if()'s condition and other branch left out.
+    const std::function<void(const TableRef&)> walk = [&](const TableRef& node) {
+        if (node.op() == formula::Node::Op::name) {
+            if (std::find(out.names.begin(), out.names.end(), node.text()) == out.names.end())
+                out.names.push_back(node.text());
+            return;
+        }
+        if (formula::detail::is_if(node))
+            if (const auto holds = outcome(node.child(0).index())) {
+                walk(node.child(*holds ? 1 : 2));
+                return;
+            }
+        for (std::size_t i = 0; i < node.size(); ++i)
+            walk(node.child(i));
+    };
+    walk(TableRef(ends, start, start));
+    return out;
+}
+
 std::optional<formula::Node> prebuilt_formula(std::string_view text) {
     const int first = prebuilt_first(text);
     if (first < 0)
@@ -211,54 +312,6 @@ int catalogue_index(std::string_view name) {
             return table[at];
     return -1;
 }
-
-namespace detail {
-
-namespace {
-
-/// What entry_uses() and the others keep: each entry's links, found when first asked for (a problem reads only some
-/// of the catalogue's entries), under one lock.
-struct Links {
-    std::vector<int> uses;
-    bool uses_found = false;
-    std::string missing;
-};
-
-struct LinkTable {
-    std::mutex mutex;
-    std::vector<Links> entries = std::vector<Links>(catalogue_entries().size());
-};
-
-LinkTable& link_table() {
-    static LinkTable* table = new LinkTable; // never destroyed, as the formula cache
-    return *table;
-}
-
-} // namespace
-
-const std::vector<int>& entry_uses(int index) {
-    LinkTable& table = link_table();
-    const std::lock_guard lock(table.mutex);
-    Links& links = table.entries[static_cast<std::size_t>(index)];
-    if (!links.uses_found) {
-        for (const std::string_view name : catalogue_entries()[static_cast<std::size_t>(index)].uses)
-            links.uses.push_back(catalogue_index(name));
-        links.uses_found = true;
-    }
-    return links.uses;
-}
-
-std::string_view entry_missing(int index) {
-    LinkTable& table = link_table();
-    const std::lock_guard lock(table.mutex);
-    Links& links = table.entries[static_cast<std::size_t>(index)];
-    if (links.missing.empty())
-        links.missing =
-            fmt::format("the problem gives no {}", catalogue_entries()[static_cast<std::size_t>(index)].name);
-    return links.missing;
-}
-
-} // namespace detail
 
 const CatalogueEntry* find_entry(std::string_view name) {
     const int index = catalogue_index(name);

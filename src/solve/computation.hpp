@@ -8,6 +8,7 @@
 #include <util/error.hpp>
 
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -163,12 +164,12 @@ class Computation {
         std::unordered_map<std::string_view, int> own_names;
         /// What the given values decided while it was built, which revalued() asks again of other values: which
         /// givens have a value (stated, or by default), and each condition the givens settled (a title's, an
-        /// availability's, an if() of a formula), with its outcome. The nodes are the catalogue's formulas', which
-        /// live as long as the program.
+        /// availability's, an if() of a formula), with its outcome.
         std::vector<char> stated; ///< the givens with a value of their own
         /// The givens with a value by default, each with its default's formula, in the order they were found.
         std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> defaults;
-        std::vector<std::pair<const formula::Node*, std::optional<bool>>> decisions;
+        /// Each condition by where its nodes begin in parsed_nodes().
+        std::vector<std::pair<int, std::optional<bool>>> decisions;
         /// Whether its values decided more than that: a slot left without a value by the numbers themselves (a
         /// division by zero, an axis that is not whole), a crossover's root, a word. Such a computation is not
         /// revalued.
@@ -193,9 +194,9 @@ class Computation {
     /// defaults were found in; revaluing, it finds the same defaults in that order, and returns an empty list when
     /// other givens are stated or a default cannot be computed.
     std::vector<char> settle_givens(const GivenValues& givens, bool revaluing);
-    /// Whether `condition`, a formula over the givens, holds with these values; nullopt when it names one without a
-    /// value (`known`).
-    [[nodiscard]] std::optional<bool> settled(const formula::Node& condition, const std::vector<char>& known) const;
+    /// Whether the condition whose nodes begin at `first` in parsed_nodes(), a formula over the givens, holds with
+    /// these values; nullopt when it names one without a value (`known`).
+    [[nodiscard]] std::optional<bool> settled(int first, const std::vector<char>& known) const;
     /// Every other slot's value, in order. Building (`revaluing` false), a slot the numbers leave without a value
     /// is marked so; revaluing, it makes the result false (the structure would differ). An error is a spec's
     /// formula that fails here.
@@ -248,6 +249,19 @@ int prebuilt_first(std::string_view text);
 /// The value of the prebuilt formula whose nodes begin at `first`, when every step of it is whole and fits in a long
 /// (formula/whole.hpp), else nullopt: formula::evaluate of its tree then gives the value, or the error.
 std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& lookup);
+
+/// The value of the prebuilt formula (or condition) whose nodes begin at `first`: its whole value from the tables,
+/// else formula::evaluate's of its tree (made for this once), nullopt where that fails (a name `lookup` lacks).
+std::optional<Number> prebuilt_value(int first, const formula::Lookup& lookup);
+
+/// A catalogue formula with the conditions a problem settles applied, and the names that text uses.
+struct ResolvedRow {
+    std::string text;
+    std::vector<std::string_view> names; ///< each once, in the order the text writes them first
+};
+/// formula::resolved of the prebuilt formula `text`, whose nodes begin at `first`, made over the build's tables
+/// without its tree: `decide` is asked of each condition by where its nodes begin, once each.
+ResolvedRow prebuilt_resolved(int first, std::string_view text, const std::function<std::optional<bool>(int)>& decide);
 
 /// The parsed formula of a catalogue text (an entry's formula, an axis, a mistake's replacement), parsed once.
 std::shared_ptr<const formula::Node> catalogue_formula(std::string_view text);

@@ -4,7 +4,6 @@
 
 #include <solve/computation.hpp>
 
-#include <solve/catalogue_links.hpp>
 #include <solve/choices.hpp>
 #include <solve/crossover.hpp>
 
@@ -28,7 +27,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     // every slot needing it views.
     const auto missing_given = [&](std::size_t given) -> std::string_view {
         if (c.m_s->slots[given].entry)
-            return detail::entry_missing(static_cast<int>(given));
+            return c.m_s->slots[given].entry->missing;
         return c.own(fmt::format("the problem gives no {}", c.m_s->slots[given].name));
     };
     // Every slot is made before any is named: the name maps hold views of the slots' names.
@@ -121,7 +120,7 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                 for (const std::string_view name : formula::name_views(s.quantity->formula))
                     want(c.find_visible(name));
             } else if (s.entry) {
-                for (const int used : detail::entry_uses(static_cast<int>(&s - c.m_s->slots.data())))
+                for (const int used : s.entry->use_slots)
                     want(used);
                 if (!s.entry->shape.empty()) {
                     want(c.find("batch_axis"));
@@ -149,9 +148,8 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         Slot& s = c.m_s->slots[i];
         if (s.given || !s.entry || s.quantity || !wanted[i])
             continue;
-        for (const std::string_view name : s.entry->required) {
-            const int used = c.find(name);
-            if (used >= 0 && !known[static_cast<std::size_t>(used)]) {
+        for (const int used : s.entry->required_slots) {
+            if (!known[static_cast<std::size_t>(used)]) {
                 s.unavailable = missing_given(static_cast<std::size_t>(used));
                 break;
             }
@@ -159,14 +157,16 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     }
 
     // Every formula for this problem: an if() whose condition the givens settle is written as its branch.
-    // Each decision is kept, for revalued() to ask again of other values.
-    const formula::Decide decide = [&](const formula::Node& condition) -> std::optional<bool> {
-        const std::optional<bool> outcome = c.settled(condition, known);
+    // Each decision is kept, for revalued() to ask again of other values. A condition is read from the build's
+    // tables, by where its nodes begin.
+    const std::function<std::optional<bool>(int)> decide = [&](int condition) -> std::optional<bool> {
         auto& decisions = c.m_s->decisions;
-        if (std::none_of(decisions.begin(), decisions.end(), [&](const auto& d) { return d.first == &condition; }))
-            decisions.emplace_back(&condition, outcome);
-        return outcome;
+        for (const auto& [at, outcome] : decisions)
+            if (at == condition)
+                return outcome;
+        return decisions.emplace_back(condition, c.settled(condition, known)).second;
     };
+    const auto holds = [&](std::string_view condition) { return decide(prebuilt_first(condition)).value_or(false); };
     for (std::size_t i = 0; i < count; ++i) {
         Slot& s = c.m_s->slots[i];
         if (!wanted[i])
@@ -174,14 +174,13 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         if (s.quantity) {
             s.title = s.quantity->title;
         } else if (s.entry) {
-            const bool otherwise =
-                !s.entry->title_when.empty() && !decide(*catalogue_formula(s.entry->title_when)).value_or(false);
+            const bool otherwise = !s.entry->title_when.empty() && !holds(s.entry->title_when);
             s.title = otherwise ? s.entry->title_otherwise : s.entry->title;
         } else {
             s.title = s.name;
         }
         if (s.entry && !s.quantity && s.unavailable.empty() && !s.entry->available_when.empty() &&
-            !decide(*catalogue_formula(s.entry->available_when)).value_or(false))
+            !holds(s.entry->available_when))
             s.unavailable = s.entry->unavailable;
         if (s.given || (s.entry && !s.quantity && !s.unavailable.empty()))
             continue;
@@ -195,13 +194,13 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
             s.text = s.quantity->formula_text;
             add_names(*s.formula);
         } else if (s.entry->conditional) {
-            // Only a formula with an if() is read now, to apply the conditions the givens settle; the others are
-            // read when (and if) they are counted, and their names come with the catalogue.
-            const auto written = catalogue_formula(s.entry->formula);
-            std::string text = formula::resolved(*written, s.entry->formula, decide);
-            s.formula = text == s.entry->formula ? written : catalogue_formula(interned(std::move(text)));
-            s.text = s.formula->source;
-            add_names(*s.formula);
+            // Only a formula with an if() is resolved now, to apply the conditions the givens settle, over the
+            // build's tables: its tree is made when (and if) something reads it. Its value comes from the tables,
+            // each if() taking the branch it was settled to, as the text does.
+            ResolvedRow row = prebuilt_resolved(s.entry->formula_first, s.entry->formula, decide);
+            s.text = row.text == s.entry->formula ? s.entry->formula : interned(std::move(row.text));
+            s.prebuilt = s.entry->formula_first;
+            s.names = std::move(row.names);
         } else {
             for (const std::string_view name : s.entry->uses)
                 s.names.emplace_back(name);
@@ -214,12 +213,10 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         const bool catalogue_scope = s.entry && !s.quantity;
         // An entry's formula as the catalogue writes it names what its links already found.
         const bool linked = catalogue_scope && !s.entry->conditional;
-        const std::vector<int>* links = linked ? &detail::entry_uses(static_cast<int>(i)) : nullptr;
+        const std::span<const short> links = linked ? s.entry->use_slots : std::span<const short>();
         for (std::size_t k = 0; k < s.names.size(); ++k) {
             const std::string_view name = s.names[k];
-            const int used = links && k < links->size() ? (*links)[k]
-                             : catalogue_scope          ? c.find(name)
-                                                        : c.find_visible(name);
+            const int used = k < links.size() ? links[k] : catalogue_scope ? c.find(name) : c.find_visible(name);
             s.uses.push_back(used);
             if (used < 0 && s.unavailable.empty())
                 s.unavailable = c.own(fmt::format("{} is not a quantity of this problem", name));
@@ -277,10 +274,10 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
         if (s.shaped()) {
             for (std::string_view axis : s.entry->shape)
                 s.axes.push_back(catalogue_formula(axis));
-        } else if (!s.formula) {
+        } else if (!s.formula && s.prebuilt < 0) {
             // A catalogue formula as written: its value comes from the build's tables, its tree only when read.
             s.text = s.entry->formula;
-            s.prebuilt = prebuilt_first(s.text);
+            s.prebuilt = s.entry->formula_first;
             if (s.prebuilt < 0)
                 s.formula = catalogue_formula(s.text);
         }
@@ -364,8 +361,8 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
     return known;
 }
 
-std::optional<bool> Computation::settled(const formula::Node& condition, const std::vector<char>& known) const {
-    auto value = formula::evaluate(condition, [&](std::string_view name) -> const Number* {
+std::optional<bool> Computation::settled(int first, const std::vector<char>& known) const {
+    auto value = prebuilt_value(first, [&](std::string_view name) -> const Number* {
         const int used = find(name);
         if (used < 0 || !slot(used).given || !known[static_cast<std::size_t>(used)])
             return nullptr;
@@ -422,6 +419,11 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
                     return &this->value(s.uses[k]);
+            // A conditional row's tables still hold the conditions its text settled: the givens they read.
+            if (s.entry && !s.quantity && s.entry->conditional) {
+                const int used = find(name);
+                return used >= 0 && slot(used).given && available(used) ? &this->value(used) : nullptr;
+            }
             return nullptr;
         };
         if (!s.formula && s.prebuilt >= 0)
@@ -477,7 +479,7 @@ std::shared_ptr<const Computation> Computation::revalued(const spec::Problem& pr
     if (known.empty())
         return nullptr;
     for (const auto& [condition, outcome] : m_s->decisions)
-        if (out->settled(*condition, known) != outcome)
+        if (out->settled(condition, known) != outcome)
             return nullptr;
     auto computed = out->compute_values(problem, true);
     if (!computed || !*computed)
