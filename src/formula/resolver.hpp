@@ -38,9 +38,9 @@ template <class Ref> class Resolver {
             return std::string(m_text.substr(std::min(node.begin(), m_text.size())));
         if (const std::optional<Ref> branch = taken(node)) {
             std::string inner = text_of(*branch, place, depth + 1);
-            const bool loose = !branch->parenthesized() &&
-                               (branch->op() == Node::Op::sum || branch->op() == Node::Op::compare ||
-                                branch->op() == Node::Op::negate);
+            const bool loose =
+                !branch->parenthesized() && (branch->op() == Node::Op::sum || branch->op() == Node::Op::compare ||
+                                             branch->op() == Node::Op::negate);
             const bool tight = place == Place::subtracted || place == Place::factor || place == Place::divisor ||
                                place == Place::power || place == Place::negated ||
                                (place == Place::term && branch->op() == Node::Op::compare);
@@ -102,8 +102,7 @@ template <class Ref> class Resolver {
         for (std::size_t i = 0; i < n; ++i)
             children.push_back(node.child(i));
         for (std::size_t i = 0; i < n; ++i)
-            if (children[i].begin() < (i == 0 ? node.begin() : children[i - 1].end()) ||
-                children[i].end() > node.end())
+            if (children[i].begin() < (i == 0 ? node.begin() : children[i - 1].end()) || children[i].end() > node.end())
                 return std::string(m_text.substr(node.begin(), node.end() - node.begin())); // a hand-built tree
         const auto inverse = [&](std::size_t i) { return node.inverse(i); };
         std::vector<char> dropped(n, 0);

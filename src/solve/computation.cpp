@@ -176,7 +176,7 @@ std::optional<Number> prebuilt_value(int first, const formula::Lookup& lookup) {
     std::size_t at = static_cast<std::size_t>(first);
     PrebuiltWhole whole(parsed_nodes(), lookup);
     if (const auto value = whole.value(at))
-        return Number(*value);
+        return std::optional<Number>(std::in_place, *value);
     if (whole.stopped_at_unknown_name()) // every earlier step was exact: the rational walk stops there too
         return std::nullopt;
     formula::use_small_block_memory();

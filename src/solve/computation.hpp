@@ -166,8 +166,8 @@ class Computation {
         /// givens have a value (stated, or by default), and each condition the givens settled (a title's, an
         /// availability's, an if() of a formula), with its outcome.
         std::vector<char> stated; ///< the givens with a value of their own
-        /// The givens with a value by default, each with its default's formula, in the order they were found.
-        std::vector<std::pair<int, std::shared_ptr<const formula::Node>>> defaults;
+        /// The givens with a value by default (a catalogue entry's), in the order they were found.
+        std::vector<int> defaults;
         /// Each condition by where its nodes begin in parsed_nodes().
         std::vector<std::pair<int, std::optional<bool>>> decisions;
         /// Whether its values decided more than that: a slot left without a value by the numbers themselves (a

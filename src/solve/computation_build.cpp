@@ -306,19 +306,39 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
             known[static_cast<std::size_t>(i)] = 1;
         }
     }
-    const auto default_of = [&](const formula::Node& formula) {
-        return formula::evaluate(formula, [&](std::string_view name) -> const Number* {
-            const int used = find(name);
-            return used >= 0 && known[static_cast<std::size_t>(used)] ? &this->value(used) : nullptr;
-        });
+    const formula::Lookup known_value = [&](std::string_view name) -> const Number* {
+        const int used = find(name);
+        return used >= 0 && known[static_cast<std::size_t>(used)] ? &this->value(used) : nullptr;
+    };
+    // A given's default from the build's tables (its tree only where a step is not whole), its names found through
+    // the links the build wrote for the entry.
+    // One pointer captured, so that the lookup fits std::function's own storage: no allocation per default.
+    struct Context {
+        const Computation& c;
+        const std::vector<char>& known;
+        const formula::Lookup& by_name;
+        const CatalogueEntry* entry = nullptr;
+    } context{*this, known, known_value};
+    const formula::Lookup entry_value = [at = &context](std::string_view name) -> const Number* {
+        const CatalogueEntry& e = *at->entry;
+        for (std::size_t k = 0; k < e.uses.size() && k < e.use_slots.size(); ++k)
+            if (e.uses[k] == name) {
+                const auto used = static_cast<std::size_t>(e.use_slots[k]);
+                return at->known[used] ? &at->c.value(static_cast<int>(used)) : nullptr;
+            }
+        return at->by_name(name);
+    };
+    const auto default_of = [&](const CatalogueEntry& e) {
+        context.entry = &e;
+        return prebuilt_value(e.formula_first, entry_value);
     };
     if (revaluing) {
         // The same givens stated, the same defaults found in the same order: each has the names it had then, and
         // a default that failed then for want of a name fails again.
         if (known != m_s->stated)
             return {};
-        for (const auto& [i, formula] : m_s->defaults) {
-            auto value = default_of(*formula);
+        for (const int i : m_s->defaults) {
+            auto value = default_of(*slots[static_cast<std::size_t>(i)].entry);
             if (!value)
                 return {};
             m_values[static_cast<std::size_t>(i)] = std::move(*value);
@@ -333,11 +353,10 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
             const Slot& s = slots[i];
             if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
                 continue;
-            auto formula = catalogue_formula(s.entry->formula);
-            if (auto value = default_of(*formula)) {
+            if (auto value = default_of(*s.entry)) {
                 m_values[i] = std::move(*value);
                 known[i] = 1;
-                m_s->defaults.emplace_back(static_cast<int>(i), std::move(formula));
+                m_s->defaults.push_back(static_cast<int>(i));
                 progress = true;
             }
         }
@@ -354,7 +373,7 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
         if (!s.given || known[i] || !s.entry || s.entry->formula.empty())
             continue;
         const auto formula = catalogue_formula(s.entry->formula);
-        const auto failed = default_of(*formula);
+        const auto failed = formula::evaluate(*formula, known_value);
         if (failed || !failed.error().message.starts_with("unknown name") || chooses(*formula))
             m_s->numbers_decide = true;
     }
@@ -362,12 +381,15 @@ std::vector<char> Computation::settle_givens(const GivenValues& givens, bool rev
 }
 
 std::optional<bool> Computation::settled(int first, const std::vector<char>& known) const {
-    auto value = prebuilt_value(first, [&](std::string_view name) -> const Number* {
+    const formula::Lookup lookup = [&](std::string_view name) -> const Number* {
         const int used = find(name);
         if (used < 0 || !slot(used).given || !known[static_cast<std::size_t>(used)])
             return nullptr;
         return &this->value(used);
-    });
+    };
+    if (const auto whole = prebuilt_whole_value(first, lookup)) // most conditions: flags and whole numbers
+        return *whole != 0;
+    const auto value = prebuilt_value(first, lookup);
     return value ? std::optional<bool>(*value != 0) : std::nullopt;
 }
 
