@@ -436,10 +436,15 @@ class Reader {
             std::string inverse;
             for (const bool b : n.inverse)
                 inverse += b ? '1' : '0';
-            nodes += fmt::format("    {{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}}},\n", static_cast<int>(n.op),
-                                 n.parenthesized ? "true" : "false", n.children.size(), n.column, n.begin, n.end,
-                                 literal(n.text), literal(n.source), literal(n.value ? n.value->get_str() : ""),
-                                 literal(inverse));
+            // A name's entry, and a literal's value where it is a whole number that fits a long, for the
+            // whole-number walk over the tables.
+            const short slot = n.op == headcount::formula::Node::Op::name ? slot_of(n.text) : short{-1};
+            const bool whole = n.value && n.value->get_den() == 1 && n.value->get_num().fits_slong_p();
+            nodes +=
+                fmt::format("    {{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}L}},\n", static_cast<int>(n.op),
+                            n.parenthesized ? "true" : "false", n.children.size(), n.column, n.begin, n.end,
+                            literal(n.text), literal(n.source), literal(n.value ? n.value->get_str() : ""),
+                            literal(inverse), slot, whole ? "true" : "false", whole ? n.value->get_num().get_si() : 0);
             ++count;
             for (const headcount::formula::Node& child : n.children)
                 flatten(child);

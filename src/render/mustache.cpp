@@ -95,8 +95,10 @@ class Parser {
                 continue;
             }
             // Plain text up to the next line break or possible tag, in one piece.
-            std::size_t end = m_text.find_first_of(std::string{'\n', '\r', m_open.front()}, m_pos + 1);
-            end = end == std::string_view::npos ? m_text.size() : end;
+            const char open_first = m_open.front();
+            std::size_t end = m_pos + 1;
+            while (end < m_text.size() && m_text[end] != '\n' && m_text[end] != '\r' && m_text[end] != open_first)
+                ++end;
             text.append(m_text.substr(m_pos, end - m_pos));
             m_pos = end;
         }
@@ -133,7 +135,7 @@ class Parser {
         enum class Role { node, close, silent };
         Role role = Role::node;
         MustacheNode node;
-        std::string written; ///< the tag as it stands in the file, for messages
+        std::string_view written; ///< the tag as it stands in the file, for messages
     };
 
     /// The tag at m_pos, moving past it.
@@ -148,12 +150,15 @@ class Parser {
             return fail_at(line, column,
                            fmt::format("unclosed tag (no '{}' after '{}')", close, triple ? "{{{" : m_open));
         const std::string_view body = trim(m_text.substr(contents, end - contents));
-        Tag tag{Tag::Role::node, MustacheNode{Kind::variable, std::string(body), line, column, {}},
-                std::string(m_text.substr(m_pos, end + close.size() - m_pos))};
+        // A plain variable's name is the whole body; any other tag's follows its sigil.
+        const bool sigil =
+            !triple && !body.empty() && std::string_view("=!#^/>&").find(body.front()) != std::string_view::npos;
+        Tag tag{Tag::Role::node,
+                MustacheNode{Kind::variable, std::string(sigil ? trim(body.substr(1)) : body), line, column, {}},
+                m_text.substr(m_pos, end + close.size() - m_pos)};
         advance(end + close.size());
         if (triple || body.empty())
             return tag;
-        tag.node.text = std::string(trim(body.substr(1)));
         switch (body.front()) {
         case '=': {
             const auto delimiters = delimiters_of(body);
@@ -180,9 +185,8 @@ class Parser {
             tag.node.kind = Kind::partial;
             break;
         case '&':
-            break;
         default:
-            tag.node.text = std::string(body); // a plain variable: the whole body is its name
+            break;
         }
         return tag;
     }

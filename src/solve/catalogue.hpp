@@ -183,6 +183,9 @@ struct ParsedNode {
     std::string_view source;
     std::string_view value;   ///< a number's exact value as mpq writes it ("9/20"), "" for no value
     std::string_view inverse; ///< one '0' or '1' per child of a sum or product, "" where the node has none
+    short slot = -1;          ///< a name's entry in catalogue_entries() (every name a catalogue formula uses is one)
+    bool is_whole = false;    ///< a number whose value is whole and fits a long: `whole`
+    long whole = 0;
 };
 
 /// A catalogue formula's text and its nodes' place in parsed_nodes().

@@ -61,21 +61,21 @@ void build_into(formula::Node& n, std::span<const ParsedNode> nodes, std::size_t
 class PrebuiltWhole {
   public:
     PrebuiltWhole(std::span<const ParsedNode> nodes, const formula::Lookup& lookup)
-        : m_nodes(nodes), m_lookup(lookup) {}
+        : m_nodes(nodes), m_lookup(&lookup) {}
+    /// Names read by their entries' indices (ParsedNode::slot) rather than by text.
+    PrebuiltWhole(std::span<const ParsedNode> nodes, const SlotValues& slots) : m_nodes(nodes), m_slots(&slots) {}
 
     std::optional<long> value(std::size_t& at) {
         using Op = formula::Node::Op;
         namespace whole = formula::whole;
         const ParsedNode& p = m_nodes[at++];
         switch (static_cast<Op>(p.op)) {
-        case Op::number: {
-            long v = 0;
-            const auto [end, error] = std::from_chars(p.value.data(), p.value.data() + p.value.size(), v);
-            return error == std::errc() && end == p.value.data() + p.value.size() ? std::optional<long>(v)
-                                                                                  : std::nullopt;
-        }
+        case Op::number:
+            return p.is_whole ? std::optional<long>(p.whole) : std::nullopt;
         case Op::name: {
-            const Number* found = m_lookup ? m_lookup(p.text) : nullptr;
+            const Number* found = m_slots ? (p.slot >= 0 ? m_slots->value(m_slots->context, p.slot) : nullptr)
+                                  : m_lookup && *m_lookup ? (*m_lookup)(p.text)
+                                                          : nullptr;
             m_unknown = m_unknown || !found;
             return found ? whole::of(*found) : std::nullopt;
         }
@@ -118,7 +118,8 @@ class PrebuiltWhole {
 
   private:
     std::span<const ParsedNode> m_nodes;
-    const formula::Lookup& m_lookup;
+    const formula::Lookup* m_lookup = nullptr;
+    const SlotValues* m_slots = nullptr;
     bool m_unknown = false;
 
     /// Moves `at` past one node and its subtrees.
@@ -170,6 +171,11 @@ int prebuilt_first(std::string_view text) {
 std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& lookup) {
     std::size_t at = static_cast<std::size_t>(first);
     return PrebuiltWhole(parsed_nodes(), lookup).value(at);
+}
+
+std::optional<long> prebuilt_whole_value(int first, const SlotValues& slots) {
+    std::size_t at = static_cast<std::size_t>(first);
+    return PrebuiltWhole(parsed_nodes(), slots).value(at);
 }
 
 std::optional<Number> prebuilt_value(int first, const formula::Lookup& lookup) {
@@ -347,10 +353,21 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node* node
                 return changed;
         return &at->c.value(used);
     };
-    // The slot's own formula, as the catalogue writes it: from the build's tables where every step is whole.
-    if (const Slot& s = slot(index); !node && !s.formula && s.prebuilt >= 0)
-        if (const auto whole = prebuilt_whole_value(s.prebuilt, lookup))
-            return Number(*whole);
+    // The slot's own formula, as the catalogue writes it: from the build's tables where every step is whole, each
+    // name read by its entry's slot (the one the lookup above finds: a catalogue formula's scope is the catalogue).
+    if (const Slot& s = slot(index); !node && !s.formula && s.prebuilt >= 0) {
+        const SlotValues slots{&context, [](const void* at, int used) -> const Number* {
+                                   const auto& here = *static_cast<const Context*>(at);
+                                   if (!here.c.available(used))
+                                       return nullptr;
+                                   if (here.overlay)
+                                       if (const Number* changed = here.overlay->find(used))
+                                           return changed;
+                                   return &here.c.value(used);
+                               }};
+        if (const auto whole = prebuilt_whole_value(s.prebuilt, slots))
+            return std::optional<Number>(std::in_place, *whole);
+    }
     const std::shared_ptr<const formula::Node> own = node ? nullptr : formula(index);
     auto result = formula::evaluate(node ? *node : *own, lookup);
     if (!result)

@@ -153,8 +153,9 @@ class Computation {
         std::vector<Slot> slots;
         std::shared_ptr<const std::vector<spec::Quantity>> quantities; ///< the spec's, which slots view
         std::deque<std::string>
-            texts;              ///< the texts slots view that are the computation's own (a deque never moves them)
-        std::vector<int> order; ///< available slots, each after those it uses
+            texts;               ///< the texts slots view that are the computation's own (a deque never moves them)
+        std::vector<int> order;  ///< available slots, each after those it uses
+        std::vector<int> valued; ///< those of them with a value computed (not givens), as the build left them
         std::vector<std::vector<int>> users; ///< for each slot, the slots that use it
         /// Whether the first slots are the catalogue's entries, in its order (slot i is entry i): a problem with an
         /// architecture. Their names are found in one index made once per process, not per computation.
@@ -249,6 +250,13 @@ int prebuilt_first(std::string_view text);
 /// The value of the prebuilt formula whose nodes begin at `first`, when every step of it is whole and fits in a long
 /// (formula/whole.hpp), else nullopt: formula::evaluate of its tree then gives the value, or the error.
 std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& lookup);
+/// A slot's value by its index, as a catalogue formula's name reads it (ParsedNode::slot): nullptr where it has none.
+struct SlotValues {
+    const void* context = nullptr;
+    const Number* (*value)(const void* context, int slot) = nullptr;
+};
+/// prebuilt_whole_value with each name read through `slots` by its entry's index rather than by text.
+std::optional<long> prebuilt_whole_value(int first, const SlotValues& slots);
 
 /// The value of the prebuilt formula (or condition) whose nodes begin at `first`: its whole value from the tables,
 /// else formula::evaluate's of its tree (made for this once), nullopt where that fails (a name `lookup` lacks).

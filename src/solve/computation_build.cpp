@@ -289,6 +289,9 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
     // a workload has no FLOPs or shapes for a parameter slip to reach).
     for (auto& users : c.m_s->users)
         std::erase_if(users, [&](int user) { return !c.slot(user).unavailable.empty(); });
+    for (const int i : c.m_s->order)
+        if (!c.slot(i).given && c.slot(i).unavailable.empty())
+            c.m_s->valued.push_back(i);
     return std::shared_ptr<const Computation>(std::move(out));
 }
 
@@ -401,7 +404,9 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
             m_s->numbers_decide = true;
         }
     };
-    for (const int i : m_s->order) {
+    // Revaluing, only the slots that have a value to compute (the build's, which revaluing does not change).
+    const std::vector<int>& in_order = revaluing ? m_s->valued : m_s->order;
+    for (const int i : in_order) {
         const Slot& s = slot(i);
         if (s.given || !s.unavailable.empty())
             continue;
@@ -448,11 +453,17 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
             }
             return nullptr;
         };
-        if (!s.formula && s.prebuilt >= 0)
-            if (const auto whole = prebuilt_whole_value(s.prebuilt, lookup)) {
+        if (!s.formula && s.prebuilt >= 0) {
+            // Each name by its entry's slot, the one `lookup` finds for it (a catalogue formula's scope).
+            static constexpr auto available_value = [](const void* at, int used) -> const Number* {
+                const auto& c = *static_cast<const Computation*>(at);
+                return c.available(used) ? &c.value(used) : nullptr;
+            };
+            if (const auto whole = prebuilt_whole_value(s.prebuilt, SlotValues{this, available_value})) {
                 m_values[static_cast<std::size_t>(i)].emplace(*whole);
                 continue;
             }
+        }
         auto value = formula::evaluate(*formula(i), lookup);
         if (!value) {
             if (s.quantity)
@@ -468,7 +479,7 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
     }
 
     // A quantity answered with a word names exactly one here.
-    for (const int i : m_s->order) {
+    for (const int i : in_order) {
         const Slot& s = slot(i);
         if (s.quantity && !s.quantity->builtin && !s.quantity->choices.empty() && s.unavailable.empty())
             if (auto problem_here = choice_problem(*this, problem, i))
@@ -476,7 +487,7 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
     }
 
     // The second methods agree with the first (a disagreement is a bug in the catalogue, reported, not hidden).
-    for (const int i : m_s->order) {
+    for (const int i : in_order) {
         const Slot& s = slot(i);
         if (!s.entry || s.quantity || s.entry->check.empty() || !s.unavailable.empty())
             continue;

@@ -129,6 +129,14 @@ TEST_CASE("a catalogue formula valued from the tables has the value its parsed t
             const auto whole = solve::prebuilt_whole_value(first, lookup);
             const auto exact = formula::detail::evaluate_rational(*tree, lookup);
             INFO(text << " at sample " << k);
+            // The same values read by each name's entry (the slot the build wrote into the name's node): the same
+            // whole value, or none.
+            const solve::SlotValues slots{&lookup, [](const void* at, int slot) -> const formula::Number* {
+                                              const auto& by_name = *static_cast<const formula::Lookup*>(at);
+                                              return by_name(
+                                                  solve::catalogue_entries()[static_cast<std::size_t>(slot)].name);
+                                          }};
+            CHECK(solve::prebuilt_whole_value(first, slots) == whole);
             if (whole) {
                 REQUIRE(exact.has_value());
                 CHECK(*exact == formula::Number(*whole));
