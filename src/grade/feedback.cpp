@@ -259,10 +259,13 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
     View mistakes = View::array();
     for (const Mistake* mistake : named_mistakes(verdict)) {
         View view = base;
-        view["numbers"] = when(gaps, mistake_numbers(solved, part, verdict, *mistake));
+        // The problem's numbers only for a template that reads them: making them is a tenth of a check.
+        const std::string name = mistake_template(*mistake);
+        view["numbers"] = gaps && templates.mentions(name, "numbers") ? mistake_numbers(solved, part, verdict, *mistake)
+                                                                      : when(false, View());
         view["other"] = View{{"asks", other_asks(verdict)}};
         view["feedback"] = std::string(mistake->feedback);
-        auto text = templates.render(mistake_template(*mistake), view);
+        auto text = templates.render(name, view);
         if (!text)
             return std::unexpected(text.error());
         std::string line = *text;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <mutex>
 #include <set>
 
@@ -323,6 +324,39 @@ Result<std::shared_ptr<const ParsedTemplate>> TemplateSet::parsed(std::string_vi
     auto shared = std::make_shared<const ParsedTemplate>(std::move(*tree));
     const std::lock_guard lock(m_cache->mutex);
     return m_cache->parsed.emplace(std::string(name), std::move(shared)).first->second;
+}
+
+bool TemplateSet::mentions(const std::string& name, std::string_view key) const {
+    std::set<std::string, std::less<>> seen; // partials already read
+    const std::function<bool(const std::vector<MustacheNode>&, int)> in = [&](const std::vector<MustacheNode>& nodes,
+                                                                              int depth) {
+        for (const MustacheNode& node : nodes) {
+            switch (node.kind) {
+            case MustacheNode::Kind::text:
+            case MustacheNode::Kind::newline:
+                break;
+            case MustacheNode::Kind::partial: {
+                if (!seen.insert(node.text).second)
+                    break;
+                const std::optional<std::string> file = partial_file(node.text);
+                auto tree = file && depth < k_max_partial_depth ? parsed(*file) : std::unexpected(Error{});
+                if (!tree || in((*tree)->nodes, depth + 1))
+                    return true;
+                break;
+            }
+            default: {
+                const std::string_view tag = node.text;
+                if (tag == "." || (tag.starts_with(key) && (tag.size() == key.size() || tag[key.size()] == '.')))
+                    return true;
+                if (in(node.children, depth))
+                    return true;
+            }
+            }
+        }
+        return false;
+    };
+    auto tree = has(name) ? parsed(name) : std::unexpected(Error{});
+    return !tree || in((*tree)->nodes, 0);
 }
 
 Result<std::string> TemplateSet::render(const std::string& name, const View& view) const {

@@ -67,6 +67,11 @@ class TemplateSet {
     /// or past k_max_rendered_bytes. Safe to call from several threads.
     [[nodiscard]] Result<std::string> render(const std::string& name, const View& view) const;
 
+    /// Whether template `name`, or a partial it includes, has a tag that reads `key` (`{{#key}}`, `{{key.x}}`) or
+    /// the whole context (`{{.}}`): a view without `key` renders it the same where it does not. True where that
+    /// cannot be told (a template or partial that does not parse), so that the caller provides the key.
+    [[nodiscard]] bool mentions(const std::string& name, std::string_view key) const;
+
   private:
     struct Cache; // parsed files and checked (template, view shape) pairs, filled on first use
     struct Found; // a template's text and the path its messages name

@@ -257,3 +257,28 @@ TEST_CASE("a section over an always-empty list hides what it holds, and only tha
     REQUIRE_FALSE(bad.has_value());
     CHECK(bad.error().column == 46);
 }
+
+TEST_CASE("whether a template reads a key: its tags, its sections' and its partials'", "[render]") {
+    // Each case written by hand: where `numbers` is read, and where a view without it renders the same.
+    const auto dir =
+        make_templates("mentions", {{"direct.mustache", "{{#numbers}}{{total}}{{/numbers}}"},
+                                    {"dotted.mustache", "A {{numbers.total}} B"},
+                                    {"nested.mustache", "{{#rows}}{{^done}}{{numbers}}{{/done}}{{/rows}}"},
+                                    {"by_partial.mustache", "{{#rows}}{{> uses}}{{/rows}}"},
+                                    {"partials/uses.mustache", "{{> deeper}}"},
+                                    {"partials/deeper.mustache", "{{#numbers}}x{{/numbers}}"},
+                                    {"whole.mustache", "{{#rows}}{{.}}{{/rows}}"},
+                                    {"other.mustache", "{{numbers_total}} {{number}} {{#rows}}{{> plain}}{{/rows}}"},
+                                    {"partials/plain.mustache", "{{name}}"},
+                                    {"broken.mustache", "{{#numbers"}});
+    auto set = TemplateSet::load(dir);
+    REQUIRE(set.has_value());
+    CHECK(set->mentions("direct", "numbers"));
+    CHECK(set->mentions("dotted", "numbers"));
+    CHECK(set->mentions("nested", "numbers"));
+    CHECK(set->mentions("by_partial", "numbers"));
+    CHECK(set->mentions("whole", "numbers")); // {{.}} reads whatever the context holds
+    CHECK_FALSE(set->mentions("other", "numbers"));
+    CHECK(set->mentions("broken", "numbers")); // cannot be told: the caller provides the key
+    CHECK(set->mentions("missing", "numbers"));
+}
