@@ -601,4 +601,10 @@ TEST_CASE("tokens.per_parameter is one catalogue row, solved and graded like any
     // Turned over: P / 300e9 = 162,031 / 390,625,000 ≈ 0.000414800.
     const auto over = run_headcount({"check", tokens, "--part", "a", "--answer", "0.0004148", "--format", "json"});
     CHECK(has(over.out, "parameters_over_tokens"));
+    // Turned over where the run is given in steps: P / (1,000 × 4 × 8 × 1,024) = 486,093 / 128,000 ≈ 3.79760. The
+    // mistake's formula divides by the whole product (it once read as P / steps × 4 × 8 × 1,024, about 4.08e9).
+    const std::string steps =
+        gpt2_small("tokens-per-parameter-steps-over", "  steps: 1000\n  data_parallel: 4\n", parts);
+    const auto steps_over = run_headcount({"check", steps, "--part", "a", "--answer", "3.7976", "--format", "json"});
+    CHECK(has(steps_over.out, "parameters_over_tokens"));
 }

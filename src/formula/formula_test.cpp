@@ -349,6 +349,13 @@ TEST_CASE("a formula's text with the conditions a problem settles applied", "[fo
     CHECK(resolve("if(lora, (m + p), m) * 2") == "(m + p) * 2");
     CHECK(resolve("x + if(gated, a + b, a)") == "x + a + b");
     CHECK(resolve("x - if(gated, a + b, a)") == "x - (a + b)");
+    // A product that divides, or is raised to a power, keeps its group: x / (a * b) is not x / a * b. So does a
+    // power raised again. (By hand: with a = 2, b = 3, x = 12, 12 / (2 * 3) = 2, where 12 / 2 * 3 = 18.)
+    CHECK(resolve("x / if(gated, a * b, 1)") == "x / (a * b)");
+    CHECK(resolve("if(gated, a * b, y) ^ 2") == "(a * b) ^ 2");
+    CHECK(resolve("if(gated, a ^ b, y) ^ 2") == "(a ^ b) ^ 2");
+    CHECK(resolve("x * if(gated, a * b, 1)") == "x * a * b");
+    CHECK(resolve("p / if(lora, steps * if(gated, d, 1) * s, t)") == "p / (steps * d * s)");
     // Nested conditions, and one that is not settled, which stays as written.
     CHECK(resolve("if(gated, if(lora, 1, 2), 3) + z") == "1 + z");
     CHECK(resolve("if(x > 1, a, b)") == "if(x > 1, a, b)");

@@ -44,7 +44,13 @@ template <class Ref> class Resolver {
             const bool tight = place == Place::subtracted || place == Place::factor || place == Place::divisor ||
                                place == Place::power || place == Place::negated ||
                                (place == Place::term && branch->op() == Node::Op::compare);
-            if ((node.parenthesized() && !branch->parenthesized()) || (loose && tight))
+            // A product divides or is raised as a whole only in parentheses (x / (a * b), (a * b)^2), and so is a
+            // power raised again ((a^b)^2).
+            const bool grouped =
+                !branch->parenthesized() &&
+                ((branch->op() == Node::Op::product && (place == Place::divisor || place == Place::power)) ||
+                 (branch->op() == Node::Op::power && place == Place::power));
+            if ((node.parenthesized() && !branch->parenthesized()) || (loose && tight) || grouped)
                 return "(" + inner + ")";
             return inner;
         }

@@ -259,13 +259,19 @@ Result<Feedback> explain(const solve::SolvedProblem& solved, const solve::Solved
     View mistakes = View::array();
     for (const Mistake* mistake : named_mistakes(verdict)) {
         View view = base;
-        // The problem's numbers only for a template that reads them: making them is a tenth of a check.
+        // The problem's numbers only for a template that reads them: making them is a tenth of a check. One that
+        // does not renders the same without them; where its check then fails (it names a key only the numbers
+        // hold, outside them), it is rendered with them, as it always was.
         const std::string name = mistake_template(*mistake);
-        view["numbers"] = gaps && templates.mentions(name, "numbers") ? mistake_numbers(solved, part, verdict, *mistake)
-                                                                      : when(false, View());
+        const bool read = gaps && templates.mentions(name, "numbers");
+        view["numbers"] = when(read, read ? mistake_numbers(solved, part, verdict, *mistake) : View());
         view["other"] = View{{"asks", other_asks(verdict)}};
         view["feedback"] = std::string(mistake->feedback);
         auto text = templates.render(name, view);
+        if (!text && gaps && !read) {
+            view["numbers"] = when(true, mistake_numbers(solved, part, verdict, *mistake));
+            text = templates.render(name, view);
+        }
         if (!text)
             return std::unexpected(text.error());
         std::string line = *text;

@@ -68,8 +68,9 @@ class TemplateSet {
     [[nodiscard]] Result<std::string> render(const std::string& name, const View& view) const;
 
     /// Whether template `name`, or a partial it includes, has a tag that reads `key` (`{{#key}}`, `{{key.x}}`) or
-    /// the whole context (`{{.}}`): a view without `key` renders it the same where it does not. True where that
-    /// cannot be told (a template or partial that does not parse), so that the caller provides the key.
+    /// the whole context (`{{.}}`): where it does not, what it renders does not depend on `key`'s value (though
+    /// render()'s check of its tags may, when one names a key that only `key` holds). True where that cannot be
+    /// told (a template or partial that does not parse), so that the caller provides the key.
     [[nodiscard]] bool mentions(const std::string& name, std::string_view key) const;
 
   private:

@@ -59,7 +59,9 @@ struct CatalogueEntry {
     std::string_view file; ///< the data file it is written in, and where
     int line = 0;
     bool given = false;                    ///< a value the spec states (conditions on givens are applied for a
-                                           ///< problem before anything is counted: no mistake changes a given)
+                                           ///< problem before anything is counted: no named mistake changes a
+                                           ///< given, and a change that does, a crossover's point or an accepted
+                                           ///< reading, leaves the if()s as they were settled)
     std::string_view formula;              ///< a given's default ("" for none), else the formula ("" for a shape)
     std::string_view title;                ///< what it is, in words; where `title_when` holds for the givens ...
     std::string_view title_when = {};      ///< ... (a condition; "": always)

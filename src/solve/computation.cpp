@@ -122,6 +122,15 @@ class PrebuiltWhole {
     const SlotValues* m_slots = nullptr;
     bool m_unknown = false;
 
+    /// How the build settled the condition whose nodes begin at `at`, if it did (SlotValues::decisions).
+    [[nodiscard]] std::optional<bool> decided(std::size_t at) const {
+        if (m_slots && m_slots->decisions)
+            for (const auto& [condition, outcome] : *m_slots->decisions)
+                if (condition == static_cast<int>(at))
+                    return outcome;
+        return std::nullopt;
+    }
+
     /// Moves `at` past one node and its subtrees.
     void skip(std::size_t& at) {
         const unsigned short children = m_nodes[at++].children;
@@ -133,6 +142,15 @@ class PrebuiltWhole {
         if (p.children == 0)
             return std::nullopt;
         if (p.text == "if") { // only the branch the condition takes
+            if (const std::optional<bool> settled = decided(at); settled && p.children == 3) {
+                skip(at); // the condition, settled when the computation was built
+                if (!*settled)
+                    skip(at);
+                const auto taken = value(at);
+                if (*settled)
+                    skip(at);
+                return taken;
+            }
             const auto condition = p.children == 3 ? value(at) : std::nullopt;
             if (!condition)
                 return std::nullopt;
@@ -356,7 +374,8 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node* node
     // The slot's own formula, as the catalogue writes it: from the build's tables where every step is whole, each
     // name read by its entry's slot (the one the lookup above finds: a catalogue formula's scope is the catalogue).
     if (const Slot& s = slot(index); !node && !s.formula && s.prebuilt >= 0) {
-        const SlotValues slots{&context, [](const void* at, int used) -> const Number* {
+        const SlotValues slots{&context,
+                               [](const void* at, int used) -> const Number* {
                                    const auto& here = *static_cast<const Context*>(at);
                                    if (!here.c.available(used))
                                        return nullptr;
@@ -364,7 +383,8 @@ std::optional<Number> Computation::evaluate(int index, const formula::Node* node
                                        if (const Number* changed = here.overlay->find(used))
                                            return changed;
                                    return &here.c.value(used);
-                               }};
+                               },
+                               &m_s->decisions};
         if (const auto whole = prebuilt_whole_value(s.prebuilt, slots))
             return std::optional<Number>(std::in_place, *whole);
     }

@@ -58,12 +58,14 @@ class Computation {
         const spec::Quantity* quantity = nullptr; ///< the spec's definition, in place of the entry's when both are set
         bool given = false;
         bool visible = false; ///< a name the spec's formulas may use: a given, an ask's, the spec's own
-        /// For this problem, conditions applied; null for a given, and for a catalogue formula as written, whose
-        /// tree is made only when something reads it (Computation::formula): its value comes from the tables the
-        /// build parsed it into (`prebuilt`).
+        /// For this problem, conditions applied; null for a given, and for a catalogue row's formula, whose tree
+        /// (of `text`) is made only when something reads it (Computation::formula): its value comes from the
+        /// tables the build parsed the row into (`prebuilt`).
         std::shared_ptr<const formula::Node> formula;
-        std::string_view text; ///< that formula as text
-        int prebuilt = -1;     ///< where a catalogue formula as written begins in parsed_nodes(), or -1
+        std::string_view text; ///< that formula as text: a row's with the if()s its givens settle resolved
+        /// Where a catalogue row's formula as written begins in parsed_nodes(), or -1; a row with if()s is valued
+        /// from it with each if() its givens settled taking that branch (Structure::decisions), as `text` does.
+        int prebuilt = -1;
         std::vector<std::shared_ptr<const formula::Node>> axes; ///< a shape's axes
         std::vector<std::string_view> names;                    ///< the names its formula (or axes) use, once each
         std::vector<int> uses;                                  ///< the slot of each name
@@ -254,6 +256,9 @@ std::optional<long> prebuilt_whole_value(int first, const formula::Lookup& looku
 struct SlotValues {
     const void* context = nullptr;
     const Number* (*value)(const void* context, int slot) = nullptr;
+    /// The if()s the problem's givens settled, by where their conditions' nodes begin: each takes the branch it was
+    /// settled to, as the resolved text does, whatever a change does to the givens the condition reads.
+    const std::vector<std::pair<int, std::optional<bool>>>* decisions = nullptr;
 };
 /// prebuilt_whole_value with each name read through `slots` by its entry's index rather than by text.
 std::optional<long> prebuilt_whole_value(int first, const SlotValues& slots);

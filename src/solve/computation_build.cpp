@@ -166,7 +166,10 @@ Result<std::shared_ptr<const Computation>> Computation::build(const spec::Proble
                 return outcome;
         return decisions.emplace_back(condition, c.settled(condition, known)).second;
     };
-    const auto holds = [&](std::string_view condition) { return decide(prebuilt_first(condition)).value_or(false); };
+    const auto holds = [&](std::string_view condition) {
+        const int first = prebuilt_first(condition); // the build parsed every condition of the catalogue
+        return first >= 0 && decide(first).value_or(false);
+    };
     for (std::size_t i = 0; i < count; ++i) {
         Slot& s = c.m_s->slots[i];
         if (!wanted[i])
@@ -446,11 +449,6 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
             for (std::size_t k = 0; k < s.names.size(); ++k)
                 if (s.names[k] == name)
                     return &this->value(s.uses[k]);
-            // A conditional row's tables still hold the conditions its text settled: the givens they read.
-            if (s.entry && !s.quantity && s.entry->conditional) {
-                const int used = find(name);
-                return used >= 0 && slot(used).given && available(used) ? &this->value(used) : nullptr;
-            }
             return nullptr;
         };
         if (!s.formula && s.prebuilt >= 0) {
@@ -459,7 +457,8 @@ Result<bool> Computation::compute_values(const spec::Problem& problem, bool reva
                 const auto& c = *static_cast<const Computation*>(at);
                 return c.available(used) ? &c.value(used) : nullptr;
             };
-            if (const auto whole = prebuilt_whole_value(s.prebuilt, SlotValues{this, available_value})) {
+            if (const auto whole =
+                    prebuilt_whole_value(s.prebuilt, SlotValues{this, available_value, &m_s->decisions})) {
                 m_values[static_cast<std::size_t>(i)].emplace(*whole);
                 continue;
             }
