@@ -142,22 +142,20 @@ class PrebuiltWhole {
         if (p.children == 0)
             return std::nullopt;
         if (p.text == "if") { // only the branch the condition takes
-            if (const std::optional<bool> settled = decided(at); settled && p.children == 3) {
-                skip(at); // the condition, settled when the computation was built
-                if (!*settled)
-                    skip(at);
-                const auto taken = value(at);
-                if (*settled)
-                    skip(at);
-                return taken;
-            }
-            const auto condition = p.children == 3 ? value(at) : std::nullopt;
-            if (!condition)
+            if (p.children != 3)
                 return std::nullopt;
-            if (*condition == 0)
+            std::optional<bool> holds = decided(at); // settled when the computation was built, or read now
+            if (holds) {
+                skip(at);
+            } else if (const auto condition = value(at)) {
+                holds = *condition != 0;
+            } else {
+                return std::nullopt;
+            }
+            if (!*holds)
                 skip(at);
             const auto taken = value(at);
-            if (*condition != 0)
+            if (*holds)
                 skip(at);
             return taken;
         }
@@ -233,7 +231,7 @@ class TableRef {
     [[nodiscard]] bool parenthesized() const { return node().parenthesized; }
     [[nodiscard]] bool inverse(std::size_t i) const { return i < node().inverse.size() && node().inverse[i] == '1'; }
     [[nodiscard]] bool is_number(int n) const {
-        return op() == formula::Node::Op::number && node().value == std::to_string(n); // mpq's writing: "0", "1"
+        return op() == formula::Node::Op::number && node().is_whole && node().whole == n;
     }
     [[nodiscard]] bool same(const TableRef& other) const { return m_at == other.m_at; }
     [[nodiscard]] unsigned index() const { return m_at; }
@@ -262,14 +260,7 @@ ResolvedRow prebuilt_resolved(int first, std::string_view text, const std::funct
     const auto start = static_cast<unsigned>(first);
     std::vector<unsigned> ends;
     fill_ends(ends, start, start);
-    // Each condition decided once: the resolving asks again of an if() it meets twice, and the names follow it.
-    std::vector<std::pair<unsigned, std::optional<bool>>> decided;
-    const auto outcome = [&](unsigned condition) {
-        for (const auto& [at, holds] : decided)
-            if (at == condition)
-                return holds;
-        return decided.emplace_back(condition, decide(static_cast<int>(condition))).second;
-    };
+    const auto outcome = [&](unsigned condition) { return decide(static_cast<int>(condition)); };
     const formula::detail::Resolver<TableRef>::DecideRef by_ref = [&](const TableRef& c) { return outcome(c.index()); };
     ResolvedRow out;
     out.text = formula::detail::Resolver<TableRef>(text, by_ref)

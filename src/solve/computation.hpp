@@ -273,7 +273,8 @@ struct ResolvedRow {
     std::vector<std::string_view> names; ///< each once, in the order the text writes them first
 };
 /// formula::resolved of the prebuilt formula `text`, whose nodes begin at `first`, made over the build's tables
-/// without its tree: `decide` is asked of each condition by where its nodes begin, once each.
+/// without its tree: `decide` is asked of each condition by where its nodes begin (as often as the resolving and the
+/// names meet it: the build's keeps its answers).
 ResolvedRow prebuilt_resolved(int first, std::string_view text, const std::function<std::optional<bool>(int)>& decide);
 
 /// The parsed formula of a catalogue text (an entry's formula, an axis, a mistake's replacement), parsed once.

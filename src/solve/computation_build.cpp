@@ -393,8 +393,6 @@ std::optional<bool> Computation::settled(int first, const std::vector<char>& kno
             return nullptr;
         return &this->value(used);
     };
-    if (const auto whole = prebuilt_whole_value(first, lookup)) // most conditions: flags and whole numbers
-        return *whole != 0;
     const auto value = prebuilt_value(first, lookup);
     return value ? std::optional<bool>(*value != 0) : std::nullopt;
 }
